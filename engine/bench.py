@@ -1,0 +1,172 @@
+"""Move-generation benchmark: ``python -m engine.bench --lexicon WORDLIST --positions FILE``.
+
+Reads positions in the benchmark format ("= name RACK" then 15 board rows; ``?`` a blank in the
+rack, lower case a blank on the board), times full move generation several times per position and
+prints one TSV line per position, then a summary per number of blanks in the rack and the lexicon's
+build time, load time, file size and memory. Compare figures within one run: absolute times vary
+between machines and runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import gzip
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.board import Board
+from engine.dawg import Dawg
+from engine.errors import EngineError
+from engine.movegen import generate
+from engine.rack import Rack
+from engine.rules import Ruleset
+from engine.tiles import Alphabet
+
+
+@dataclass(frozen=True)
+class Position:
+    """One benchmark position: a name, a rack and a board."""
+
+    name: str
+    rack: Rack
+    board: Board
+
+
+def read_positions(path: Path, alphabet: Alphabet) -> Iterator[Position]:
+    """Parse a positions file; raises EngineError naming the line that is wrong."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if not line or line.startswith("#"):
+            i += 1
+            continue
+        if not line.startswith("="):
+            raise EngineError(f"{path}:{i + 1}: expected '= name RACK', got {line!r}")
+        parts = line[1:].split()
+        if len(parts) != 2:
+            raise EngineError(f"{path}:{i + 1}: expected '= name RACK', got {line!r}")
+        name, rack_text = parts
+        rows = lines[i + 1 : i + 16]
+        try:
+            rack = Rack.from_text(rack_text, alphabet)
+            board = Board.from_text("\n".join(rows), alphabet)
+        except EngineError as exc:
+            raise EngineError(f"{path}:{i + 1}: position {name}: {exc}") from None
+        yield Position(name, rack, board)
+        i += 16
+
+
+def read_word_list(path: Path, alphabet: Alphabet) -> list[tuple[int, ...]]:
+    """Words of a plain or gzipped list, one per line, that the alphabet can spell (2-15 tiles)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    words = []
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            text = line.strip().split("/")[0].split("\t")[0]
+            if not text:
+                continue
+            try:
+                codes = alphabet.parse_word(text)
+            except EngineError:
+                continue
+            if 2 <= len(codes) <= 15:
+                words.append(codes)
+    return words
+
+
+def default_lexicon() -> Path:
+    """The bundled English word list (public-domain ENABLE)."""
+    return Path(__file__).resolve().parent.parent / "dictionaries" / "en" / "enable.txt.gz"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--lexicon", type=Path, default=None, help="word list (.txt or .txt.gz) or compiled .dawg; default: the bundled English list")
+    parser.add_argument("--positions", type=Path, required=True, help="positions file (benchmark format)")
+    parser.add_argument("--ruleset", type=int, default=5, help="ruleset id for tile values (default 5, English)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per position (default 5)")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N positions (default: all)")
+    args = parser.parse_args(argv)
+    rules = Ruleset.for_id(args.ruleset)
+    alphabet = rules.alphabet
+    lexicon_path = args.lexicon or default_lexicon()
+    if not lexicon_path.exists():
+        parser.error(f"lexicon {lexicon_path} does not exist")
+    if not args.positions.exists():
+        parser.error(f"positions file {args.positions} does not exist")
+
+    build_s: float | None = None
+    with tempfile.TemporaryDirectory() as tmp:
+        if lexicon_path.suffix == ".dawg":
+            dawg_path = lexicon_path
+        else:
+            words = read_word_list(lexicon_path, alphabet)
+            start = time.perf_counter()
+            built = Dawg.build(words, alphabet)
+            build_s = time.perf_counter() - start
+            dawg_path = Path(tmp) / "lexicon.dawg"
+            built.save(dawg_path)
+            del built, words
+        loads = []
+        for _ in range(5):
+            start = time.perf_counter()
+            lexicon = Dawg.load(dawg_path, alphabet)
+            loads.append(time.perf_counter() - start)
+        gc.collect()
+        tracemalloc.start()
+        probe = Dawg.load(dawg_path, alphabet)
+        memory = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        del probe
+        file_size = dawg_path.stat().st_size
+
+    positions = list(read_positions(args.positions, alphabet))
+    if args.limit:
+        positions = positions[: args.limit]
+    print("name\track\tmoves\tmin_ms\tmedian_ms")
+    per_blanks: dict[int, list[tuple[float, int]]] = {}
+    for pos in positions:
+        generate(pos.board, pos.rack, lexicon, rules)  # warm-up
+        times = []
+        count = 0
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            count = len(generate(pos.board, pos.rack, lexicon, rules))
+            times.append(time.perf_counter() - start)
+        med = statistics.median(times)
+        per_blanks.setdefault(pos.rack.blanks, []).append((med, count))
+        print(f"{pos.name}\t{pos.rack.text()}\t{count}\t{min(times) * 1000:.3f}\t{med * 1000:.3f}")
+    print()
+    print("# summary per blanks in rack: positions, median ms, mean ms, moves/s")
+    for blanks in sorted(per_blanks):
+        rows = per_blanks[blanks]
+        ms = [t * 1000 for t, _ in rows]
+        total_moves = sum(n for _, n in rows)
+        total_time = sum(t for t, _ in rows)
+        rate = total_moves / total_time if total_time else 0.0
+        print(
+            f"# blanks={blanks}\tpositions={len(rows)}\tmedian_ms={statistics.median(ms):.3f}\t"
+            f"mean_ms={statistics.mean(ms):.3f}\tmoves_per_s={rate:,.0f}"
+        )
+    all_ms = [t * 1000 for rows in per_blanks.values() for t, _ in rows]
+    if all_ms:
+        print(f"# all\tpositions={len(all_ms)}\tmedian_ms={statistics.median(all_ms):.3f}\tmean_ms={statistics.mean(all_ms):.3f}")
+    print(f"# lexicon\t{lexicon_path.name}\twords={len(lexicon)}\tedges={len(lexicon.child)}")
+    build_text = f"{build_s:.2f}" if build_s is not None else "n/a (compiled file given)"
+    print(
+        f"# lexicon\tbuild_s={build_text}\tload_ms={min(loads) * 1000:.1f}\t"
+        f"file_bytes={file_size}\tmemory_bytes={memory}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,362 @@
+"""The compressed lexicon: a minimal DAWG packed into flat integer arrays, saved as a binary file.
+
+Layout in memory (all ``array('I')``; a node's id is the index of its first edge):
+
+* ``child[e]``: the node an edge leads to. Edges of a node are consecutive, sorted by letter.
+* ``mask[n]``: bit ``l`` set when node ``n`` has an edge for letter ``l``.
+* ``ends[n]``: bit ``l`` set when following letter ``l`` from ``n`` completes a word.
+
+The child along letter ``l`` is ``child[n + popcount(mask[n] & ((1 << l) - 1))]``. The single node
+without edges (every word's last state) has id ``len(child)``.
+
+File: a fixed header (magic, format version, sizes, word count, CRC-32 of the payload,
+SHA-256 of the source word list), the alphabet's symbols, then the zlib-compressed arrays.
+
+>>> from engine.rules import Ruleset
+>>> en = Ruleset.for_id(5).alphabet
+>>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "CATS", "CAR", "DOG"]], en)
+>>> len(lex), lex.contains(en.parse_word("CARS")), lex.contains(en.parse_word("CATS"))
+(4, False, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import sys
+import zlib
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+from engine.errors import LexiconError
+from engine.tiles import Alphabet
+
+MAGIC = b"WFDAWG\r\n"
+FORMAT_VERSION = 1
+# magic, version, edge count, word count, payload length, payload crc32, source sha256
+_HEADER = struct.Struct("<8sHIIII32s")
+_ALPHABET_LEN = struct.Struct("<H")
+
+Word = Sequence[int]
+
+
+def source_checksum(words: Iterable[Word]) -> bytes:
+    """SHA-256 of a sorted, de-duplicated word list in tile codes: identifies a lexicon's source."""
+    digest = hashlib.sha256()
+    for word in words:
+        digest.update(bytes(word))
+        digest.update(b"\xff")
+    return digest.digest()
+
+
+class _BuildNode:
+    __slots__ = ("edges", "final", "id")
+
+    def __init__(self) -> None:
+        self.edges: dict[int, _BuildNode] = {}
+        self.final = False
+        self.id = -1
+
+
+class Dawg:
+    """A read-only word list in tile codes; shared by every game of one ruleset."""
+
+    __slots__ = ("alphabet", "child", "mask", "ends", "root", "word_count", "checksum")
+
+    def __init__(
+        self,
+        alphabet: Alphabet,
+        child: array[int],
+        mask: array[int],
+        ends: array[int],
+        word_count: int,
+        checksum: bytes,
+    ) -> None:
+        self.alphabet = alphabet
+        self.child = child
+        self.mask = mask
+        self.ends = ends
+        self.root = 0
+        self.word_count = word_count
+        self.checksum = checksum
+
+    def __len__(self) -> int:
+        return self.word_count
+
+    def __repr__(self) -> str:
+        return f"Dawg({self.word_count} words, {len(self.child)} edges)"
+
+    # -- building -------------------------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls,
+        words: Iterable[Word],
+        alphabet: Alphabet,
+        *,
+        progress: Callable[[int], None] | None = None,
+    ) -> Dawg:
+        """Build the minimal DAWG of a word list (any order; duplicates ignored).
+
+        Words are tuples of letter codes of ``alphabet``; a code outside it raises LexiconError.
+        ``progress``, if given, is called with the number of words done every 10,000 words.
+        """
+        letters = len(alphabet)
+        unique = sorted({tuple(w) for w in words})
+        for word in unique:
+            if not word:
+                raise LexiconError("the word list contains an empty word")
+            if min(word) < 0 or max(word) >= letters:
+                raise LexiconError(f"word {word!r} has a code outside the alphabet (0..{letters - 1})")
+        root = _BuildNode()
+        register: dict[tuple[bool, tuple[tuple[int, int], ...]], _BuildNode] = {}
+        # the path of the word just added: (parent, letter, child) not yet registered
+        path: list[tuple[_BuildNode, int, _BuildNode]] = []
+        counter = [0]
+
+        def minimize(down_to: int) -> None:
+            while len(path) > down_to:
+                parent, letter, node = path.pop()
+                key = (node.final, tuple((lt, ch.id) for lt, ch in node.edges.items()))
+                existing = register.get(key)
+                if existing is not None:
+                    parent.edges[letter] = existing
+                else:
+                    node.id = counter[0]
+                    counter[0] += 1
+                    register[key] = node
+
+        previous: tuple[int, ...] = ()
+        for done, word in enumerate(unique, 1):
+            common = 0
+            limit = min(len(word), len(previous))
+            while common < limit and word[common] == previous[common]:
+                common += 1
+            minimize(common)
+            node = path[-1][2] if path else root
+            for letter in word[common:]:
+                nxt = _BuildNode()
+                node.edges[letter] = nxt
+                path.append((node, letter, nxt))
+                node = nxt
+            node.final = True
+            previous = word
+            if progress is not None and done % 10_000 == 0:
+                progress(done)
+        minimize(0)
+        if progress is not None:
+            progress(len(unique))
+        return cls._pack(root, alphabet, len(unique), source_checksum(unique))
+
+    @classmethod
+    def _pack(cls, root: _BuildNode, alphabet: Alphabet, word_count: int, checksum: bytes) -> Dawg:
+        # Lay nodes out breadth-first so that nodes near the root (the hot ones) sit together.
+        order: list[_BuildNode] = []
+        position: dict[int, int] = {}
+        queue = [root]
+        seen = {id(root)}
+        while queue:
+            nxt: list[_BuildNode] = []
+            for node in queue:
+                order.append(node)
+                for ch in node.edges.values():
+                    if id(ch) not in seen:
+                        seen.add(id(ch))
+                        nxt.append(ch)
+            queue = nxt
+        offset = 0
+        sink_nodes = []
+        for node in order:
+            if node.edges:
+                position[id(node)] = offset
+                offset += len(node.edges)
+            else:
+                sink_nodes.append(node)
+        edge_count = offset
+        for node in sink_nodes:
+            position[id(node)] = edge_count
+        child = array("I", bytes(4 * edge_count))
+        mask = array("I", bytes(4 * (edge_count + 1)))
+        ends = array("I", bytes(4 * (edge_count + 1)))
+        for node in order:
+            if not node.edges:
+                continue
+            base = position[id(node)]
+            m = e = 0
+            for i, (letter, ch) in enumerate(node.edges.items()):
+                child[base + i] = position[id(ch)]
+                m |= 1 << letter
+                if ch.final:
+                    e |= 1 << letter
+            mask[base] = m
+            ends[base] = e
+        return cls(alphabet, child, mask, ends, word_count, checksum)
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def step(self, node: int, letter: int) -> int:
+        """The node after following ``letter`` from ``node``, or -1 if there is no such edge."""
+        m = self.mask[node]
+        bit = 1 << letter
+        if not m & bit:
+            return -1
+        return self.child[node + (m & (bit - 1)).bit_count()]
+
+    def walk(self, node: int, letters: Iterable[int]) -> int:
+        """The node after following a sequence of letters, or -1 if it leaves the DAWG."""
+        mask, child = self.mask, self.child
+        for letter in letters:
+            m = mask[node]
+            bit = 1 << letter
+            if not m & bit:
+                return -1
+            node = child[node + (m & (bit - 1)).bit_count()]
+        return node
+
+    def contains(self, word: Word) -> bool:
+        """True if the word (letter codes; blank flags ignored) is in the lexicon."""
+        if not word:
+            return False
+        node = self.walk(self.root, [c & 63 for c in word[:-1]])
+        return node >= 0 and bool(self.ends[node] >> (word[-1] & 63) & 1)
+
+    def __contains__(self, word: object) -> bool:
+        if isinstance(word, str):
+            try:
+                return self.contains(self.alphabet.parse_word(word))
+            except ValueError:
+                return False
+        if isinstance(word, tuple | list):
+            return self.contains(word)
+        return False
+
+    def words(self) -> Iterator[tuple[int, ...]]:
+        """Every word, in sorted order of codes."""
+        mask, ends, child = self.mask, self.ends, self.child
+        prefix: list[int] = []
+
+        def visit(node: int) -> Iterator[tuple[int, ...]]:
+            m = mask[node]
+            e = ends[node]
+            i = node
+            while m:
+                low = m & -m
+                letter = low.bit_length() - 1
+                prefix.append(letter)
+                if e & low:
+                    yield tuple(prefix)
+                yield from visit(child[i])
+                prefix.pop()
+                i += 1
+                m ^= low
+
+        yield from visit(self.root)
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the arrays (the lexicon's memory, apart from a few small objects)."""
+        return sum(sys.getsizeof(a) for a in (self.child, self.mask, self.ends))
+
+    # -- files ----------------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The binary file contents."""
+        arrays = [self.child, self.mask, self.ends]
+        raw = b"".join(_little_endian(a) for a in arrays)
+        payload = zlib.compress(raw, 9)
+        symbols = "\x1f".join(self.alphabet.symbols).encode("utf-8")
+        header = _HEADER.pack(
+            MAGIC,
+            FORMAT_VERSION,
+            len(self.child),
+            self.word_count,
+            len(payload),
+            zlib.crc32(payload),
+            self.checksum,
+        )
+        return header + _ALPHABET_LEN.pack(len(symbols)) + symbols + payload
+
+    def save(self, path: str | Path) -> None:
+        """Write the binary file (atomically: a crash never leaves half a file)."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(self.to_bytes())
+        tmp.replace(target)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, alphabet: Alphabet, *, name: str = "lexicon") -> Dawg:
+        """Read a binary lexicon; raises LexiconError if it is corrupt or for another alphabet."""
+        if len(data) < _HEADER.size + _ALPHABET_LEN.size:
+            raise LexiconError(f"{name}: file is truncated ({len(data)} bytes)")
+        magic, version, edges, words, length, crc, checksum = _HEADER.unpack_from(data)
+        if magic != MAGIC:
+            raise LexiconError(f"{name}: not a lexicon file (bad magic {magic!r})")
+        if version != FORMAT_VERSION:
+            raise LexiconError(
+                f"{name}: lexicon format version {version}, this program reads version {FORMAT_VERSION}; rebuild it"
+            )
+        offset = _HEADER.size
+        (sym_len,) = _ALPHABET_LEN.unpack_from(data, offset)
+        offset += _ALPHABET_LEN.size
+        try:
+            symbols = tuple(data[offset : offset + sym_len].decode("utf-8").split("\x1f"))
+        except UnicodeDecodeError:
+            raise LexiconError(f"{name}: corrupt alphabet in header") from None
+        offset += sym_len
+        if symbols != alphabet.symbols:
+            raise LexiconError(
+                f"{name}: built for alphabet {''.join(symbols)!r}, but the ruleset's alphabet is "
+                f"{''.join(alphabet.symbols)!r}"
+            )
+        payload = data[offset:]
+        if len(payload) != length:
+            raise LexiconError(f"{name}: file is truncated or padded (payload {len(payload)} bytes, header says {length})")
+        if zlib.crc32(payload) != crc:
+            raise LexiconError(f"{name}: checksum mismatch, the file is corrupt")
+        try:
+            raw = zlib.decompress(payload)
+        except zlib.error as exc:
+            raise LexiconError(f"{name}: corrupt payload ({exc})") from None
+        if len(raw) != 4 * (3 * edges + 2):
+            raise LexiconError(f"{name}: payload size does not match {edges} edges")
+        child = _from_little_endian(raw[: 4 * edges])
+        mask = _from_little_endian(raw[4 * edges : 4 * (2 * edges + 1)])
+        ends = _from_little_endian(raw[4 * (2 * edges + 1) :])
+        dawg = cls(alphabet, child, mask, ends, words, checksum)
+        dawg._check_structure(name)
+        return dawg
+
+    @classmethod
+    def load(cls, path: str | Path, alphabet: Alphabet) -> Dawg:
+        """Load a binary lexicon file; every problem is a LexiconError naming the file."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise LexiconError(f"cannot read lexicon {path}: {exc.strerror or exc}") from None
+        return cls.from_bytes(data, alphabet, name=str(path))
+
+    def _check_structure(self, name: str) -> None:
+        """Cheap sanity checks so a bad file fails here, not deep inside move generation."""
+        edges = len(self.child)
+        if edges and max(self.child) > edges:
+            raise LexiconError(f"{name}: an edge points outside the lexicon")
+        if max(self.mask, default=0) >> len(self.alphabet) or max(self.ends, default=0) >> len(self.alphabet):
+            raise LexiconError(f"{name}: a letter outside the alphabet")
+        if self.mask[edges] != 0:
+            raise LexiconError(f"{name}: the final state has edges")
+
+
+def _little_endian(a: array[int]) -> bytes:
+    if sys.byteorder == "little":
+        return a.tobytes()
+    b = array("I", a)
+    b.byteswap()
+    return b.tobytes()
+
+
+def _from_little_endian(raw: bytes) -> array[int]:
+    a = array("I")
+    a.frombytes(raw)
+    if sys.byteorder != "little":
+        a.byteswap()
+    return a
