@@ -89,7 +89,12 @@ def default_lexicon() -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--lexicon", type=Path, default=None, help="word list (.txt or .txt.gz) or compiled .dawg; default: the bundled English list")
+    parser.add_argument(
+        "--lexicon",
+        type=Path,
+        default=None,
+        help="word list (.txt or .txt.gz) or compiled .dawg; default: the bundled English list",
+    )
     parser.add_argument("--positions", type=Path, required=True, help="positions file (benchmark format)")
     parser.add_argument("--ruleset", type=int, default=5, help="ruleset id for tile values (default 5, English)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per position (default 5)")
@@ -158,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     all_ms = [t * 1000 for rows in per_blanks.values() for t, _ in rows]
     if all_ms:
-        print(f"# all\tpositions={len(all_ms)}\tmedian_ms={statistics.median(all_ms):.3f}\tmean_ms={statistics.mean(all_ms):.3f}")
+        print(
+            f"# all\tpositions={len(all_ms)}\tmedian_ms={statistics.median(all_ms):.3f}\t"
+            f"mean_ms={statistics.mean(all_ms):.3f}"
+        )
     print(f"# lexicon\t{lexicon_path.name}\twords={len(lexicon)}\tedges={len(lexicon.child)}")
     build_text = f"{build_s:.2f}" if build_s is not None else "n/a (compiled file given)"
     print(

@@ -31,7 +31,7 @@ Square = tuple[int, int, int]
 class Board:
     """Tiles on the board, ``grid[row][col]``: ``EMPTY`` or a tile code (blank flag included)."""
 
-    __slots__ = ("alphabet", "grid", "_history", "_count")
+    __slots__ = ("_count", "_history", "alphabet", "grid")
 
     def __init__(self, alphabet: Alphabet) -> None:
         self.alphabet = alphabet

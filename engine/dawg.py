@@ -62,7 +62,7 @@ class _BuildNode:
 class Dawg:
     """A read-only word list in tile codes; shared by every game of one ruleset."""
 
-    __slots__ = ("alphabet", "child", "mask", "ends", "root", "word_count", "checksum")
+    __slots__ = ("alphabet", "checksum", "child", "ends", "mask", "root", "word_count")
 
     def __init__(
         self,
@@ -310,7 +310,9 @@ class Dawg:
             )
         payload = data[offset:]
         if len(payload) != length:
-            raise LexiconError(f"{name}: file is truncated or padded (payload {len(payload)} bytes, header says {length})")
+            raise LexiconError(
+                f"{name}: file is truncated or padded (payload {len(payload)} bytes, header says {length})"
+            )
         if zlib.crc32(payload) != crc:
             raise LexiconError(f"{name}: checksum mismatch, the file is corrupt")
         try:

@@ -12,6 +12,7 @@ The standard layout is read from ``data/standard-board.txt``; random boards come
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -47,7 +48,7 @@ class BoardLayout:
     def from_api_grid(cls, grid: Sequence[Sequence[int]]) -> BoardLayout:
         """A layout from the API's ``board`` field: 15 rows of 15 codes (0 plain .. 4 TW)."""
         try:
-            codes = tuple(tuple(int(v) for v in row) for row in grid)
+            codes = tuple(tuple(operator.index(v) for v in row) for row in grid)
         except (TypeError, ValueError) as exc:
             raise LayoutError(f"board grid must be 15 lists of 15 integers: {exc}") from None
         return cls(codes)

@@ -95,7 +95,7 @@ def main_word_span(move: Placement, board: Board) -> tuple[int, int, int]:
     r, c, _ = move.tiles[0]
     new = {(tr, tc) for tr, tc, _ in move.tiles}
     grid = board.grid
-    while 0 <= r - dr and 0 <= c - dc and grid[r - dr][c - dc] != EMPTY:
+    while r - dr >= 0 and c - dc >= 0 and grid[r - dr][c - dc] != EMPTY:
         r, c = r - dr, c - dc
     start = (r, c)
     length = 0
@@ -115,14 +115,21 @@ def format_move(move: Move, board: Board) -> str:
     new = {(r, c): t for r, c, t in move.tiles}
     r0, c0, length = main_word_span(move, board)
     dr, dc = _step(move.direction)
-    parts = []
+    # runs of new tiles and of board tiles (the latter in parentheses), each formatted as a whole
+    # so that Spanish C then H is not written "CH", which would read back as the CH tile
+    runs: list[tuple[bool, list[int]]] = []
     for i in range(length):
         r, c = r0 + dr * i, c0 + dc * i
-        if (r, c) in new:
-            parts.append(alphabet.format_tile(new[(r, c)], bracket=True))
+        on_board = (r, c) not in new
+        tile = board.grid[r][c] if on_board else new[(r, c)]
+        if runs and runs[-1][0] == on_board:
+            runs[-1][1].append(tile)
         else:
-            parts.append("(" + alphabet.format_tile(board.grid[r][c], bracket=True) + ")")
-    return f"{square_name(r0, c0, move.direction)} {''.join(parts).replace(')(', '')}"
+            runs.append((on_board, [tile]))
+    word = "".join(
+        f"({alphabet.format_text(tiles)})" if on_board else alphabet.format_text(tiles) for on_board, tiles in runs
+    )
+    return f"{square_name(r0, c0, move.direction)} {word}"
 
 
 def parse_move(text: str, board: Board) -> Placement:

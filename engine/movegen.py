@@ -31,20 +31,38 @@ from functools import cache
 from engine.board import EMPTY, Board, Square
 from engine.crosschecks import NO_CROSS, cross_checks
 from engine.dawg import Dawg
-from engine.layout import SIZE
+from engine.layout import SIZE, BoardLayout
 from engine.move import Direction, Placement
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
+from engine.tiles import BLANK_FLAG, LETTER_MASK
 
 ACROSS = Direction.ACROSS
 DOWN = Direction.DOWN
 
-_new_placement: Callable[..., Placement] = tuple.__new__  # type: ignore[assignment]
+_SquareTable = tuple[tuple[tuple[Square, ...], ...], ...]
+_Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, int], _SquareTable]
+
+_new_placement: Callable[..., Placement] = tuple.__new__
 
 
 @cache
-def _square_tiles() -> tuple[tuple[tuple[Square, ...], ...], ...]:
+def _layout_tables(layout: BoardLayout) -> tuple[_Tables, _Tables]:
+    """Per direction: letter and word multipliers, start square and square-tile table, rows first.
+
+    The down pass works on the transposed board, so its tables are transposed too. Cached per layout.
+    """
+    table = _square_tiles()
+    transposed_table = tuple(tuple(table[c][r] for c in range(SIZE)) for r in range(SIZE))
+    flipped = layout.transposed()
+    return (
+        (layout.letter_multipliers(), layout.word_multipliers(), layout.start, table),
+        (flipped.letter_multipliers(), flipped.word_multipliers(), flipped.start, transposed_table),
+    )
+
+
+@cache
+def _square_tiles() -> _SquareTable:
     """``table[row][col][tile]`` = the tuple (row, col, tile): built once, shared by every move."""
     return tuple(
         tuple(tuple((r, c, t) for t in range(2 * BLANK_FLAG)) for c in range(SIZE)) for r in range(SIZE)
@@ -53,86 +71,24 @@ def _square_tiles() -> tuple[tuple[tuple[Square, ...], ...], ...]:
 
 def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:
     """Every legal placement of rack tiles on the board, each with its score."""
-    if lexicon.alphabet != rules.alphabet or board.alphabet != rules.alphabet:
+    alphabet = rules.alphabet
+    if lexicon.alphabet != alphabet or board.alphabet != alphabet:
         raise ValueError("board, rack, lexicon and ruleset must share one alphabet")
-    moves: list[Placement] = []
+    out: list[Placement] = []
     if len(rack) == 0:
-        return moves
-    layout = rules.layout
-    grid = board.grid
-    points = rules.alphabet.points
-    empty = board.is_empty()
-    table = _square_tiles()
-    for direction in (ACROSS, DOWN):
-        if direction is ACROSS:
-            g = grid
-            lay = layout
-            squares = table
-        else:
-            g = board.transposed_grid()
-            lay = layout.transposed()
-            squares = tuple(tuple(table[c][r] for c in range(SIZE)) for r in range(SIZE))
-        if empty:
-            masks = [[rules.alphabet.all_mask] * SIZE for _ in range(SIZE)]
-            sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
-            anchors = {lay.start[0]: [lay.start[1]]}
-        else:
-            masks, sums = cross_checks(g, lexicon, points)
-            anchors = _anchors(g)
-        lms = lay.letter_multipliers()
-        wms = lay.word_multipliers()
-        for r, cols in anchors.items():
-            _generate_row(
-                g[r], cols, masks[r], sums[r], lms[r], wms[r], squares[r],
-                rack, lexicon, rules, direction, moves,
-            )
-    return moves
-
-
-def _anchors(g: list[list[int]]) -> dict[int, list[int]]:
-    """Anchor columns per row: empty squares with an orthogonal neighbour."""
-    result: dict[int, list[int]] = {}
-    for r in range(SIZE):
-        row = g[r]
-        above = g[r - 1] if r else None
-        below = g[r + 1] if r < SIZE - 1 else None
-        cols = []
-        for c in range(SIZE):
-            if row[c] != EMPTY:
-                continue
-            if (
-                (c > 0 and row[c - 1] != EMPTY)
-                or (c < SIZE - 1 and row[c + 1] != EMPTY)
-                or (above is not None and above[c] != EMPTY)
-                or (below is not None and below[c] != EMPTY)
-            ):
-                cols.append(c)
-        if cols:
-            result[r] = cols
-    return result
-
-
-def _generate_row(
-    line: list[int],
-    anchors: list[int],
-    cc: list[int],
-    xs: list[int],
-    lm: tuple[int, ...],
-    wm: tuple[int, ...],
-    sq: tuple[tuple[Square, ...], ...],
-    rack: Rack,
-    lexicon: Dawg,
-    rules: Ruleset,
-    direction: Direction,
-    out: list[Placement],
-) -> None:
-    """All moves whose main word lies in this row and whose leftmost anchor is in ``anchors``."""
+        return out
+    append = out.append
+    newp = _new_placement
     mask = lexicon.mask
     ends = lexicon.ends
     child = lexicon.child
-    pts = rules.alphabet.points
+    root = lexicon.root
+    pts = alphabet.points
     rack_size = rules.rack_size
     bingo = rules.bingo_bonus
+    blank_flag = BLANK_FLAG
+
+    # The rack, changed in place while searching and restored on the way back.
     counts = list(rack.counts)
     blanks = rack.blanks
     rack_left = len(rack)
@@ -140,28 +96,18 @@ def _generate_row(
     for code, n in enumerate(counts):
         if n:
             rmask |= 1 << code
-    placed: list[Square] = []
-    down = direction is DOWN
-    append = out.append
-    newp = _new_placement
-    blank_flag = BLANK_FLAG
 
-    # For each occupied square: the run of board tiles from it (letters, points, index after run).
-    runs: list[tuple[tuple[int, ...], int, int] | None] = [None] * (SIZE + 1)
-    p = SIZE - 1
-    while p >= 0:
-        if line[p] != EMPTY:
-            q = p
-            letters = []
-            total = 0
-            while q < SIZE and line[q] != EMPTY:
-                t = line[q]
-                letters.append(t & 63)
-                if not t & blank_flag:
-                    total += pts[t]
-                q += 1
-            runs[p] = (tuple(letters), total, q)
-        p -= 1
+    # The row being searched; rebound for every row, read by the closures below.
+    cc: list[int] = []
+    xs: list[int] = []
+    lm: tuple[int, ...] = ()
+    wm: tuple[int, ...] = ()
+    sq: tuple[tuple[Square, ...], ...] = ()
+    runs: list[tuple[tuple[int, ...], int, int] | None] = []
+    direction = ACROSS
+    down = False
+    placed: list[Square] = []
+    prefix: list[int] = []
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
@@ -177,92 +123,106 @@ def _generate_row(
         wmu = wm[pos]
         x = xs[pos]
         nxt = pos + 1
-        run = runs[nxt] if nxt < SIZE else None
+        run = runs[nxt]
         sqpos = sq[pos]
         wmul2 = wmul * wmu
         ntiles2 = ntiles + 1
-        solo_ok = ntiles2 > 1 or not down or x < 0
+        # a lone tile with a word across is produced by the across pass only
+        solo_ok = ntiles or not down or x < 0
+        can_end = solo_ok and (pos > start or run is not None)
         bonus = bingo if ntiles2 == rack_size else 0
+        more = rack_left > 1
+        if run is not None:
+            run_letters, run_pts, after = run
+            go_on = more and after < SIZE
+            np = after
+        else:
+            go_on = more and nxt < SIZE
+            np = nxt
+        ccn = cc[np] if go_on else 0
         while m:
             low = m & -m
             m ^= low
             letter = low.bit_length() - 1
             cnode = child[node + (nm & (low - 1)).bit_count()]
-            for variant in (0, 1):
-                if variant == 0:
-                    if not counts[letter]:
-                        continue
-                    counts[letter] -= 1
-                    if not counts[letter]:
-                        rmask ^= low
-                    tp = pts[letter] * lmul
-                    tile = letter
-                else:
-                    if not blanks:
+            # follow the board tiles after pos (if any) once for both tile variants
+            if run is None:
+                fin = e & low
+                n2 = cnode
+                extra = 0
+            else:
+                n2 = cnode
+                fin = 0
+                for lt in run_letters:
+                    bm = mask[n2]
+                    bit = 1 << lt
+                    if not bm & bit:
+                        n2 = -1
                         break
-                    blanks -= 1
-                    tp = 0
-                    tile = letter | blank_flag
+                    fin = ends[n2] & bit
+                    n2 = child[n2 + (bm & (bit - 1)).bit_count()]
+                if n2 < 0:
+                    continue
+                extra = run_pts
+            fin = fin and can_end
+            deeper = mask[n2] & ccn
+            if not (fin or deeper):
+                continue
+            if counts[letter]:
+                counts[letter] -= 1
+                if not counts[letter]:
+                    rmask ^= low
                 rack_left -= 1
-                placed.append(sqpos[tile])
-                main2 = main + tp
+                tp = pts[letter] * lmul
+                placed.append(sqpos[letter])
+                main2 = main + tp + extra
                 cross2 = cross if x < 0 else cross + (x + tp) * wmu
-                if run is None:
-                    if e & low and solo_ok and pos > start:
-                        append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
-                    if rack_left and nxt < SIZE:
-                        extend(nxt, cnode, main2, wmul2, cross2, ntiles2, start)
-                else:
-                    # follow the board tiles after pos
-                    letters, run_pts, after = run
-                    n = cnode
-                    ok = True
-                    last = len(letters) - 1
-                    for i, lt in enumerate(letters):
-                        bm = mask[n]
-                        bit = 1 << lt
-                        if not bm & bit:
-                            ok = False
-                            break
-                        if i == last and ends[n] & bit and solo_ok:
-                            append(
-                                newp(
-                                    Placement,
-                                    (tuple(placed), direction, (main2 + run_pts) * wmul2 + cross2 + bonus),
-                                )
-                            )
-                        n = child[n + (bm & (bit - 1)).bit_count()]
-                    if ok and rack_left and after < SIZE:
-                        extend(after, n, main2 + run_pts, wmul2, cross2, ntiles2, start)
+                if fin:
+                    append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
+                if deeper and (blanks or deeper & rmask):
+                    extend(np, n2, main2, wmul2, cross2, ntiles2, start)
                 placed.pop()
                 rack_left += 1
-                if variant == 0:
-                    if not counts[letter]:
-                        rmask |= low
-                    counts[letter] += 1
-                else:
-                    blanks += 1
+                if not counts[letter]:
+                    rmask |= low
+                counts[letter] += 1
+            if blanks:
+                blanks -= 1
+                rack_left -= 1
+                placed.append(sqpos[letter | blank_flag])
+                main2 = main + extra
+                cross2 = cross if x < 0 else cross + x * wmu
+                if fin:
+                    append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
+                if deeper and (blanks or deeper & rmask):
+                    extend(np, n2, main2, wmul2, cross2, ntiles2, start)
+                placed.pop()
+                rack_left += 1
+                blanks += 1
 
-    def left_part(node: int, prefix: list[int], limit: int, anchor: int) -> None:
-        # Try the current prefix (placed just left of the anchor), then grow it by one tile.
+    def left_part(node: int, limit: int, anchor: int, cca: int) -> None:
+        # Extend the current prefix (placed just left of the anchor), then grow it by one tile.
         nonlocal blanks, rack_left, rmask
         k = len(prefix)
-        if k:
-            base = anchor - k
-            main = 0
-            wmul = 1
-            for i, tile in enumerate(prefix):
-                p = base + i
-                if not tile & blank_flag:
-                    main += pts[tile] * lm[p]
-                wmul *= wm[p]
-                placed.append(sq[p][tile])
-            extend(anchor, node, main, wmul, 0, k, base)
-            del placed[-k:]
-        else:
-            extend(anchor, node, 0, 1, 0, 0, anchor)
-        if k >= limit or not rack_left:
+        if mask[node] & cca & (rmask if not blanks else -1):
+            if k:
+                base = anchor - k
+                main = 0
+                wmul = 1
+                p = base
+                for tile in prefix:
+                    if tile < blank_flag:
+                        main += pts[tile] * lm[p]
+                    wmul *= wm[p]
+                    placed.append(sq[p][tile])
+                    p += 1
+                extend(anchor, node, main, wmul, 0, k, base)
+                del placed[-k:]
+            else:
+                extend(anchor, node, 0, 1, 0, 0, anchor)
+        if k >= limit:
             return
+        last = k + 1 == limit
         nm = mask[node]
         m = nm if blanks else nm & rmask
         while m:
@@ -270,7 +230,8 @@ def _generate_row(
             m ^= low
             letter = low.bit_length() - 1
             cnode = child[node + (nm & (low - 1)).bit_count()]
-            if not mask[cnode]:
+            cm = mask[cnode]
+            if not cm or (last and not cm & cca):
                 continue
             if counts[letter]:
                 counts[letter] -= 1
@@ -278,7 +239,7 @@ def _generate_row(
                     rmask ^= low
                 rack_left -= 1
                 prefix.append(letter)
-                left_part(cnode, prefix, limit, anchor)
+                left_part(cnode, limit, anchor, cca)
                 prefix.pop()
                 rack_left += 1
                 if not counts[letter]:
@@ -288,38 +249,110 @@ def _generate_row(
                 blanks -= 1
                 rack_left -= 1
                 prefix.append(letter | blank_flag)
-                left_part(cnode, prefix, limit, anchor)
+                left_part(cnode, limit, anchor, cca)
                 prefix.pop()
                 rack_left += 1
                 blanks += 1
 
-    root = lexicon.root
-    anchor_set = set(anchors)
-    for anchor in anchors:
-        if anchor > 0 and line[anchor - 1] != EMPTY:
-            # left part from the board: the tiles directly left of the anchor
-            start = anchor - 1
-            while start > 0 and line[start - 1] != EMPTY:
-                start -= 1
-            node = root
-            total = 0
-            for p in range(start, anchor):
-                t = line[p]
-                lt = t & 63
-                bm = mask[node]
-                bit = 1 << lt
-                if not bm & bit:
-                    node = -1
-                    break
-                node = child[node + (bm & (bit - 1)).bit_count()]
-                if not t & blank_flag:
-                    total += pts[t]
-            if node >= 0:
-                extend(anchor, node, total, 1, 0, 0, start)
+    empty = board.is_empty()
+    max_left = min(rack_size, rack_left) - 1
+    transposed = board.transposed_grid()
+    if not empty:
+        across_anchors, down_anchors = _anchors(board.grid)
+    for direction, (lms, wms, start_square, squares) in zip((ACROSS, DOWN), _layout_tables(rules.layout), strict=True):
+        down = direction is DOWN
+        g, gt = (transposed, board.grid) if down else (board.grid, transposed)
+        if empty:
+            all_letters = alphabet.all_mask
+            masks = [[all_letters] * SIZE for _ in range(SIZE)]
+            sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
+            anchor_rows = {start_square[0]: [start_square[1]]}
         else:
-            limit = 0
-            p = anchor - 1
-            while p >= 0 and line[p] == EMPTY and p not in anchor_set and limit < rack_size - 1:
-                limit += 1
-                p -= 1
-            left_part(root, [], min(limit, rack_left - 1), anchor)
+            masks, sums = cross_checks(gt, lexicon, pts)
+            anchor_rows = across_anchors if not down else down_anchors
+        for r, anchors in anchor_rows.items():
+            line = g[r]
+            cc = masks[r]
+            xs = sums[r]
+            lm = lms[r]
+            wm = wms[r]
+            sq = squares[r]
+            runs = _runs(line, pts)
+            previous_anchor = -1
+            for anchor in anchors:
+                cca = cc[anchor]
+                if not (cca if blanks else cca & rmask):
+                    # no rack tile fits here: no move covers this anchor
+                    previous_anchor = anchor
+                    continue
+                if anchor > 0 and line[anchor - 1] != EMPTY:
+                    # the left part is the run of board tiles directly left of the anchor
+                    start = anchor - 1
+                    while start > 0 and line[start - 1] != EMPTY:
+                        start -= 1
+                    node = root
+                    total = 0
+                    for p in range(start, anchor):
+                        t = line[p]
+                        bm = mask[node]
+                        bit = 1 << (t & 63)
+                        if not bm & bit:
+                            node = -1
+                            break
+                        node = child[node + (bm & (bit - 1)).bit_count()]
+                        if t < blank_flag:
+                            total += pts[t]
+                    if node >= 0:
+                        extend(anchor, node, total, 1, 0, 0, start)
+                else:
+                    # left parts from the rack over the empty, non-anchor squares before the anchor
+                    limit = min(anchor - previous_anchor - 1, max_left)
+                    left_part(root, limit, anchor, cca)
+                previous_anchor = anchor
+    return out
+
+
+def _runs(line: list[int], pts: tuple[int, ...]) -> list[tuple[tuple[int, ...], int, int] | None]:
+    """For each square (and one past the end): the board tiles from it as (letters, points, end)."""
+    runs: list[tuple[tuple[int, ...], int, int] | None] = [None] * (SIZE + 1)
+    p = 0
+    while p < SIZE:
+        if line[p] == EMPTY:
+            p += 1
+            continue
+        q = p
+        letters = []
+        total = 0
+        while q < SIZE and line[q] != EMPTY:
+            t = line[q]
+            letters.append(t & LETTER_MASK)
+            if not t & BLANK_FLAG:
+                total += pts[t]
+            q += 1
+        runs[p] = (tuple(letters), total, q)
+        p = q
+    return runs
+
+
+def _anchors(g: list[list[int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Anchors (empty squares with an orthogonal neighbour): columns per row, and rows per column."""
+    across: dict[int, list[int]] = {}
+    down: dict[int, list[int]] = {}
+    empty_row = [EMPTY] * SIZE
+    for r in range(SIZE):
+        row = g[r]
+        above = g[r - 1] if r else empty_row
+        below = g[r + 1] if r < SIZE - 1 else empty_row
+        left = EMPTY
+        for c in range(SIZE):
+            here = row[c]
+            if here == EMPTY and (
+                left != EMPTY
+                or (c < SIZE - 1 and row[c + 1] != EMPTY)
+                or above[c] != EMPTY
+                or below[c] != EMPTY
+            ):
+                across.setdefault(r, []).append(c)
+                down.setdefault(c, []).append(r)
+            left = here
+    return across, dict(sorted(down.items()))

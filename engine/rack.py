@@ -66,8 +66,8 @@ class Rack:
         return [code for code, n in enumerate(self.counts) for _ in range(n)]
 
     def text(self) -> str:
-        """Sorted letters, then one ``?`` per blank."""
-        return self.alphabet.format_word(self.letters()) + BLANK_SYMBOL * self.blanks
+        """Sorted letters, then one ``?`` per blank; ``from_text`` reads it back to the same rack."""
+        return self.alphabet.format_text(self.letters()) + BLANK_SYMBOL * self.blanks
 
     def __str__(self) -> str:
         return self.text()

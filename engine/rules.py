@@ -48,7 +48,7 @@ class Ruleset:
     def for_code(cls, code: str) -> Ruleset:
         """The ruleset with this short code (``en``, ``nb``, ``nl`` ...) or numeric id as text."""
         key = code.strip().lower()
-        if key.isdigit():
+        if key.isdecimal():
             return cls.for_id(int(key))
         for ruleset in _load().values():
             if ruleset.code == key:

@@ -69,7 +69,7 @@ def words_formed(board: Board, move: Placement) -> list[WordSquares]:
     """The main word first, then every cross word (2+ tiles) the move makes."""
     direction = _check_shape(board, move)
     new = {(r, c): t for r, c, t in move.tiles}
-    for (r, c) in new:
+    for r, c in new:
         if board.grid[r][c] != EMPTY:
             raise IllegalMoveError(f"square {square_name(r, c, Direction.ACROSS)} is already occupied")
     r0, c0, _ = move.tiles[0]
@@ -93,7 +93,7 @@ def validate(board: Board, move: Placement, rack: Rack, lexicon: Dawg, rules: Ru
     direction = _check_shape(board, move)
     rack.leave([t for _, _, t in move.tiles])  # raises IllegalMoveError naming the missing tile
     new = {(r, c): t for r, c, t in move.tiles}
-    for (r, c) in new:
+    for r, c in new:
         if board.grid[r][c] != EMPTY:
             raise IllegalMoveError(f"square {square_name(r, c, Direction.ACROSS)} is already occupied")
     # no gaps: every square between the first and last new tile is new or already occupied
@@ -109,7 +109,9 @@ def validate(board: Board, move: Placement, rack: Rack, lexicon: Dawg, rules: Ru
     if board.is_empty():
         if rules.layout.start not in new:
             sr, sc = rules.layout.start
-            raise IllegalMoveError(f"the first move must cover the start square {square_name(sr, sc, Direction.ACROSS)}")
+            raise IllegalMoveError(
+                f"the first move must cover the start square {square_name(sr, sc, Direction.ACROSS)}"
+            )
         if len(new) < 2:
             raise IllegalMoveError("the first move must make a word of at least two letters")
     else:

@@ -150,3 +150,21 @@ class Alphabet:
     def format_tiles(self, tiles: Sequence[int]) -> str:
         """Board tiles as text (lower case for blanks)."""
         return "".join(self.format_tile(t) for t in tiles)
+
+    def format_text(self, tiles: Sequence[int]) -> str:
+        """Board tiles as text that ``parse_tiles`` reads back to the very same tiles.
+
+        Like ``format_tiles``, but a multi-letter symbol is bracketed (``[CH]``), and so is a
+        single letter that would otherwise run together with the next one into a multi-letter
+        symbol: Spanish C then H is ``[C]H`` and two L tiles are ``[L]L`` (``CH``/``LL`` would
+        read back as one tile).
+        """
+        if self._longest == 1:
+            return self.format_tiles(tiles)
+        out = ""
+        for tile in reversed(tiles):
+            text = self.format_tile(tile, bracket=True)
+            if not text.startswith("[") and next(iter(self._tokens(text + out)))[0] != text:
+                text = f"[{text}]"
+            out = text + out
+        return out

@@ -21,7 +21,9 @@ def _filled(grid: list[list[int]], new: dict[tuple[int, int], int], r: int, c: i
     return 0 <= r < SIZE and 0 <= c < SIZE and (grid[r][c] != EMPTY or (r, c) in new)
 
 
-def _word(grid: list[list[int]], new: dict[tuple[int, int], int], r: int, c: int, dr: int, dc: int) -> list[tuple[int, int, int, bool]]:
+def _word(
+    grid: list[list[int]], new: dict[tuple[int, int], int], r: int, c: int, dr: int, dc: int
+) -> list[tuple[int, int, int, bool]]:
     while _filled(grid, new, r - dr, c - dc):
         r, c = r - dr, c - dc
     out = []
@@ -79,7 +81,9 @@ def oracle_moves(board: Board, rack: Rack, words: set[str], rules: Ruleset) -> d
                         if rules.layout.start not in squares:
                             continue
                     elif not any(
-                        _filled(grid, {}, r + a, c + b) for r, c in squares for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                        _filled(grid, {}, r + a, c + b)
+                        for r, c in squares
+                        for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))
                     ):
                         continue
                     # the main word's shape: which positions are new, which letters are fixed
@@ -117,7 +121,7 @@ def oracle_moves(board: Board, rack: Rack, words: set[str], rules: Ruleset) -> d
                             main = _word(grid, new, r0, c0, dr, dc)
                             words_made = [main]
                             ok = True
-                            for (r, c) in new_squares:
+                            for r, c in new_squares:
                                 cross = _word(grid, new, r, c, dc, dr)
                                 if len(cross) > 1:
                                     if tuple(t & 63 for _, _, t, _ in cross) not in word_set:

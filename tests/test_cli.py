@@ -1,0 +1,67 @@
+"""The ``wordfeud-bot`` command line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from bot.cli import main
+
+BOARD_ROW = re.compile(r"^[.A-Za-z]{15}$", re.MULTILINE)
+SCORED_MOVE = re.compile(r"^\s+(\d+)\. ((?:\d{1,2}[A-O]|[A-O]\d{1,2}) \S+)\s+(\d+)", re.MULTILINE)
+
+
+def test_demo_prints_boards_and_scored_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--turns", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Turn ") == 2
+    rows = BOARD_ROW.findall(out)
+    assert len(rows) == 2 * 15  # one board per turn
+    assert any(set(row) != {"."} for row in rows)  # tiles were placed
+    moves = SCORED_MOVE.findall(out)
+    assert moves, out
+    assert all(int(score) > 0 for _, _, score in moves)
+    assert [rank for rank, _, _ in moves[:5]] == ["1", "2", "3", "4", "5"]
+    assert "moves generated in" in out and " ms" in out
+    assert "Score: player 1" in out
+
+
+def test_demo_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    def moves_of(seed: int) -> list[str]:
+        assert main(["demo", "--turns", "3", "--seed", str(seed), "--top", "2"]) == 0
+        return [notation for _, notation, _ in SCORED_MOVE.findall(capsys.readouterr().out)]
+
+    first = moves_of(7)
+    assert first == moves_of(7)
+    assert len(first) == 6
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["demo", "--help"]])
+def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 0
+    assert "usage: wordfeud-bot" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [[], ["demo", "--turns", "0"], ["demo", "--top", "x"], ["nosuch"]])
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_runs_as_a_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "demo", "--turns", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert SCORED_MOVE.search(result.stdout)
