@@ -16,12 +16,13 @@ NO_CROSS = -1
 
 
 def cross_checks(
-    columns: list[list[int]], lexicon: Dawg, points: tuple[int, ...]
+    columns: list[list[int]], lexicon: Dawg, points: tuple[int, ...], wanted: int = -1
 ) -> tuple[list[list[int]], list[list[int]]]:
     """Per square ``[row][col]``: (allowed-letter bitmask, points of the cross word's tiles or -1).
 
     ``columns`` is the transposed grid (``columns[col][row]``): the cross words of an across move
-    run down the columns.
+    run down the columns. Only the letters in ``wanted`` are tried (the rack's letters, when it
+    has no blank); the others are left out of a constrained square's mask.
     """
     all_mask = lexicon.alphabet.all_mask
     mask, ends, child = lexicon.mask, lexicon.ends, lexicon.child
@@ -61,17 +62,17 @@ def cross_checks(
                 node = child[node + (nm & (bit - 1)).bit_count()]
             allowed = 0
             if node >= 0:
-                cand = mask[node]
+                edges = mask[node]
                 if not suffix:
-                    allowed = cand & ends[node]
+                    allowed = edges & wanted & ends[node]
                 else:
                     last = 1 << (suffix[-1] & LETTER_MASK)
                     middle = [1 << (t & LETTER_MASK) for t in suffix[:-1]]
-                    e = node
-                    m = cand
+                    m = edges & wanted
                     while m:
                         low = m & -m
-                        n = child[e]
+                        m ^= low
+                        n = child[node + (edges & (low - 1)).bit_count()]
                         for bit in middle:
                             nm = mask[n]
                             if not nm & bit:
@@ -80,7 +81,5 @@ def cross_checks(
                             n = child[n + (nm & (bit - 1)).bit_count()]
                         if n >= 0 and ends[n] & last:
                             allowed |= low
-                        e += 1
-                        m ^= low
             masks[r][c] = allowed
     return masks, sums

@@ -7,6 +7,11 @@ left parts -- from the tiles already left of it, or from the rack over the empty
 before it -- and extend each one rightwards through the anchor. Scores are summed on the way
 (main word, word multipliers, cross words, bingo), so recording a move costs one tuple.
 
+Blanks: the search walks each word's letters once, using the rack's own tile for a letter while
+there is one and a blank otherwise. When a word is complete, every way to put the rack's blanks on
+its new tiles (at least the ones the rack could not cover) is a separate move; a blank on a tile
+takes its points out of the main word and of its cross word, which is a fixed amount per tile.
+
 Counting convention: a move is the set of new (square, tile) pairs. A one-tile move that makes
 words both ways is produced once (by the across pass); each letter a blank stands for is its
 own move.
@@ -25,8 +30,9 @@ own move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import combinations
 
 from engine.board import EMPTY, Board, Square
 from engine.crosschecks import NO_CROSS, cross_checks
@@ -42,6 +48,10 @@ DOWN = Direction.DOWN
 
 _SquareTable = tuple[tuple[tuple[Square, ...], ...], ...]
 _Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, int], _SquareTable]
+#: What the search needs about one square of the row: allowed letters, cross-word points (or -1),
+#: letter and word multiplier, square-tile table, the board tiles right after it (letters, points)
+#: or None, the next empty square, and the allowed letters there.
+_SquareInfo = tuple[int, int, int, int, tuple[Square, ...], tuple[int, ...] | None, int, int, int]
 
 _new_placement: Callable[..., Placement] = tuple.__new__
 
@@ -86,74 +96,92 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
     pts = alphabet.points
     rack_size = rules.rack_size
     bingo = rules.bingo_bonus
-    blank_flag = BLANK_FLAG
 
-    # The rack, changed in place while searching and restored on the way back.
+    # The rack, changed in place while searching and restored on the way back. A letter the rack
+    # has no tile left for goes on a blank and is pushed on ``short``.
     counts = list(rack.counts)
     blanks = rack.blanks
-    rack_left = len(rack)
+    short: list[int] = []
+    nshort = 0
+    last_tile = len(rack) - 1  # with this many new tiles down, one is left to place
     rmask = 0
     for code, n in enumerate(counts):
         if n:
             rmask |= 1 << code
 
     # The row being searched; rebound for every row, read by the closures below.
-    cc: list[int] = []
-    xs: list[int] = []
+    info: list[_SquareInfo] = []
     lm: tuple[int, ...] = ()
     wm: tuple[int, ...] = ()
+    xs: list[int] = []
     sq: tuple[tuple[Square, ...], ...] = ()
-    runs: list[tuple[tuple[int, ...], int, int] | None] = []
     direction = ACROSS
     down = False
+    axis = 1  # index in a (row, col, tile) square of the position along the row
     placed: list[Square] = []
-    prefix: list[int] = []
+
+    def emit(total: int, wmul: int) -> None:
+        # The rack holds blanks: one move per way to put them on the new tiles, covering ``short``.
+        if nshort == blanks:
+            # every blank is spoken for: it stands on one of the letters the rack lacked
+            candidates = [i for i, tile in enumerate(placed) if tile[2] in short]
+            sizes = range(nshort, nshort + 1)
+        else:
+            candidates = list(range(len(placed)))
+            sizes = range(nshort, min(blanks, len(placed)) + 1)
+        for size in sizes:
+            for chosen in combinations(candidates, size):
+                if nshort:
+                    missing = list(short)
+                    for i in chosen:
+                        if placed[i][2] in missing:
+                            missing.remove(placed[i][2])
+                    if missing:
+                        continue
+                tiles = list(placed)
+                value = total
+                for i in chosen:
+                    _, _, letter = tile = tiles[i]
+                    p = tile[axis]
+                    tiles[i] = sq[p][letter | BLANK_FLAG]
+                    loss = pts[letter] * lm[p]
+                    value -= loss * wmul + (loss * wm[p] if xs[p] >= 0 else 0)
+                append(newp(Placement, (tuple(tiles), direction, value)))
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
-        nonlocal blanks, rack_left, rmask
+        nonlocal rmask, nshort
+        allowed, x, lmul, wmu, sqpos, run, run_pts, np, ccn = info[pos]
         nm = mask[node]
-        m = nm & cc[pos]
-        if not blanks:
+        m = nm & allowed
+        if nshort >= blanks:
             m &= rmask
         if not m:
             return
-        e = ends[node]
-        lmul = lm[pos]
-        wmu = wm[pos]
-        x = xs[pos]
-        nxt = pos + 1
-        run = runs[nxt]
-        sqpos = sq[pos]
+        if ntiles >= last_tile:
+            ccn = 0
+        # a lone tile with a word across is produced by the across pass only
+        can_end = (ntiles or not down or x < 0) and (pos > start or run is not None)
+        e = ends[node] if can_end else 0
+        if run is None and not ccn:
+            # the word cannot go on past pos: only letters that end it here
+            m &= e
+            if not m:
+                return
         wmul2 = wmul * wmu
         ntiles2 = ntiles + 1
-        # a lone tile with a word across is produced by the across pass only
-        solo_ok = ntiles or not down or x < 0
-        can_end = solo_ok and (pos > start or run is not None)
         bonus = bingo if ntiles2 == rack_size else 0
-        more = rack_left > 1
-        if run is not None:
-            run_letters, run_pts, after = run
-            go_on = more and after < SIZE
-            np = after
-        else:
-            go_on = more and nxt < SIZE
-            np = nxt
-        ccn = cc[np] if go_on else 0
         while m:
             low = m & -m
             m ^= low
             letter = low.bit_length() - 1
-            cnode = child[node + (nm & (low - 1)).bit_count()]
-            # follow the board tiles after pos (if any) once for both tile variants
+            n2 = child[node + (nm & (low - 1)).bit_count()]
             if run is None:
                 fin = e & low
-                n2 = cnode
-                extra = 0
             else:
-                n2 = cnode
+                # follow the board tiles after pos
                 fin = 0
-                for lt in run_letters:
+                for lt in run:
                     bm = mask[n2]
                     bit = 1 << lt
                     if not bm & bit:
@@ -163,112 +191,57 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     n2 = child[n2 + (bm & (bit - 1)).bit_count()]
                 if n2 < 0:
                     continue
-                extra = run_pts
-            fin = fin and can_end
+                if not can_end:
+                    fin = 0
             deeper = mask[n2] & ccn
             if not (fin or deeper):
                 continue
-            if counts[letter]:
-                counts[letter] -= 1
-                if not counts[letter]:
+            tp = pts[letter] * lmul
+            placed.append(sqpos[letter])
+            main2 = main + tp + run_pts
+            cross2 = cross if x < 0 else cross + (x + tp) * wmu
+            have = counts[letter]
+            if have:
+                counts[letter] = have - 1
+                if have == 1:
                     rmask ^= low
-                rack_left -= 1
-                tp = pts[letter] * lmul
-                placed.append(sqpos[letter])
-                main2 = main + tp + extra
-                cross2 = cross if x < 0 else cross + (x + tp) * wmu
-                if fin:
-                    append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
-                if deeper and (blanks or deeper & rmask):
-                    extend(np, n2, main2, wmul2, cross2, ntiles2, start)
-                placed.pop()
-                rack_left += 1
-                if not counts[letter]:
-                    rmask |= low
-                counts[letter] += 1
-            if blanks:
-                blanks -= 1
-                rack_left -= 1
-                placed.append(sqpos[letter | blank_flag])
-                main2 = main + extra
-                cross2 = cross if x < 0 else cross + x * wmu
-                if fin:
-                    append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
-                if deeper and (blanks or deeper & rmask):
-                    extend(np, n2, main2, wmul2, cross2, ntiles2, start)
-                placed.pop()
-                rack_left += 1
-                blanks += 1
-
-    def left_part(node: int, limit: int, anchor: int, cca: int) -> None:
-        # Extend the current prefix (placed just left of the anchor), then grow it by one tile.
-        nonlocal blanks, rack_left, rmask
-        k = len(prefix)
-        if mask[node] & cca & (rmask if not blanks else -1):
-            if k:
-                base = anchor - k
-                main = 0
-                wmul = 1
-                p = base
-                for tile in prefix:
-                    if tile < blank_flag:
-                        main += pts[tile] * lm[p]
-                    wmul *= wm[p]
-                    placed.append(sq[p][tile])
-                    p += 1
-                extend(anchor, node, main, wmul, 0, k, base)
-                del placed[-k:]
             else:
-                extend(anchor, node, 0, 1, 0, 0, anchor)
-        if k >= limit:
-            return
-        last = k + 1 == limit
-        nm = mask[node]
-        m = nm if blanks else nm & rmask
-        while m:
-            low = m & -m
-            m ^= low
-            letter = low.bit_length() - 1
-            cnode = child[node + (nm & (low - 1)).bit_count()]
-            cm = mask[cnode]
-            if not cm or (last and not cm & cca):
-                continue
-            if counts[letter]:
-                counts[letter] -= 1
-                if not counts[letter]:
-                    rmask ^= low
-                rack_left -= 1
-                prefix.append(letter)
-                left_part(cnode, limit, anchor, cca)
-                prefix.pop()
-                rack_left += 1
-                if not counts[letter]:
+                short.append(letter)
+                nshort += 1
+            if fin:
+                if blanks:
+                    emit(main2 * wmul2 + cross2 + bonus, wmul2)
+                else:
+                    append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
+            if deeper and (nshort < blanks or deeper & rmask):
+                extend(np, n2, main2, wmul2, cross2, ntiles2, start)
+            if have:
+                counts[letter] = have
+                if have == 1:
                     rmask |= low
-                counts[letter] += 1
-            if blanks:
-                blanks -= 1
-                rack_left -= 1
-                prefix.append(letter | blank_flag)
-                left_part(cnode, limit, anchor, cca)
-                prefix.pop()
-                rack_left += 1
-                blanks += 1
+            else:
+                short.pop()
+                nshort -= 1
+            placed.pop()
 
     empty = board.is_empty()
-    max_left = min(rack_size, rack_left) - 1
+    max_left = min(rack_size, len(rack)) - 1
+    # Left parts from the rack depend on the rack only: enumerate them once, by length.
+    lefts = _left_parts(mask, child, root, counts, blanks, max_left) if max_left > 0 else [[]]
     transposed = board.transposed_grid()
     if not empty:
         across_anchors, down_anchors = _anchors(board.grid)
+    all_letters = alphabet.all_mask
     for direction, (lms, wms, start_square, squares) in zip((ACROSS, DOWN), _layout_tables(rules.layout), strict=True):
         down = direction is DOWN
+        axis = 0 if down else 1
         g, gt = (transposed, board.grid) if down else (board.grid, transposed)
         if empty:
-            all_letters = alphabet.all_mask
             masks = [[all_letters] * SIZE for _ in range(SIZE)]
             sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
             anchor_rows = {start_square[0]: [start_square[1]]}
         else:
-            masks, sums = cross_checks(gt, lexicon, pts)
+            masks, sums = cross_checks(gt, lexicon, pts, -1 if blanks else rmask)
             anchor_rows = across_anchors if not down else down_anchors
         for r, anchors in anchor_rows.items():
             line = g[r]
@@ -277,7 +250,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             lm = lms[r]
             wm = wms[r]
             sq = squares[r]
-            runs = _runs(line, pts)
+            info = _row_info(line, cc, xs, lm, wm, sq, pts, anchors[0])
             previous_anchor = -1
             for anchor in anchors:
                 cca = cc[anchor]
@@ -295,43 +268,145 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     for p in range(start, anchor):
                         t = line[p]
                         bm = mask[node]
-                        bit = 1 << (t & 63)
+                        bit = 1 << (t & LETTER_MASK)
                         if not bm & bit:
                             node = -1
                             break
                         node = child[node + (bm & (bit - 1)).bit_count()]
-                        if t < blank_flag:
+                        if t < BLANK_FLAG:
                             total += pts[t]
                     if node >= 0:
                         extend(anchor, node, total, 1, 0, 0, start)
                 else:
-                    # left parts from the rack over the empty, non-anchor squares before the anchor
-                    limit = min(anchor - previous_anchor - 1, max_left)
-                    left_part(root, limit, anchor, cca)
+                    # no left part, then left parts from the rack over the empty, non-anchor squares
+                    extend(anchor, root, 0, 1, 0, 0, anchor)
+                    full = counts, short, nshort, rmask
+                    # a left part is worth extending only if a letter at the anchor can end the
+                    # word there or lead on: into the board tiles after it, or into the next square
+                    _, _, _, _, _, run, _, _, ccn = info[anchor]
+                    if run is not None:
+                        lead_on, can_end = 1 << run[0], 0
+                    else:
+                        lead_on, can_end = ccn, -1
+                    for k in range(1, min(anchor - previous_anchor - 1, max_left) + 1):
+                        base = anchor - k
+                        lms_k = lm[base:anchor]
+                        word_k = 1
+                        for p in range(base, anchor):
+                            word_k *= wm[p]
+                        squares_k = sq[base:anchor]
+                        for nexts, node, letters, left_counts, left_short, left_rmask in lefts[k]:
+                            m = nexts & cca
+                            if not m or not (ends[node] & m & can_end or _leads_on(m, node, child, mask, lead_on)):
+                                continue
+                            counts, short, rmask = left_counts, left_short, left_rmask
+                            nshort = len(short)
+                            main = 0
+                            for i in range(k):
+                                letter = letters[i]
+                                main += pts[letter] * lms_k[i]
+                                placed.append(squares_k[i][letter])
+                            extend(anchor, node, main, word_k, 0, k, base)
+                            del placed[:]
+                    counts, short, nshort, rmask = full
                 previous_anchor = anchor
     return out
 
 
-def _runs(line: list[int], pts: tuple[int, ...]) -> list[tuple[tuple[int, ...], int, int] | None]:
-    """For each square (and one past the end): the board tiles from it as (letters, points, end)."""
-    runs: list[tuple[tuple[int, ...], int, int] | None] = [None] * (SIZE + 1)
-    p = 0
-    while p < SIZE:
-        if line[p] == EMPTY:
-            p += 1
-            continue
-        q = p
-        letters = []
-        total = 0
-        while q < SIZE and line[q] != EMPTY:
-            t = line[q]
-            letters.append(t & LETTER_MASK)
-            if not t & BLANK_FLAG:
-                total += pts[t]
-            q += 1
-        runs[p] = (tuple(letters), total, q)
-        p = q
-    return runs
+def _leads_on(m: int, node: int, child: Sequence[int], mask: Sequence[int], wanted: int) -> bool:
+    """True if one of the letters ``m`` (edges of ``node``) leads to a node with a ``wanted`` letter."""
+    nm = mask[node]
+    while m:
+        low = m & -m
+        m ^= low
+        if mask[child[node + (nm & (low - 1)).bit_count()]] & wanted:
+            return True
+    return False
+
+
+#: A left part: the letters that may follow it (its node's edges the rack after it can play), its
+#: DAWG node, its letters, and the rack after it (counts, letters on blanks, letter mask).
+_LeftPart = tuple[int, int, tuple[int, ...], list[int], list[int], int]
+
+
+def _left_parts(
+    mask: Sequence[int], child: Sequence[int], root: int, counts: list[int], blanks: int, max_len: int
+) -> list[list[_LeftPart]]:
+    """Every DAWG prefix of 1..max_len letters the rack can spell (blanks as any letter), by length.
+
+    Prefixes after which the rack can play no letter are left out (and so are their extensions).
+    """
+    lefts: list[list[_LeftPart]] = [[] for _ in range(max_len + 1)]
+    letters: list[int] = []
+    short: list[int] = []
+    have = list(counts)
+    rack_mask = 0
+    for code, n in enumerate(have):
+        if n:
+            rack_mask |= 1 << code
+
+    def visit(node: int, rmask: int) -> None:
+        nm = mask[node]
+        m = nm if len(short) < blanks else nm & rmask
+        depth = len(letters) + 1
+        while m:
+            low = m & -m
+            m ^= low
+            letter = low.bit_length() - 1
+            nxt = child[node + (nm & (low - 1)).bit_count()]
+            n = have[letter]
+            if n:
+                have[letter] = n - 1
+                rmask2 = rmask ^ low if n == 1 else rmask
+            else:
+                short.append(letter)
+                rmask2 = rmask
+            letters.append(letter)
+            nexts = mask[nxt] if len(short) < blanks else mask[nxt] & rmask2
+            if nexts:
+                lefts[depth].append((nexts, nxt, tuple(letters), list(have), list(short), rmask2))
+                if depth < max_len:
+                    visit(nxt, rmask2)
+            letters.pop()
+            if n:
+                have[letter] = n
+            else:
+                short.pop()
+
+    visit(root, rack_mask)
+    return lefts
+
+
+def _row_info(
+    line: list[int],
+    cc: list[int],
+    xs: list[int],
+    lm: tuple[int, ...],
+    wm: tuple[int, ...],
+    sq: tuple[tuple[Square, ...], ...],
+    pts: tuple[int, ...],
+    first: int,
+) -> list[_SquareInfo]:
+    """What the search needs about each square of a row from ``first`` on (see _SquareInfo).
+
+    Squares before ``first`` (the row's first anchor) are never extended into; they get None.
+    """
+    info: list[_SquareInfo] = [None] * first  # type: ignore[list-item]
+    for pos in range(first, SIZE):
+        nxt = pos + 1
+        run: tuple[int, ...] | None = None
+        run_pts = 0
+        if nxt < SIZE and line[nxt] != EMPTY:
+            letters = []
+            while nxt < SIZE and line[nxt] != EMPTY:
+                t = line[nxt]
+                letters.append(t & LETTER_MASK)
+                if t < BLANK_FLAG:
+                    run_pts += pts[t]
+                nxt += 1
+            run = tuple(letters)
+        info.append((cc[pos], xs[pos], lm[pos], wm[pos], sq[pos], run, run_pts, nxt, cc[nxt] if nxt < SIZE else 0))
+    return info
 
 
 def _anchors(g: list[list[int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
@@ -347,10 +422,7 @@ def _anchors(g: list[list[int]]) -> tuple[dict[int, list[int]], dict[int, list[i
         for c in range(SIZE):
             here = row[c]
             if here == EMPTY and (
-                left != EMPTY
-                or (c < SIZE - 1 and row[c + 1] != EMPTY)
-                or above[c] != EMPTY
-                or below[c] != EMPTY
+                left != EMPTY or (c < SIZE - 1 and row[c + 1] != EMPTY) or above[c] != EMPTY or below[c] != EMPTY
             ):
                 across.setdefault(r, []).append(c)
                 down.setdefault(c, []).append(r)

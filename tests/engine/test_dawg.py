@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import sys
 import zlib
 from array import array
 from collections.abc import Iterable
@@ -394,11 +395,25 @@ def test_payload_that_is_not_zlib() -> None:
         Dawg.from_bytes(header + struct.pack("<H", len(symbols)) + symbols + payload, EN)
 
 
-def test_arrays_are_unsigned_32_bit() -> None:
-    lex = build(["CAT"])
-    for a in (lex.child, lex.mask, lex.ends):
-        assert isinstance(a, array)
-        assert a.itemsize == 4
+def test_flat_int_lists_stored_as_unsigned_32_bit() -> None:
+    lex = build(["CAT", "CATS", "DOG"])
+    for values in (lex.child, lex.mask, lex.ends):
+        assert isinstance(values, list)
+        assert all(isinstance(v, int) and 0 <= v < 2**32 for v in values)
+    data = lex.to_bytes()
+    raw = zlib.decompress(data[_payload_offset(data) :])
+    edges = len(lex.child)
+    assert len(raw) == 4 * (3 * edges + 2)
+    on_disk = array("I", raw)
+    if sys.byteorder != "little":
+        on_disk.byteswap()
+    assert on_disk.tolist() == lex.child + lex.mask + lex.ends
+
+
+def test_memory_counts_lists_and_their_ints() -> None:
+    lex = build(["CAT", "CATS", "DOG"])
+    lists_only = sum(sys.getsizeof(v) for v in (lex.child, lex.mask, lex.ends))
+    assert lex.memory_bytes() >= lists_only
 
 
 # -- property -------------------------------------------------------------------------------------
