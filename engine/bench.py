@@ -82,6 +82,24 @@ def read_word_list(path: Path, alphabet: Alphabet) -> list[tuple[int, ...]]:
     return words
 
 
+def calibration_ms() -> float:
+    """Milliseconds of a fixed pure-Python loop of bit and list operations (best of 5).
+
+    Shared machines change speed from minute to minute; printed at the start and the end of a run,
+    it tells whether two runs (or the two ends of one) saw the same machine.
+    """
+    table = list(range(1024))
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        acc = 0
+        for i in range(100_000):
+            low = i & -i
+            acc += table[(i ^ low) & 1023] + low.bit_length()
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
 def default_lexicon() -> Path:
     """The bundled English word list (public-domain ENABLE)."""
     return Path(__file__).resolve().parent.parent / "dictionaries" / "en" / "enable.txt.gz"
@@ -108,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.positions.exists():
         parser.error(f"positions file {args.positions} does not exist")
 
+    calibration_start = calibration_ms()
     build_s: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
         if lexicon_path.suffix == ".dawg":
@@ -173,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# lexicon\tbuild_s={build_text}\tload_ms={min(loads) * 1000:.1f}\t"
         f"file_bytes={file_size}\tmemory_bytes={memory}"
     )
+    print(f"# machine\tcalibration_ms_start={calibration_start:.1f}\tcalibration_ms_end={calibration_ms():.1f}")
     return 0
 
 

@@ -7,6 +7,8 @@ word (sum ``NO_CROSS``). Only empty squares are meaningful.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.board import EMPTY
 from engine.dawg import Dawg
 from engine.layout import SIZE
@@ -25,61 +27,80 @@ def cross_checks(
     has no blank); the others are left out of a constrained square's mask.
     """
     all_mask = lexicon.alphabet.all_mask
-    mask, ends, child = lexicon.mask, lexicon.ends, lexicon.child
     masks = [[all_mask] * SIZE for _ in range(SIZE)]
     sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
     for c, col in enumerate(columns):
-        occupied = [r for r in range(SIZE) if col[r] != EMPTY]
-        if not occupied:
-            continue
-        targets = {r - 1 for r in occupied if r > 0} | {r + 1 for r in occupied if r < SIZE - 1}
-        for r in targets:
-            if col[r] != EMPTY:
+        # runs of tiles down the column, as (first row, row after the last)
+        runs = []
+        r = 0
+        while r < SIZE:
+            if col[r] == EMPTY:
+                r += 1
                 continue
-            i = r
-            while i > 0 and col[i - 1] != EMPTY:
-                i -= 1
-            prefix = col[i:r]
-            j = r + 1
-            while j < SIZE and col[j] != EMPTY:
-                j += 1
-            suffix = col[r + 1 : j]
-            total = 0
-            for t in prefix:
-                if t < BLANK_FLAG:
-                    total += points[t]
-            for t in suffix:
-                if t < BLANK_FLAG:
-                    total += points[t]
-            sums[r][c] = total
-            node = lexicon.root
-            for t in prefix:
-                nm = mask[node]
-                bit = 1 << (t & LETTER_MASK)
-                if not nm & bit:
-                    node = -1
-                    break
-                node = child[node + (nm & (bit - 1)).bit_count()]
-            allowed = 0
-            if node >= 0:
-                edges = mask[node]
-                if not suffix:
-                    allowed = edges & wanted & ends[node]
-                else:
-                    last = 1 << (suffix[-1] & LETTER_MASK)
-                    middle = [1 << (t & LETTER_MASK) for t in suffix[:-1]]
-                    m = edges & wanted
-                    while m:
-                        low = m & -m
-                        m ^= low
-                        n = child[node + (edges & (low - 1)).bit_count()]
-                        for bit in middle:
-                            nm = mask[n]
-                            if not nm & bit:
-                                n = -1
-                                break
-                            n = child[n + (nm & (bit - 1)).bit_count()]
-                        if n >= 0 and ends[n] & last:
-                            allowed |= low
-            masks[r][c] = allowed
+            first = r
+            while r < SIZE and col[r] != EMPTY:
+                r += 1
+            runs.append((first, r))
+        previous_end = -2
+        for i, (first, end) in enumerate(runs):
+            if first > 0 and first - 1 != previous_end:
+                # the square above the run, with nothing just above it
+                _check(masks, sums, first - 1, c, (), col[first:end], lexicon, points, wanted)
+            if end < SIZE:
+                # the square below the run; it may also sit just above the next run
+                after = col[end + 1 : runs[i + 1][1]] if i + 1 < len(runs) and runs[i + 1][0] == end + 1 else ()
+                _check(masks, sums, end, c, col[first:end], after, lexicon, points, wanted)
+            previous_end = end
     return masks, sums
+
+
+def _check(
+    masks: list[list[int]],
+    sums: list[list[int]],
+    r: int,
+    c: int,
+    prefix: Sequence[int],
+    suffix: Sequence[int],
+    lexicon: Dawg,
+    points: tuple[int, ...],
+    wanted: int,
+) -> None:
+    """Fill in square (r, c), which has the board tiles ``prefix`` above it and ``suffix`` below."""
+    mask, ends, child = lexicon.mask, lexicon.ends, lexicon.child
+    total = 0
+    for t in prefix:
+        if t < BLANK_FLAG:
+            total += points[t]
+    for t in suffix:
+        if t < BLANK_FLAG:
+            total += points[t]
+    sums[r][c] = total
+    node = lexicon.root
+    for t in prefix:
+        nm = mask[node]
+        bit = 1 << (t & LETTER_MASK)
+        if not nm & bit:
+            masks[r][c] = 0
+            return
+        node = child[node + (nm & (bit - 1)).bit_count()]
+    edges = mask[node]
+    if not suffix:
+        masks[r][c] = edges & wanted & ends[node]
+        return
+    allowed = 0
+    last = 1 << (suffix[-1] & LETTER_MASK)
+    middle = [1 << (t & LETTER_MASK) for t in suffix[:-1]]
+    m = edges & wanted
+    while m:
+        low = m & -m
+        m ^= low
+        n = child[node + (edges & (low - 1)).bit_count()]
+        for bit in middle:
+            nm = mask[n]
+            if not nm & bit:
+                break
+            n = child[n + (nm & (bit - 1)).bit_count()]
+        else:
+            if ends[n] & last:
+                allowed |= low
+    masks[r][c] = allowed

@@ -250,7 +250,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             lm = lms[r]
             wm = wms[r]
             sq = squares[r]
-            info = _row_info(line, cc, xs, lm, wm, sq, pts, anchors[0])
+            info = _row_info(line, cc, xs, lm, wm, sq, pts)
             previous_anchor = -1
             for anchor in anchors:
                 cca = cc[anchor]
@@ -385,28 +385,30 @@ def _row_info(
     wm: tuple[int, ...],
     sq: tuple[tuple[Square, ...], ...],
     pts: tuple[int, ...],
-    first: int,
 ) -> list[_SquareInfo]:
-    """What the search needs about each square of a row from ``first`` on (see _SquareInfo).
-
-    Squares before ``first`` (the row's first anchor) are never extended into; they get None.
-    """
-    info: list[_SquareInfo] = [None] * first  # type: ignore[list-item]
-    for pos in range(first, SIZE):
-        nxt = pos + 1
-        run: tuple[int, ...] | None = None
-        run_pts = 0
-        if nxt < SIZE and line[nxt] != EMPTY:
-            letters = []
-            while nxt < SIZE and line[nxt] != EMPTY:
-                t = line[nxt]
-                letters.append(t & LETTER_MASK)
-                if t < BLANK_FLAG:
-                    run_pts += pts[t]
-                nxt += 1
-            run = tuple(letters)
-        info.append((cc[pos], xs[pos], lm[pos], wm[pos], sq[pos], run, run_pts, nxt, cc[nxt] if nxt < SIZE else 0))
-    return info
+    """What the search needs about each square of a row, one tuple per square (see _SquareInfo)."""
+    runs: list[tuple[int, ...] | None] = [None] * SIZE
+    run_pts = [0] * SIZE
+    nexts = list(range(1, SIZE + 1))
+    p = 0
+    while p < SIZE:
+        if line[p] == EMPTY:
+            p += 1
+            continue
+        q = p
+        total = 0
+        while q < SIZE and line[q] != EMPTY:
+            t = line[q]
+            if t < BLANK_FLAG:
+                total += pts[t]
+            q += 1
+        if p:
+            runs[p - 1] = tuple(t & LETTER_MASK for t in line[p:q])
+            run_pts[p - 1] = total
+            nexts[p - 1] = q
+        p = q
+    allowed_next = [cc[n] if n < SIZE else 0 for n in nexts]
+    return list(zip(cc, xs, lm, wm, sq, runs, run_pts, nexts, allowed_next, strict=True))
 
 
 def _anchors(g: list[list[int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
