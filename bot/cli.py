@@ -4,6 +4,8 @@ Commands:
 
 * ``demo``: a short seeded self-play game on the English ruleset with the bundled lexicon,
   showing the board, the rack, the best moves and the move-generation time of every turn.
+* ``dict build`` / ``dict list``: compile a word list into a ruleset's lexicon; show which
+  rulesets have one and the command that builds the others (``dictionaries.cli``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from dictionaries import ENGLISH_DAWG, bundled_path
+from dictionaries.cli import add_dict_commands
+from dictionaries.registry import LexiconRegistry
 from engine.board import Board
-from engine.dawg import Dawg
 from engine.errors import LexiconError
 from engine.move import Placement, format_move
 from engine.movegen import generate
@@ -68,8 +70,8 @@ def demo(args: argparse.Namespace) -> int:
     rules = Ruleset.for_id(DEMO_RULESET)
     alphabet = rules.alphabet
     try:
-        lexicon = Dawg.load(bundled_path(ENGLISH_DAWG), alphabet)
-    except (FileNotFoundError, LexiconError) as exc:
+        lexicon = LexiconRegistry().get(rules.id)
+    except LexiconError as exc:
         print(f"wordfeud-bot demo: {exc}", file=sys.stderr)
         return 1
     bag = [code for code, count in enumerate(alphabet.counts) for _ in range(count)]
@@ -79,7 +81,7 @@ def demo(args: argparse.Namespace) -> int:
     racks = [Rack.from_codes(alphabet, []) for _ in range(_PLAYERS)]
     scores = [0] * _PLAYERS
     scoreless = 0
-    print(f"Demo game: {rules.name} (ruleset {rules.id}), {len(lexicon):,} words from {ENGLISH_DAWG}, seed {args.seed}")
+    print(f"Demo game: {rules.name} (ruleset {rules.id}), {len(lexicon):,} words, seed {args.seed}")
     for turn in range(1, args.turns + 1):
         player = (turn - 1) % _PLAYERS
         racks[player] = _draw(racks[player], bag, rules.rack_size)
@@ -116,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wordfeud-bot`` with all its subcommands."""
     parser = argparse.ArgumentParser(
         prog="wordfeud-bot",
-        description="Wordfeud bot service: move generation engine and (soon) the bot that plays over the Wordfeud API.",
+        description=(
+            "Wordfeud bot service: move generation engine, lexicons and (soon) the bot that plays over the API."
+        ),
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
     demo_parser = commands.add_parser(
@@ -133,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument("--turns", type=_positive_int, default=6, help="number of turns to play (default: 6)")
     demo_parser.add_argument("--top", type=_positive_int, default=5, help="best moves to show per turn (default: 5)")
     demo_parser.set_defaults(handler=demo)
+    add_dict_commands(commands)
     return parser
 
 

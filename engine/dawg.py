@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from engine.errors import LexiconError
-from engine.tiles import Alphabet
+from engine.tiles import LETTER_MASK, Alphabet
 
 MAGIC = b"WFDAWG\r\n"
 FORMAT_VERSION = 1
@@ -64,7 +64,7 @@ class _BuildNode:
 class Dawg:
     """A read-only word list in tile codes; shared by every game of one ruleset."""
 
-    __slots__ = ("alphabet", "checksum", "child", "ends", "mask", "root", "word_count")
+    __slots__ = ("alphabet", "checksum", "child", "derived", "ends", "mask", "root", "word_count")
 
     def __init__(
         self,
@@ -82,6 +82,8 @@ class Dawg:
         self.root = 0
         self.word_count = word_count
         self.checksum = checksum
+        #: True for a lexicon made by ``without``: not minimal, and never saved.
+        self.derived = False
 
     def __len__(self) -> int:
         return self.word_count
@@ -255,6 +257,45 @@ class Dawg:
 
         yield from visit(self.root)
 
+    def without(self, words: Iterable[Word]) -> Dawg:
+        """A copy of the lexicon lacking these words (letter codes); every other word stays.
+
+        For words the server refused. The nodes on a removed word's path are copied first, so no
+        word sharing them loses its end. The copy is not minimal and cannot be saved: keep the
+        words and apply them again after loading.
+
+        >>> from engine.rules import Ruleset
+        >>> en = Ruleset.for_id(5).alphabet
+        >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "CATS", "BATS"]], en)
+        >>> smaller = lex.without([en.parse_word("CATS")])
+        >>> [en.format_word(w) for w in smaller.words()], len(smaller)
+        (['BATS', 'CAT'], 2)
+        """
+        child, mask, ends = list(self.child), list(self.mask), list(self.ends)
+        child.append(0)  # the sink's index (len(self.child)) must stay edge-less
+        removed = 0
+        for word in {tuple(c & LETTER_MASK for c in w) for w in words}:
+            if not self.contains(word):
+                continue
+            node = self.root  # only the empty prefix reaches the root: it may be changed in place
+            for letter in word[:-1]:
+                nm = mask[node]
+                edge = node + (nm & ((1 << letter) - 1)).bit_count()
+                old = child[edge]
+                copy = len(child)
+                size = mask[old].bit_count()
+                child.extend(child[old : old + size])
+                mask.extend([0] * size)
+                ends.extend([0] * size)
+                mask[copy], ends[copy] = mask[old], ends[old]
+                child[edge] = copy
+                node = copy
+            ends[node] &= ~(1 << word[-1])
+            removed += 1
+        smaller = Dawg(self.alphabet, child, mask, ends, self.word_count - removed, self.checksum)
+        smaller.derived = True
+        return smaller
+
     def memory_bytes(self) -> int:
         """Bytes held by the three lists and their int objects (the lexicon's memory, near enough)."""
         lists = (self.child, self.mask, self.ends)
@@ -271,6 +312,8 @@ class Dawg:
 
     def to_bytes(self) -> bytes:
         """The binary file contents."""
+        if self.derived:
+            raise LexiconError("a lexicon with words removed is not saved: save the removed words instead")
         arrays = [self.child, self.mask, self.ends]
         raw = b"".join(_little_endian(a) for a in arrays)
         payload = zlib.compress(raw, 9)

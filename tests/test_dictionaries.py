@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from dictionaries import ENGLISH_DAWG, ENGLISH_WORDS, bundled_path
-from engine.bench import read_word_list
+from dictionaries.normalize import Drop, Normalizer
+from dictionaries.wordlist import read_word_list
 from engine.dawg import Dawg, source_checksum
 from engine.rules import Ruleset
 
@@ -19,7 +20,11 @@ ENABLE_KEPT = 168_548
 
 @pytest.fixture(scope="module")
 def english_words() -> list[tuple[int, ...]]:
-    return sorted(set(read_word_list(bundled_path(ENGLISH_WORDS), Ruleset.for_id(5).alphabet)))
+    normalizer = Normalizer.for_ruleset(Ruleset.for_id(5))
+    words = (
+        normalizer.normalize(w, list_has_lower_case=False) for w in read_word_list(bundled_path(ENGLISH_WORDS)).words
+    )
+    return sorted({w for w in words if not isinstance(w, Drop)})
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +76,17 @@ def test_compiled_lexicon_lookups(english_dawg: Dawg) -> None:
     # ENABLE predates QI and ZA; one-letter and over-15-letter words are left out
     for word in ["QI", "ZA", "QX", "A", "CATZ", "ELECTROENCEPHALOGRAPHIC"]:
         assert word not in english_dawg
+
+
+def test_shipped_dutch_lexicon() -> None:
+    dutch = Ruleset.for_code("nl")
+    lexicon = Dawg.load(bundled_path("nl/opentaal.dawg"), dutch.alphabet)
+    assert len(lexicon) == 299_611
+    # the header's checksum is the checksum of the words the arrays hold
+    assert source_checksum(lexicon.words()) == lexicon.checksum
+    for word in ["FIETS", "GEZELLIG", "HOENTJE", "GEIND", "IDEEEN"]:
+        assert word in lexicon
+    for word in ["AMSTERDAM", "A", "ZZZZ"]:  # names, one-letter words and nonsense are out
+        assert word not in lexicon
+    licence = bundled_path("nl/LICENSE-OpenTaal.txt").read_text(encoding="utf-8")
+    assert "OpenTaal" in licence and "Redistributions in binary form" in licence

@@ -1,0 +1,54 @@
+"""Where each ruleset's lexicon comes from: shipped file, Debian word list, better lists (data/sources.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.rules import Ruleset
+
+
+@dataclass(frozen=True)
+class Source:
+    """The known sources of one ruleset's word list."""
+
+    ruleset: Ruleset
+    shipped: str | None = None
+    debian_package: str | None = None
+    debian_file: Path | None = None
+    better: str | None = None
+
+    @property
+    def build_command(self) -> str:
+        """The command that builds this ruleset's lexicon on the user's machine."""
+        if self.debian_package:
+            return (
+                f"wordfeud-bot dict build {self.ruleset.code} --debian   "
+                f"(after: sudo apt-get install {self.debian_package})"
+            )
+        return f"wordfeud-bot dict build {self.ruleset.code} YOUR-WORD-LIST.txt"
+
+
+@cache
+def source_for(ruleset_id: int) -> Source:
+    """The sources of the ruleset with this id (its standard-board form)."""
+    ruleset = Ruleset.for_id(ruleset_id)
+    entry = _table().get(ruleset.code, {})
+    debian = entry.get("debian") or {}
+    return Source(
+        ruleset,
+        shipped=entry.get("shipped"),
+        debian_package=debian.get("package"),
+        debian_file=Path(debian["file"]) if "file" in debian else None,
+        better=entry.get("better"),
+    )
+
+
+@cache
+def _table() -> dict[str, dict[str, Any]]:
+    raw = resources.files("dictionaries").joinpath("data", "sources.toml").read_text(encoding="utf-8")
+    return tomllib.loads(raw)
