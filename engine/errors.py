@@ -41,3 +41,7 @@ class IllegalMoveError(EngineError, ValueError):
 
 class LexiconError(EngineError):
     """A lexicon file that is missing, truncated, corrupt or built for another alphabet."""
+
+
+class GameOverError(EngineError):
+    """An action on a game that has already ended."""
