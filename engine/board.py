@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from engine.errors import BoardError, TileError
 from engine.layout import SIZE
@@ -138,6 +138,26 @@ class Board:
             board.place(tiles)
             board._history.clear()
         return board
+
+
+def tile_runs(line: Sequence[int]) -> list[tuple[int, int]]:
+    """The runs of tiles along one row or column, as (first square, square after the last).
+
+    >>> tile_runs([EMPTY, 3, 4, EMPTY, 5] + [EMPTY] * 10)
+    [(1, 3), (4, 5)]
+    """
+    runs = []
+    i = 0
+    size = len(line)
+    while i < size:
+        if line[i] == EMPTY:
+            i += 1
+            continue
+        first = i
+        while i < size and line[i] != EMPTY:
+            i += 1
+        runs.append((first, i))
+    return runs
 
 
 def _split_row(line: str, alphabet: Alphabet, row: int) -> list[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.board import EMPTY
+from engine.board import tile_runs
 from engine.dawg import Dawg
 from engine.layout import SIZE
 from engine.tiles import BLANK_FLAG, LETTER_MASK
@@ -30,17 +30,7 @@ def cross_checks(
     masks = [[all_mask] * SIZE for _ in range(SIZE)]
     sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
     for c, col in enumerate(columns):
-        # runs of tiles down the column, as (first row, row after the last)
-        runs = []
-        r = 0
-        while r < SIZE:
-            if col[r] == EMPTY:
-                r += 1
-                continue
-            first = r
-            while r < SIZE and col[r] != EMPTY:
-                r += 1
-            runs.append((first, r))
+        runs = tile_runs(col)
         previous_end = -2
         for i, (first, end) in enumerate(runs):
             if first > 0 and first - 1 != previous_end:

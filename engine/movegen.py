@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from engine.board import EMPTY, Board, Square
+from engine.board import EMPTY, Board, Square, tile_runs
 from engine.crosschecks import NO_CROSS, cross_checks
 from engine.dawg import Dawg
 from engine.layout import SIZE, BoardLayout
@@ -390,23 +390,11 @@ def _row_info(
     runs: list[tuple[int, ...] | None] = [None] * SIZE
     run_pts = [0] * SIZE
     nexts = list(range(1, SIZE + 1))
-    p = 0
-    while p < SIZE:
-        if line[p] == EMPTY:
-            p += 1
-            continue
-        q = p
-        total = 0
-        while q < SIZE and line[q] != EMPTY:
-            t = line[q]
-            if t < BLANK_FLAG:
-                total += pts[t]
-            q += 1
+    for p, q in tile_runs(line):
         if p:
             runs[p - 1] = tuple(t & LETTER_MASK for t in line[p:q])
-            run_pts[p - 1] = total
+            run_pts[p - 1] = sum(pts[t] for t in line[p:q] if t < BLANK_FLAG)
             nexts[p - 1] = q
-        p = q
     allowed_next = [cc[n] if n < SIZE else 0 for n in nexts]
     return list(zip(cc, xs, lm, wm, sq, runs, run_pts, nexts, allowed_next, strict=True))
 
