@@ -1,0 +1,1 @@
+"""A local Wordfeud-compatible server for tests and the demo (see sandbox/README.md)."""

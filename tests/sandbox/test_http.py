@@ -1,0 +1,223 @@
+"""The sandbox over real HTTP on 127.0.0.1, driven with plain ``requests`` calls written from the API notes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import pytest
+import requests
+
+from dictionaries import bundled_path
+from engine.dawg import Dawg
+from engine.layout import BoardLayout
+from engine.movegen import generate
+from engine.rules import Ruleset
+from sandbox.server import MAX_BODY, SandboxServer
+from sandbox.state import SandboxGame, State
+
+EN = Ruleset.for_id(5)
+
+
+@cache
+def english() -> Dawg:
+    return Dawg.load(bundled_path("en/enable.dawg"), EN.alphabet)
+
+
+def api_hash(password: str) -> str:
+    return hashlib.sha1((password + "JarJarBinks9").encode()).hexdigest()
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def server(clock: FakeClock) -> Iterator[SandboxServer]:
+    state = State(lambda ruleset_id: english(), clock, seed=1)
+    state.add_user("alice", "alice@example.org", "secret-a")
+    state.add_user("bob", "bob@example.org", "secret-b")
+    with SandboxServer(state) as running:
+        yield running
+
+
+def post(session: requests.Session, server: SandboxServer, path: str, body: Any = None) -> dict[str, Any]:
+    response = session.post(server.base_url + path, json=body if body is not None else {}, timeout=10)
+    assert response.status_code == 200
+    data: dict[str, Any] = response.json()
+    assert set(data) == {"status", "content"}
+    return data
+
+
+def login(server: SandboxServer, email: str, password: str) -> requests.Session:
+    session = requests.Session()
+    data = post(session, server, "user/login/email/", {"email": email, "password": api_hash(password)})
+    assert data["status"] == "success", data
+    return session
+
+
+def new_game(server: SandboxServer) -> SandboxGame:
+    users = list(server.state.users.values())
+    return server.state.new_game(users[0], users[1], 5)
+
+
+def test_login_forms_and_errors(server: SandboxServer) -> None:
+    session = requests.Session()
+    ok = post(session, server, "user/login/", {"username": "alice", "password": api_hash("secret-a")})
+    assert ok["status"] == "success" and ok["content"]["username"] == "alice"
+    assert len(session.cookies["sessionid"]) == 32
+    user_id = ok["content"]["id"]
+    by_id = post(requests.Session(), server, "user/login/id/", {"id": user_id, "password": api_hash("secret-a")})
+    assert by_id["content"]["id"] == user_id
+    cases = [
+        ("user/login/", {"username": "alice", "password": api_hash("wrong")}, "wrong_password"),
+        ("user/login/", {"username": "nobody", "password": api_hash("x")}, "unknown_username"),
+        ("user/login/email/", {"email": "no@example.org", "password": api_hash("x")}, "unknown_email"),
+        ("user/login/email/", {"email": 5, "password": "x"}, "bad_request"),
+    ]
+    for path, body, kind in cases:
+        data = post(requests.Session(), server, path, body)
+        assert data == {"status": "error", "content": data["content"]} and data["content"]["type"] == kind
+
+
+def test_session_required_and_expiry(server: SandboxServer, clock: FakeClock) -> None:
+    anonymous = requests.Session()
+    assert post(anonymous, server, "user/status/")["content"]["type"] == "login_required"
+    session = login(server, "alice@example.org", "secret-a")
+    assert post(session, server, "user/status/")["status"] == "success"
+    clock.now += 14 * 24 * 3600 + 1
+    assert post(session, server, "user/status/")["content"]["type"] == "login_required"
+    session = login(server, "alice@example.org", "secret-a")
+    server.state.expire_sessions()  # forced expiry
+    assert post(session, server, "user/games/")["content"]["type"] == "login_required"
+
+
+def test_reads_accept_get_and_post_with_or_without_slash(server: SandboxServer) -> None:
+    game = new_game(server)
+    session = login(server, "alice@example.org", "secret-a")
+    for path in (f"game/{game.id}/", f"game/{game.id}"):
+        got = session.get(server.base_url + path, timeout=10).json()
+        posted = post(session, server, path)
+        assert got == posted and got["status"] == "success"
+    board = session.get(server.base_url + "board/0/", timeout=10).json()["content"]["board"]
+    assert board == BoardLayout.standard().to_api_grid()
+
+
+def test_game_forms(server: SandboxServer) -> None:
+    game = new_game(server)
+    alice = login(server, "alice@example.org", "secret-a")
+    detail = post(alice, server, f"game/{game.id}/")["content"]["game"]
+    assert detail["id"] == game.id > 2**31
+    assert detail["bag_count"] == 90 and detail["pass_count"] == 0 and detail["tiles"] == []
+    me, other = detail["players"]
+    assert me["is_local"] and "rack" in me and len(me["rack"]) == 7
+    assert not other["is_local"] and "rack" not in other
+    assert all(isinstance(t, str) and len(t) <= 1 for t in me["rack"])
+    listing = post(alice, server, "user/games/")["content"]["games"]
+    assert [g["id"] for g in listing] == [game.id]
+    assert not {"tiles", "bag_count", "pass_count"} & set(listing[0])
+    status = post(alice, server, "user/status/")["content"]
+    assert status["games"] == [{"id": game.id, "updated": game.updated, "chat_count": 0, "read_chat_count": 0}]
+
+
+def wire_move(game: SandboxGame) -> tuple[list[list[Any]], int]:
+    """The best move of the player to move, in the API's form, with its score."""
+    g = game.game
+    move = max(generate(g.board, g.rack, g.lexicon, g.rules), key=lambda m: (m.score or 0, sorted(m.tiles)))
+    symbol = g.rules.alphabet.symbol
+    return [[c, r, symbol(t & 63), bool(t & 64)] for r, c, t in move.tiles], move.score or 0
+
+
+def test_move_swap_pass_resign(server: SandboxServer, clock: FakeClock) -> None:
+    game = new_game(server)
+    alice = login(server, "alice@example.org", "secret-a")
+    bob = login(server, "bob@example.org", "secret-b")
+    tiles, points = wire_move(game)
+    assert (
+        post(bob, server, f"game/{game.id}/move/", {"move": tiles, "ruleset": 5})["content"]["type"] == "not_your_turn"
+    )
+    clock.now += 60
+    done = post(alice, server, f"game/{game.id}/move/", {"move": tiles, "ruleset": 5, "words": ["X"]})
+    assert done["status"] == "success", done
+    content = done["content"]
+    assert content["points"] == points and content["is_running"] is True
+    assert len(content["new_tiles"]) == len(tiles) and content["updated"] == clock.now
+    detail = post(bob, server, f"game/{game.id}/")["content"]["game"]
+    assert sorted(map(tuple, detail["tiles"])) == sorted(map(tuple, tiles))
+    assert detail["last_move"]["move_type"] == "move" and detail["last_move"]["points"] == points
+    assert detail["players"][0]["score"] == points and detail["current_player"] == 1
+    rack = detail["players"][1]["rack"]
+    swapped = post(bob, server, f"game/{game.id}/swap/", {"tiles": rack[:2]})["content"]
+    assert len(swapped["new_tiles"]) == 2
+    assert post(alice, server, f"game/{game.id}/pass/")["status"] == "success"
+    assert post(bob, server, f"game/{game.id}/resign/")["status"] == "success"
+    final = post(alice, server, f"game/{game.id}/")["content"]["game"]
+    assert final["is_running"] is False and final["end_game"] == 2
+    assert final["last_move"]["move_type"] == "resign"
+    assert post(alice, server, f"game/{game.id}/pass/")["content"]["type"] == "game_over"
+
+
+def test_illegal_moves(server: SandboxServer) -> None:
+    game = new_game(server)
+    alice = login(server, "alice@example.org", "secret-a")
+    rack = post(alice, server, f"game/{game.id}/")["content"]["game"]["players"][0]["rack"]
+    letters = [t for t in rack if t][:2]
+    blank_word = [[7, 7, "Q", True], [8, 7, "Z", True]]  # not a word, even with blanks
+    cases = [
+        ([[0, 0, letters[0], False], [1, 0, letters[1], False]], "illegal_tiles"),  # off the centre
+        ([[7, 7, "Q", False], [7, 7, "Z", False]], "illegal_tiles"),  # one square twice
+        ([[7, 7, "1", False]], "illegal_tiles"),
+        ([[17, 7, "A", False]], "illegal_tiles"),
+        ("nonsense", "illegal_tiles"),
+    ]
+    if game.game.rack.blanks >= 2:
+        cases.append((blank_word, "illegal_word"))
+    for move, kind in cases:
+        data = post(alice, server, f"game/{game.id}/move/", {"move": move})
+        assert data["content"]["type"] == kind, (move, data)
+    assert not len(game.game.board) and game.game.current == 0  # nothing changed
+
+
+def test_hostile_requests_get_error_envelopes(server: SandboxServer) -> None:
+    game = new_game(server)
+    alice = login(server, "alice@example.org", "secret-a")
+    base = server.base_url
+    raw = [
+        alice.post(base + f"game/{game.id}/move/", data=b"{not json", timeout=10),
+        alice.post(base + f"game/{game.id}/move/", data=b"\xff\xfe", timeout=10),
+        alice.post(base + f"game/{game.id}/swap/", json={"tiles": "AB"}, timeout=10),
+        alice.post(base + "game/999/", timeout=10),
+        alice.post(base + "nosuch/endpoint/", timeout=10),
+        alice.get(base + f"game/{game.id}/move/", timeout=10),
+        alice.post(base + "user/login/", data=b"[1, 2]", timeout=10),
+        alice.post(base + "user/status/", data=b"x" * (MAX_BODY + 1), timeout=10),
+    ]
+    kinds = [r.json()["content"]["type"] for r in raw]
+    assert all(r.status_code == 200 and r.json()["status"] == "error" for r in raw)
+    assert kinds == [
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "unknown_game",
+        "unknown_endpoint",
+        "method_not_allowed",
+        "bad_request",
+        "bad_request",
+    ]
+    carol = server.state.add_user("carol", "carol@example.org", "secret-c")
+    assert carol.id not in game.players
+    outsider = login(server, "carol@example.org", "secret-c")
+    assert post(outsider, server, f"game/{game.id}/")["content"]["type"] == "access_denied"
+    assert post(outsider, server, f"game/{game.id}/resign/")["content"]["type"] == "access_denied"
+    assert not game.game.is_over and not len(game.game.board)
