@@ -307,7 +307,7 @@ def _move(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answ
     except (InvalidMoveError, GameOverError) as exc:
         raise ApiError("illegal_tiles", str(exc)) from None
     sgame.updated = state.clock()
-    return ok(
+    answer = ok(
         {
             "main_word": turn.words[0] if turn.words else "",
             "points": turn.points,
@@ -316,6 +316,8 @@ def _move(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answ
             "is_running": not game.is_over,
         }
     )
+    state.play_house_turns(sgame)
+    return answer
 
 
 @route(r"game/(\d{1,19})/swap", write=True)
@@ -334,7 +336,9 @@ def _swap(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answ
     except EngineError as exc:
         raise ApiError("illegal_tiles", str(exc)) from None
     sgame.updated = state.clock()
-    return ok({"new_tiles": [_tile_text(game, t) for t in turn.drawn], "updated": sgame.updated})
+    answer = ok({"new_tiles": [_tile_text(game, t) for t in turn.drawn], "updated": sgame.updated})
+    state.play_house_turns(sgame)
+    return answer
 
 
 @route(r"game/(\d{1,19})/pass", write=True)
@@ -342,7 +346,9 @@ def _pass(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answ
     sgame = _my_turn(state, user, groups[0])
     sgame.game.pass_turn()
     sgame.updated = state.clock()
-    return ok({"updated": sgame.updated, "is_running": not sgame.game.is_over})
+    answer = ok({"updated": sgame.updated, "is_running": not sgame.game.is_over})
+    state.play_house_turns(sgame)
+    return answer
 
 
 @route(r"game/(\d{1,19})/resign", write=True)

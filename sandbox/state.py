@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.dawg import Dawg
-from engine.game import Game
+from engine.game import BLANK, Game
+from engine.movegen import generate
 from engine.rules import Ruleset
 
 #: A session lives 14 days, as the real server's cookie says.
@@ -66,6 +67,8 @@ class State:
         self.users: dict[int, User] = {}
         self.sessions: dict[str, tuple[int, float]] = {}  # session id -> (user id, expiry)
         self.games: dict[int, SandboxGame] = {}
+        #: Users the sandbox plays for itself (greedy): a bot playing against one gets replies.
+        self.house: set[int] = set()
         self._next_user = 1_000_001
         self._next_game = 2_226_982_257  # ids above 2**31, as the real server's
 
@@ -108,4 +111,19 @@ class State:
         sandbox_game = SandboxGame(self._next_game, (first.id, second.id), game, 0, now, now)
         self._next_game += 1
         self.games[sandbox_game.id] = sandbox_game
+        self.play_house_turns(sandbox_game)
         return sandbox_game
+
+    def play_house_turns(self, sandbox_game: SandboxGame) -> None:
+        """While it is a house player's turn, play its move: the best-scoring placement, else a
+        swap of the whole rack, else a pass."""
+        game = sandbox_game.game
+        while not game.is_over and sandbox_game.players[game.current] in self.house:
+            moves = generate(game.board, game.rack, game.lexicon, game.rules)
+            if moves:
+                game.place(max(moves, key=lambda m: (m.score or 0, sorted(m.tiles))))
+            elif len(game.bag) >= game.rules.swap_min_bag:
+                game.swap(game.rack.letters() + [BLANK] * game.rack.blanks)
+            else:
+                game.pass_turn()
+            sandbox_game.updated = self.clock()

@@ -1,0 +1,59 @@
+"""``python -m sandbox``: run the local Wordfeud-compatible server until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from dictionaries.registry import LexiconRegistry
+from engine.errors import LexiconError
+from sandbox.server import SandboxServer
+from sandbox.state import State
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m sandbox",
+        description=(
+            "Run a local Wordfeud-compatible server on 127.0.0.1 (API under /wf/). It creates a player account "
+            "for your bot and a house player that answers every move, starts a game between them on the "
+            "chosen ruleset, and prints the accounts."
+        ),
+    )
+    parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
+    parser.add_argument("--ruleset", type=int, default=5, help="ruleset of the first game (default 5, English)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
+    args = parser.parse_args(argv)
+    registry = LexiconRegistry()
+    try:
+        registry.get(args.ruleset)
+    except LexiconError as exc:
+        print(f"sandbox: {exc}", file=sys.stderr)
+        return 1
+    state = State(registry.get, time.time, seed=args.seed)
+    player = state.add_user("player", "player@sandbox.local", "player-password")
+    house = state.add_user("house", "house@sandbox.local", "house-password")
+    state.house.add(house.id)
+    game = state.new_game(player, house, args.ruleset)
+    try:
+        server = SandboxServer(state, port=args.port)
+    except OSError as exc:
+        print(f"sandbox: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"sandbox serving {server.base_url}")
+    print(f"  account: email {player.email}  username {player.username}  password player-password  id {player.id}")
+    print(f"  house player: {house.username} (id {house.id}) answers every move")
+    print(f"  game {game.id}: ruleset {args.ruleset}, {player.username} to move; Ctrl-C stops the server")
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nsandbox stopped")
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

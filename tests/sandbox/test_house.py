@@ -1,0 +1,118 @@
+"""House players: a client playing over HTTP gets replies and can finish a game; the command starts a server."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+
+from engine.board import Board
+from engine.dawg import Dawg
+from engine.move import Placement
+from engine.movegen import generate
+from engine.rules import Ruleset
+from engine.score import score
+from sandbox.server import SandboxServer
+from sandbox.state import State
+from tests.sandbox.test_http import FakeClock, api_hash, english, post
+
+NB = Ruleset.for_id(1)
+
+
+def norwegian() -> Dawg:
+    rng = random.Random(3)
+    letters = "AEIORSTNLKDGÆØÅ"
+    words = {"".join(rng.choice(letters) for _ in range(rng.choice((2, 3, 3, 4, 5)))) for _ in range(4000)}
+    return Dawg.build([NB.alphabet.parse_word(w) for w in words], NB.alphabet)
+
+
+@pytest.fixture(params=[5, 1])
+def setup(request: pytest.FixtureRequest) -> Iterator[tuple[SandboxServer, int]]:
+    ruleset_id: int = request.param
+    lexicon = english() if ruleset_id == 5 else norwegian()
+    state = State(lambda _: lexicon, FakeClock(), seed=ruleset_id)
+    me = state.add_user("me", "me@example.org", "pw")
+    house = state.add_user("house", "house@example.org", "pw2")
+    state.house.add(house.id)
+    game = state.new_game(me, house, ruleset_id)
+    with SandboxServer(state) as server:
+        yield server, game.id
+
+
+def test_client_plays_a_whole_game_against_the_house(setup: tuple[SandboxServer, int]) -> None:
+    server, game_id = setup
+    session = requests.Session()
+    assert (
+        post(session, server, "user/login/email/", {"email": "me@example.org", "password": api_hash("pw")})["status"]
+        == "success"
+    )
+    sgame = server.state.games[game_id]
+    game = sgame.game
+    full = sorted(game.all_tiles())
+    for _ in range(200):
+        detail = post(session, server, f"game/{game_id}/")["content"]["game"]
+        if not detail["is_running"]:
+            break
+        assert detail["players"][detail["current_player"]]["is_local"]  # the house has replied
+        moves = generate(game.board, game.rack, game.lexicon, game.rules)
+        if moves:
+            best = max(moves, key=lambda m: (m.score or 0, sorted(m.tiles)))
+            expected = score(game.board, best, game.rules)
+            symbol = game.rules.alphabet.symbol
+            wire = [[c, r, symbol(t & 63), bool(t & 64)] for r, c, t in best.tiles]
+            answer = post(session, server, f"game/{game_id}/move/", {"move": wire, "ruleset": game.rules.id})
+            assert answer["status"] == "success", answer
+            assert answer["content"]["points"] == expected == best.score
+        elif detail["bag_count"] >= 7:
+            assert (
+                post(session, server, f"game/{game_id}/swap/", {"tiles": detail["players"][0]["rack"]})["status"]
+                == "success"
+            )
+        else:
+            assert post(session, server, f"game/{game_id}/pass/")["status"] == "success"
+        # invariants after every exchange: every tile is somewhere, scores add up
+        assert sorted(game.all_tiles()) == full
+        for player in (0, 1):
+            points = sum(t.points for t in game.history if t.player == player)
+            assert game.scores[player] == points + game.end_adjustments[player]
+    final = post(session, server, f"game/{game_id}/")["content"]["game"]
+    assert final["is_running"] is False and final["end_game"] == 1
+    assert [p["score"] for p in final["players"]] == game.scores
+    assert len(game.history) > 6
+    assert any(t.player == 1 for t in game.history)  # the house played
+    # replayed on a fresh board, every placement scores what the server recorded
+    board = Board(game.rules.alphabet)
+    for turn in game.history:
+        if isinstance(turn.action, Placement):
+            assert score(board, turn.action, game.rules) == turn.points
+            board.place(turn.action.tiles)
+    assert board == game.board
+
+
+def test_sandbox_command_prints_its_accounts() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("sandbox serving http://127.0.0.1:")
+        assert "password player-password" in lines[1]
+        url = lines[0].split()[-1]
+        session = requests.Session()
+        login: dict[str, Any] = session.post(
+            url + "user/login/email/",
+            json={"email": "player@sandbox.local", "password": api_hash("player-password")},
+            timeout=10,
+        ).json()
+        assert login["status"] == "success"
+        games = session.get(url + "user/games/", timeout=10).json()["content"]["games"]
+        assert len(games) == 1 and games[0]["ruleset"] == 5
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
