@@ -18,7 +18,7 @@ from engine.game import BLANK, RESIGNED, Game, Resign, Turn
 from engine.layout import BoardLayout
 from engine.move import Direction, Placement, Swap
 from engine.tiles import BLANK_FLAG, LETTER_MASK
-from sandbox.state import SandboxGame, State, User
+from sandbox.state import RANDOM, Invite, RandomRequest, SandboxGame, State, User
 
 JSON = dict[str, Any]
 
@@ -106,7 +106,7 @@ def _parse_body(body: bytes) -> JSON:
     return data
 
 
-def _field(data: JSON, name: str, kind: type) -> Any:
+def require(data: JSON, name: str, kind: type) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ApiError("bad_request", f"field {name!r} must be a {kind.__name__}")
@@ -126,19 +126,19 @@ def _login(state: State, user: User | None, password: str, unknown: str) -> Answ
 
 
 def _login_username(state: State, data: JSON) -> Answer:
-    name = _field(data, "username", str).lower()
+    name = require(data, "username", str).lower()
     user = next((u for u in state.users.values() if u.username.lower() == name), None)
-    return _login(state, user, _field(data, "password", str), "unknown_username")
+    return _login(state, user, require(data, "password", str), "unknown_username")
 
 
 def _login_email(state: State, data: JSON) -> Answer:
-    email = _field(data, "email", str).lower()
+    email = require(data, "email", str).lower()
     user = next((u for u in state.users.values() if u.email.lower() == email), None)
-    return _login(state, user, _field(data, "password", str), "unknown_email")
+    return _login(state, user, require(data, "password", str), "unknown_email")
 
 
 def _login_id(state: State, data: JSON) -> Answer:
-    return _login(state, state.users.get(_field(data, "id", int)), _field(data, "password", str), "unknown_user_id")
+    return _login(state, state.users.get(require(data, "id", int)), require(data, "password", str), "unknown_user_id")
 
 
 _LOGINS: dict[str, Callable[[State, JSON], Answer]] = {
@@ -151,7 +151,7 @@ _LOGINS: dict[str, Callable[[State, JSON], Answer]] = {
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _my_game(state: State, user: User, game_id: str) -> SandboxGame:
+def my_game(state: State, user: User, game_id: str) -> SandboxGame:
     game = state.games.get(int(game_id))
     if game is None:
         raise ApiError("unknown_game", f"no game {game_id}")
@@ -233,7 +233,37 @@ def _status(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> An
         for g in sorted(state.games.values(), key=lambda g: (g.game.is_over, -g.updated))
         if user.id in g.players
     ]
-    return ok({"games": games, "invites_received": [], "invites_sent": [], "random_requests": []})
+    invites = state.invites.values()
+    return ok(
+        {
+            "games": games,
+            "invites_received": [invite_json(state, i) for i in invites if i.invitee == user.id],
+            "invites_sent": [invite_json(state, i) for i in invites if i.inviter == user.id],
+            "random_requests": [request_json(r) for r in state.random_requests.values() if r.user == user.id],
+        }
+    )
+
+
+def invite_json(state: State, invite: Invite) -> JSON:
+    """An invitation as ``user/status/`` lists it."""
+    return {
+        "id": invite.id,
+        "inviter": state.users[invite.inviter].username,
+        "invitee": state.users[invite.invitee].username,
+        "ruleset": invite.ruleset,
+        "board_type": invite.board_type,
+        "created": invite.created,
+    }
+
+
+def request_json(request: RandomRequest) -> JSON:
+    """A random-opponent request (``board_type`` as an int here, as the real server sends it)."""
+    return {
+        "id": request.id,
+        "created": request.created,
+        "board_type": 1 if request.board_type == RANDOM else 0,
+        "ruleset": request.ruleset,
+    }
 
 
 @route(r"user/games")
@@ -244,22 +274,23 @@ def _games(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Ans
 
 @route(r"game/(\d{1,19})")
 def _game(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answer:
-    return ok({"game": game_json(state, _my_game(state, user, groups[0]), user, detail=True)})
+    return ok({"game": game_json(state, my_game(state, user, groups[0]), user, detail=True)})
 
 
 @route(r"board/(\d{1,19})")
 def _board(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answer:
     board_id = int(groups[0])
-    if board_id != 0:
+    layout = BoardLayout.standard() if board_id == 0 else state.boards.get(board_id)
+    if layout is None:
         raise ApiError("unknown_board", f"no board {board_id}")
-    return ok({"board": BoardLayout.standard().to_api_grid()})
+    return ok({"board": layout.to_api_grid()})
 
 
 # -- playing ----------------------------------------------------------------------------------
 
 
 def _my_turn(state: State, user: User, game_id: str) -> SandboxGame:
-    sgame = _my_game(state, user, game_id)
+    sgame = my_game(state, user, game_id)
     if sgame.game.is_over:
         raise ApiError("game_over")
     if sgame.players[sgame.game.current] != user.id:
@@ -353,7 +384,7 @@ def _pass(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answ
 
 @route(r"game/(\d{1,19})/resign", write=True)
 def _resign(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answer:
-    sgame = _my_game(state, user, groups[0])
+    sgame = my_game(state, user, groups[0])
     if sgame.game.is_over:
         raise ApiError("game_over")
     sgame.game.resign(sgame.players.index(user.id))
@@ -361,4 +392,7 @@ def _resign(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> An
     return ok({"updated": sgame.updated, "is_running": False})
 
 
-__all__ = ["Answer", "error", "game_json", "handle", "ok"]
+# The invite, random-request, chat and notification endpoints register their routes here too.
+from sandbox import social  # noqa: E402
+
+__all__ = ["Answer", "error", "game_json", "handle", "ok", "social"]

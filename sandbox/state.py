@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 
 from engine.dawg import Dawg
 from engine.game import BLANK, Game
+from engine.layout import BoardLayout
 from engine.movegen import generate
 from engine.rules import Ruleset
 
+NORMAL, RANDOM = "normal", "random"
 #: A session lives 14 days, as the real server's cookie says.
 SESSION_SECONDS = 14 * 24 * 3600
 SALT = "JarJarBinks9"
@@ -57,6 +59,43 @@ class SandboxGame:
     chat: list[dict[str, object]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Invite:
+    """An invitation to a game, waiting for the invitee."""
+
+    id: int
+    inviter: int
+    invitee: int
+    ruleset: int
+    board_type: str
+    created: float
+
+
+@dataclass(frozen=True)
+class RandomRequest:
+    """A request to be paired with a random opponent."""
+
+    id: int
+    user: int
+    ruleset: int
+    board_type: str
+    created: float
+
+
+def random_layout(rng: random.Random) -> BoardLayout:
+    """A random premium layout like the real server's (irregular; about 24 DL, 20 TL, 12 DW, 8 TW;
+    plain start square)."""
+    squares = [(r, c) for r in range(15) for c in range(15) if (r, c) != (7, 7)]
+    rng.shuffle(squares)
+    grid = [[0] * 15 for _ in range(15)]
+    position = 0
+    for code, count in ((1, 24), (2, 20), (3, 12), (4, 8)):
+        for r, c in squares[position : position + count]:
+            grid[r][c] = code
+        position += count
+    return BoardLayout.from_api_grid(grid)
+
+
 class State:
     """Everything the sandbox knows; methods raise nothing HTTP-shaped (``api`` translates)."""
 
@@ -69,6 +108,13 @@ class State:
         self.games: dict[int, SandboxGame] = {}
         #: Users the sandbox plays for itself (greedy): a bot playing against one gets replies.
         self.house: set[int] = set()
+        self.boards: dict[int, BoardLayout] = {}  # random layouts by board id (0 is the standard one)
+        self.invites: dict[int, Invite] = {}
+        self.random_requests: dict[int, RandomRequest] = {}
+        self.notifications: dict[int, list[dict[str, object]]] = {}
+        self._next_board = 1089
+        self._next_invite = 987_654
+        self._next_request = 55_001
         self._next_user = 1_000_001
         self._next_game = 2_226_982_257  # ids above 2**31, as the real server's
 
@@ -102,17 +148,40 @@ class State:
         """Forget every session (for testing re-login)."""
         self.sessions.clear()
 
-    def new_game(self, first: User, second: User, ruleset_id: int) -> SandboxGame:
-        """Start a game on the standard board between two users; the first user moves first."""
+    def new_game(self, first: User, second: User, ruleset_id: int, board_type: str = NORMAL) -> SandboxGame:
+        """Start a game between two users (the first moves first), on the standard board or a
+        random one; both players are told by a ``new_game`` notification."""
         rules = Ruleset.for_id(ruleset_id)
+        board_id = 0
+        if board_type == RANDOM:
+            board_id = self._next_board
+            self._next_board += 1
+            self.boards[board_id] = random_layout(self.rng)
+            rules = rules.with_layout(self.boards[board_id])
         seed = self.rng.randrange(2**32)
         game = Game(rules, self.lexicons(ruleset_id), random.Random(seed))
         now = self.clock()
-        sandbox_game = SandboxGame(self._next_game, (first.id, second.id), game, 0, now, now)
+        sandbox_game = SandboxGame(self._next_game, (first.id, second.id), game, board_id, now, now)
         self._next_game += 1
         self.games[sandbox_game.id] = sandbox_game
+        for me, other in ((first, second), (second, first)):
+            self.notify(
+                me.id, {"type": "new_game", "game_id": sandbox_game.id, "user_id": other.id, "username": other.username}
+            )
         self.play_house_turns(sandbox_game)
         return sandbox_game
+
+    def next_id(self, kind: str) -> int:
+        """A fresh id for an ``invite`` or a random ``request``."""
+        if kind == "invite":
+            self._next_invite += 1
+            return self._next_invite
+        self._next_request += 1
+        return self._next_request
+
+    def notify(self, user_id: int, entry: dict[str, object]) -> None:
+        """Queue a notification entry for a user (``user/notifications/`` hands them out once)."""
+        self.notifications.setdefault(user_id, []).append({**entry, "created": self.clock()})
 
     def play_house_turns(self, sandbox_game: SandboxGame) -> None:
         """While it is a house player's turn, play its move: the best-scoring placement, else a
