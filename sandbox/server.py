@@ -8,10 +8,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
 from sandbox.api import error, handle
+from sandbox.faults import Faults
 from sandbox.state import SESSION_SECONDS, State
 
 #: Bodies larger than this are refused with an error envelope, unread.
 MAX_BODY = 64 * 1024
+_STATUS_FAULTS = {"http_500": 500, "http_502": 502, "http_503": 503}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -33,22 +35,44 @@ class _Handler(BaseHTTPRequestHandler):
             length = int(length_text)
         except ValueError:
             length = -1
+        fault = self.server.faults.next()
         if length < 0 or length > MAX_BODY:
             answer = error("bad_request", f"body length {length_text!r} is not between 0 and {MAX_BODY} bytes")
             self.close_connection = True
         else:
             body = self.rfile.read(length) if length else b""
+            if fault in _STATUS_FAULTS:
+                self._plain(_STATUS_FAULTS[fault], b"<html><body>server error</body></html>")
+                return
+            if fault == "drop":
+                self.close_connection = True
+                return
+            if fault == "slow":
+                self.server.faults.wait_slow()
             with self.server.lock:
+                if fault == "expire":
+                    self.server.state.expire_sessions()
                 answer = handle(self.server.state, method, self.path, body, self._session())
+            if fault == "apply_then_fail":
+                self.close_connection = True
+                return
+            if fault == "non_json":
+                self._plain(200, b"<html><body>Service temporarily unavailable</body></html>")
+                return
         data = answer.body()
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "private,no-cache,no-store,no-transform")
         if answer.session is not None:
-            self.send_header(
-                "Set-Cookie", f"sessionid={answer.session}; httponly; Max-Age={SESSION_SECONDS}; Path=/"
-            )
+            self.send_header("Set-Cookie", f"sessionid={answer.session}; httponly; Max-Age={SESSION_SECONDS}; Path=/")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _plain(self, status: int, data: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
 
@@ -69,9 +93,10 @@ class SandboxServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, state: State, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, state: State, host: str = "127.0.0.1", port: int = 0, faults: Faults | None = None) -> None:
         super().__init__((host, port), _Handler)
         self.state = state
+        self.faults = faults or Faults()
         self.lock = threading.Lock()  # one request at a time changes the state
         self._thread: threading.Thread | None = None
 
@@ -88,7 +113,8 @@ class SandboxServer(ThreadingHTTPServer):
         return self
 
     def stop(self) -> None:
-        """Stop serving and close the socket."""
+        """Stop serving and close the socket (held slow answers are let go first)."""
+        self.faults.release()
         self.shutdown()
         self.server_close()
         if self._thread is not None:
