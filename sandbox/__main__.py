@@ -8,6 +8,7 @@ import time
 
 from dictionaries.registry import LexiconRegistry
 from engine.errors import LexiconError
+from sandbox.faults import KINDS, Faults
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
@@ -23,8 +24,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
     parser.add_argument("--ruleset", type=int, default=5, help="ruleset of the first game (default 5, English)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the bags and of the faults (default 1)")
+    parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="KIND=RATE",
+        help=f"inject a fault into this share of requests, e.g. http_503=0.1; kinds: {', '.join(KINDS)}",
+    )
     args = parser.parse_args(argv)
+    rates: dict[str, float] = {}
+    for spec in args.fault:
+        kind, _, rate = spec.partition("=")
+        try:
+            rates[kind] = float(rate)
+        except ValueError:
+            parser.error(f"--fault {spec!r}: expected KIND=RATE with RATE a number between 0 and 1")
+    try:
+        faults = Faults(rates, seed=args.seed)
+    except ValueError as exc:
+        parser.error(f"--fault: {exc}")
     registry = LexiconRegistry()
     try:
         registry.get(args.ruleset)
@@ -37,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     state.house.add(house.id)
     game = state.new_game(player, house, args.ruleset)
     try:
-        server = SandboxServer(state, port=args.port)
+        server = SandboxServer(state, port=args.port, faults=faults)
     except OSError as exc:
         print(f"sandbox: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
@@ -45,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  account: email {player.email}  username {player.username}  password player-password  id {player.id}")
     print(f"  house player: {house.username} (id {house.id}) answers every move")
     print(f"  game {game.id}: ruleset {args.ruleset}, {player.username} to move; Ctrl-C stops the server")
+    if rates:
+        print("  faults: " + ", ".join(f"{kind} {rate:.0%}" for kind, rate in rates.items()))
     sys.stdout.flush()
     try:
         server.serve_forever()

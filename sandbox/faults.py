@@ -23,6 +23,9 @@ class Faults:
         unknown = set(rates or {}) - set(KINDS)
         if unknown:
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {', '.join(KINDS)}")
+        for kind, rate in (rates or {}).items():
+            if not 0.0 <= rate <= 1.0:
+                raise ValueError(f"fault rate {kind}={rate} must be between 0 and 1")
         self.rates = dict(rates or {})
         self.rng = random.Random(seed)
         self.queue: list[str] = []

@@ -88,3 +88,5 @@ def test_rates_are_deterministic_with_a_seed() -> None:
         Faults({"explode": 1.0})
     with pytest.raises(ValueError, match="unknown fault kind"):
         Faults().inject("explode")
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        Faults({"drop": 1.5})

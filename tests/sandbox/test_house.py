@@ -116,3 +116,16 @@ def test_sandbox_command_prints_its_accounts() -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("spec", ["explode=0.1", "drop=2", "drop=x"])
+def test_sandbox_command_refuses_bad_faults(spec: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sandbox", "--port", "0", "--fault", spec],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "--fault" in result.stderr
