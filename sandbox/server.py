@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -99,6 +100,12 @@ class SandboxServer(ThreadingHTTPServer):
         self.faults = faults or Faults()
         self.lock = threading.Lock()  # one request at a time changes the state
         self._thread: threading.Thread | None = None
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went away (timed out, hung up) is expected; anything else is printed."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
     @property
     def base_url(self) -> str:
