@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from dictionaries.registry import LexiconRegistry
 from engine.errors import LexiconError
 from sandbox.faults import KINDS, Faults
 from sandbox.server import SandboxServer
 from sandbox.state import State
+from sandbox.store import Store
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="KIND=RATE",
         help=f"inject a fault into this share of requests, e.g. http_503=0.1; kinds: {', '.join(KINDS)}",
     )
+    parser.add_argument(
+        "--db", type=Path, help="keep the state in this SQLite file (default: in memory); games survive a restart"
+    )
     args = parser.parse_args(argv)
     rates: dict[str, float] = {}
     for spec in args.fault:
@@ -51,19 +56,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sandbox: {exc}", file=sys.stderr)
         return 1
     state = State(registry.get, time.time, seed=args.seed)
-    player = state.add_user("player", "player@sandbox.local", "player-password")
-    house = state.add_user("house", "house@sandbox.local", "house-password")
-    state.house.add(house.id)
-    game = state.new_game(player, house, args.ruleset)
+    store = Store(args.db) if args.db else None
+    if store is not None and store.load_into(state):
+        player = next(u for u in state.users.values() if u.username == "player")
+        house = next(u for u in state.users.values() if u.id in state.house)
+        print(f"sandbox: state loaded from {args.db} ({len(state.games)} games)")
+    else:
+        player = state.add_user("player", "player@sandbox.local", "player-password")
+        house = state.add_user("house", "house@sandbox.local", "house-password")
+        state.house.add(house.id)
+        state.new_game(player, house, args.ruleset)
+        if store is not None:
+            store.save(state)
+    game = next(g for g in state.games.values() if player.id in g.players)
     try:
-        server = SandboxServer(state, port=args.port, faults=faults)
+        server = SandboxServer(state, port=args.port, faults=faults, store=store)
     except OSError as exc:
         print(f"sandbox: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"sandbox serving {server.base_url}")
     print(f"  account: email {player.email}  username {player.username}  password player-password  id {player.id}")
     print(f"  house player: {house.username} (id {house.id}) answers every move")
-    print(f"  game {game.id}: ruleset {args.ruleset}, {player.username} to move; Ctrl-C stops the server")
+    print(f"  game {game.id}: ruleset {game.game.rules.id}; Ctrl-C stops the server")
     if rates:
         print("  faults: " + ", ".join(f"{kind} {rate:.0%}" for kind, rate in rates.items()))
     sys.stdout.flush()

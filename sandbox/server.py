@@ -11,6 +11,7 @@ from types import TracebackType
 from sandbox.api import error, handle
 from sandbox.faults import Faults
 from sandbox.state import SESSION_SECONDS, State
+from sandbox.store import Store
 
 #: Bodies larger than this are refused with an error envelope, unread.
 MAX_BODY = 64 * 1024
@@ -54,6 +55,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if fault == "expire":
                     self.server.state.expire_sessions()
                 answer = handle(self.server.state, method, self.path, body, self._session())
+                if self.server.store is not None and method == "POST":
+                    self.server.store.save(self.server.state)
             if fault == "apply_then_fail":
                 self.close_connection = True
                 return
@@ -94,10 +97,18 @@ class SandboxServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, state: State, host: str = "127.0.0.1", port: int = 0, faults: Faults | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        faults: Faults | None = None,
+        store: Store | None = None,
+    ) -> None:
         super().__init__((host, port), _Handler)
         self.state = state
         self.faults = faults or Faults()
+        self.store = store  # SQLite: the state is saved after every POST
         self.lock = threading.Lock()  # one request at a time changes the state
         self._thread: threading.Thread | None = None
 

@@ -56,6 +56,7 @@ class SandboxGame:
     board_id: int
     created: float
     updated: float
+    seed: int = 0  # the game's bag: with the history, it rebuilds the game (see sandbox.store)
     chat: list[dict[str, object]] = field(default_factory=list)
 
 
@@ -161,7 +162,7 @@ class State:
         seed = self.rng.randrange(2**32)
         game = Game(rules, self.lexicons(ruleset_id), random.Random(seed))
         now = self.clock()
-        sandbox_game = SandboxGame(self._next_game, (first.id, second.id), game, board_id, now, now)
+        sandbox_game = SandboxGame(self._next_game, (first.id, second.id), game, board_id, now, now, seed)
         self._next_game += 1
         self.games[sandbox_game.id] = sandbox_game
         for me, other in ((first, second), (second, first)):
@@ -170,6 +171,24 @@ class State:
             )
         self.play_house_turns(sandbox_game)
         return sandbox_game
+
+    def counters(self) -> dict[str, int]:
+        """The next ids to hand out (saved with the state)."""
+        return {
+            "user": self._next_user,
+            "game": self._next_game,
+            "board": self._next_board,
+            "invite": self._next_invite,
+            "request": self._next_request,
+        }
+
+    def restore_counters(self, counters: dict[str, int]) -> None:
+        """Continue numbering where a saved state stopped."""
+        self._next_user = counters["user"]
+        self._next_game = counters["game"]
+        self._next_board = counters["board"]
+        self._next_invite = counters["invite"]
+        self._next_request = counters["request"]
 
     def next_id(self, kind: str) -> int:
         """A fresh id for an ``invite`` or a random ``request``."""
