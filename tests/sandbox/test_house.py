@@ -13,7 +13,8 @@ import requests
 
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.move import Placement
+from engine.game import Game
+from engine.move import Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.score import score
@@ -129,3 +130,34 @@ def test_sandbox_command_refuses_bad_faults(spec: str) -> None:
     )
     assert result.returncode == 2
     assert "--fault" in result.stderr
+
+
+@pytest.mark.parametrize("ruleset_id", [5, 1])
+def test_two_house_players_finish_a_game(ruleset_id: int) -> None:
+    """Two house players play a whole game at once; replaying it move by move from its seed
+    checks tile conservation, the scores and every move's points after each move."""
+    lexicon = english() if ruleset_id == 5 else norwegian()
+    state = State(lambda _: lexicon, FakeClock(), seed=ruleset_id + 10)
+    first = state.add_user("h1", "h1@example.org", "x")
+    second = state.add_user("h2", "h2@example.org", "y")
+    state.house |= {first.id, second.id}
+    sgame = state.new_game(first, second, ruleset_id)
+    played = sgame.game
+    assert played.is_over and played.end_reason in {"out", "scoreless"}
+    replay = Game(played.rules, lexicon, random.Random(sgame.seed))
+    full = replay.all_tiles()
+    for turn in played.history:
+        action = turn.action
+        if isinstance(action, Placement):
+            assert score(replay.board, action, replay.rules) == turn.points
+            assert replay.place(action).points == turn.points
+        elif isinstance(action, Swap):
+            replay.swap(action.tiles)
+        else:
+            replay.pass_turn()
+        assert replay.all_tiles() == full
+        for player in (0, 1):
+            points = sum(t.points for t in replay.history if t.player == player)
+            assert replay.scores[player] == points + replay.end_adjustments[player]
+    assert replay.scores == played.scores and replay.board == played.board and replay.is_over
+    assert len(played.history) > 10

@@ -12,8 +12,10 @@ import requests
 
 from dictionaries import bundled_path
 from engine.dawg import Dawg
+from engine.game import BLANK
 from engine.layout import BoardLayout
 from engine.movegen import generate
+from engine.rack import Rack
 from engine.rules import Ruleset
 from sandbox.server import MAX_BODY, SandboxServer
 from sandbox.state import SandboxGame, State
@@ -170,23 +172,43 @@ def test_move_swap_pass_resign(server: SandboxServer, clock: FakeClock) -> None:
 
 def test_illegal_moves(server: SandboxServer) -> None:
     game = new_game(server)
+    g = game.game
+    full = g.all_tiles()
+    g.bag.extend(g.racks[0].letters() + [BLANK] * g.racks[0].blanks)  # give the rack back, take a known one
+    g.bag.remove(EN.alphabet.code("Q"))
+    g.bag.remove(EN.alphabet.code("Z"))
+    for letter in "AEIOT":
+        g.bag.remove(EN.alphabet.code(letter))
+    g.racks[0] = Rack.from_text("QZAEIOT", EN.alphabet)
+    assert g.all_tiles() == full  # still the full set, just dealt differently
     alice = login(server, "alice@example.org", "secret-a")
-    rack = post(alice, server, f"game/{game.id}/")["content"]["game"]["players"][0]["rack"]
-    letters = [t for t in rack if t][:2]
-    blank_word = [[7, 7, "Q", True], [8, 7, "Z", True]]  # not a word, even with blanks
     cases = [
-        ([[0, 0, letters[0], False], [1, 0, letters[1], False]], "illegal_tiles"),  # off the centre
-        ([[7, 7, "Q", False], [7, 7, "Z", False]], "illegal_tiles"),  # one square twice
-        ([[7, 7, "1", False]], "illegal_tiles"),
-        ([[17, 7, "A", False]], "illegal_tiles"),
-        ("nonsense", "illegal_tiles"),
+        ([[7, 7, "Q", False], [8, 7, "Z", False]], "illegal_word", "QZ"),
+        ([[0, 0, "Q", False], [1, 0, "I", False]], "illegal_tiles", "start square"),
+        ([[7, 7, "Q", False], [7, 8, "I", False], [9, 9, "T", False]], "illegal_tiles", "not in one line"),
+        ([[7, 7, "B", False], [8, 7, "E", False]], "illegal_tiles", "not in rack"),
+        ([[7, 7, "Q", False], [7, 7, "Z", False]], "illegal_tiles", "two tiles on square 8H"),
+        ([[7, 7, "1", False]], "illegal_tiles", "not a letter"),
+        ([[17, 7, "A", False]], "illegal_tiles", "off the board"),
+        ("nonsense", "illegal_tiles", "list of 1 to 7 tiles"),
     ]
-    if game.game.rack.blanks >= 2:
-        cases.append((blank_word, "illegal_word"))
-    for move, kind in cases:
+    for move, kind, message in cases:
         data = post(alice, server, f"game/{game.id}/move/", {"move": move})
         assert data["content"]["type"] == kind, (move, data)
-    assert not len(game.game.board) and game.game.current == 0  # nothing changed
+        assert message in data["content"].get("message", ""), (move, data)
+    assert not len(g.board) and g.current == 0 and len(g.history) == 0  # nothing changed
+
+
+def test_swap_needs_seven_tiles_in_the_bag(server: SandboxServer) -> None:
+    game = new_game(server)
+    alice = login(server, "alice@example.org", "secret-a")
+    rack = post(alice, server, f"game/{game.id}/")["content"]["game"]["players"][0]["rack"]
+    missing = next(s for s in EN.alphabet.symbols if s not in rack)
+    assert post(alice, server, f"game/{game.id}/swap/", {"tiles": [missing]})["content"]["type"] == "illegal_tiles"
+    del game.game.bag[6:]
+    answer = post(alice, server, f"game/{game.id}/swap/", {"tiles": rack[:1]})
+    assert answer["content"]["type"] == "not_enough_tiles"
+    assert "6 left" in answer["content"]["message"]
 
 
 def test_hostile_requests_get_error_envelopes(server: SandboxServer) -> None:
