@@ -6,6 +6,7 @@ Commands:
   showing the board, the rack, the best moves and the move-generation time of every turn.
 * ``dict build`` / ``dict list``: compile a word list into a ruleset's lexicon; show which
   rulesets have one and the command that builds the others (``dictionaries.cli``).
+* ``sandbox``: the local Wordfeud-compatible server (``sandbox.cli``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engine.move import Placement, format_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
+from sandbox.cli import main as sandbox_main
 
 #: The demo plays the English (international) ruleset, the one the bundled lexicon is built for.
 DEMO_RULESET = 5
@@ -138,12 +140,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument("--top", type=_positive_int, default=5, help="best moves to show per turn (default: 5)")
     demo_parser.set_defaults(handler=demo)
     add_dict_commands(commands)
+    # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
+    commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``wordfeud-bot`` console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["sandbox"]:
+        return sandbox_main(arguments[1:], prog="wordfeud-bot sandbox")
+    args = build_parser().parse_args(arguments)
     handler: Handler = args.handler
     return handler(args)
 

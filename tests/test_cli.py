@@ -39,7 +39,17 @@ def test_demo_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(first) == 6
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["demo", "--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["demo", "--help"],
+        ["dict", "--help"],
+        ["dict", "build", "--help"],
+        ["dict", "list", "--help"],
+        ["sandbox", "--help"],
+    ],
+)
 def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(argv)
