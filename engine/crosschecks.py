@@ -65,14 +65,10 @@ def _check(
         if t < BLANK_FLAG:
             total += points[t]
     sums[r][c] = total
-    node = lexicon.root
-    for t in prefix:
-        nm = mask[node]
-        bit = 1 << (t & LETTER_MASK)
-        if not nm & bit:
-            masks[r][c] = 0
-            return
-        node = child[node + (nm & (bit - 1)).bit_count()]
+    node = lexicon.walk(lexicon.root, [t & LETTER_MASK for t in prefix])
+    if node < 0:
+        masks[r][c] = 0
+        return
     edges = mask[node]
     if not suffix:
         masks[r][c] = edges & wanted & ends[node]
@@ -84,6 +80,7 @@ def _check(
     while m:
         low = m & -m
         m ^= low
+        # Dawg.walk inlined: this loop runs for every candidate letter of every constrained square
         n = child[node + (edges & (low - 1)).bit_count()]
         for bit in middle:
             nm = mask[n]

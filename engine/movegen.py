@@ -263,20 +263,10 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     start = anchor - 1
                     while start > 0 and line[start - 1] != EMPTY:
                         start -= 1
-                    node = root
-                    total = 0
-                    for p in range(start, anchor):
-                        t = line[p]
-                        bm = mask[node]
-                        bit = 1 << (t & LETTER_MASK)
-                        if not bm & bit:
-                            node = -1
-                            break
-                        node = child[node + (bm & (bit - 1)).bit_count()]
-                        if t < BLANK_FLAG:
-                            total += pts[t]
+                    tiles = line[start:anchor]
+                    node = lexicon.walk(root, [t & LETTER_MASK for t in tiles])
                     if node >= 0:
-                        extend(anchor, node, total, 1, 0, 0, start)
+                        extend(anchor, node, sum(pts[t] for t in tiles if t < BLANK_FLAG), 1, 0, 0, start)
                 else:
                     # no left part, then left parts from the rack over the empty, non-anchor squares
                     extend(anchor, root, 0, 1, 0, 0, anchor)
