@@ -43,6 +43,11 @@ SCORELESS = "scoreless"  # too many scoreless turns in a row
 RESIGNED = "resigned"
 
 
+def rack_tiles(rack: Rack) -> list[int]:
+    """The rack's tiles as the bag holds them: letter codes, ``BLANK`` for each blank."""
+    return rack.letters() + [BLANK] * rack.blanks
+
+
 @dataclass(frozen=True)
 class Resign:
     """A player gave up."""
@@ -120,14 +125,13 @@ class Game:
 
     def unseen(self, player: int) -> list[int]:
         """Tiles the player cannot see: the bag and the opponent's rack (``BLANK`` for blanks)."""
-        other = self.racks[1 - player]
-        return sorted([*self.bag, *other.letters(), *([BLANK] * other.blanks)])
+        return sorted(self.bag + rack_tiles(self.racks[1 - player]))
 
     def all_tiles(self) -> list[int]:
         """Every tile of the game wherever it is (bag, racks, board): always the ruleset's full set."""
         tiles = list(self.bag)
         for rack in self.racks:
-            tiles += rack.letters() + [BLANK] * rack.blanks
+            tiles += rack_tiles(rack)
         tiles += [BLANK if t & BLANK_FLAG else t & LETTER_MASK for _, _, t in self.board.tiles()]
         return sorted(tiles)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.dawg import Dawg
-from engine.game import BLANK, Game
+from engine.game import Game, rack_tiles
 from engine.layout import BoardLayout
 from engine.movegen import generate
 from engine.rules import Ruleset
@@ -211,7 +211,7 @@ class State:
             if moves:
                 game.place(max(moves, key=lambda m: (m.score or 0, sorted(m.tiles))))
             elif len(game.bag) >= game.rules.swap_min_bag:
-                game.swap(game.rack.letters() + [BLANK] * game.rack.blanks)
+                game.swap(rack_tiles(game.rack))
             else:
                 game.pass_turn()
             sandbox_game.updated = self.clock()

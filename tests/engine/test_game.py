@@ -11,7 +11,7 @@ from dictionaries import bundled_path
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import GameOverError, IllegalMoveError
-from engine.game import BLANK, OUT, RESIGNED, SCORELESS, Game, Resign
+from engine.game import BLANK, OUT, RESIGNED, SCORELESS, Game, Resign, rack_tiles
 from engine.layout import BoardLayout
 from engine.move import Pass, Placement, Swap, parse_move
 from engine.movegen import generate
@@ -55,8 +55,7 @@ def play_out(game: Game, *, max_turns: int = 200) -> None:
             turn = game.place(move)
             assert turn.points == move.score
         elif len(game.bag) >= game.rules.swap_min_bag:
-            rack = game.rack
-            game.swap(rack.letters() + [BLANK] * rack.blanks)
+            game.swap(rack_tiles(game.rack))
         else:
             game.pass_turn()
         check_invariants(game)
