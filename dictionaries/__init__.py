@@ -1,7 +1,7 @@
 """Word lists shipped with the package, and the lexicons compiled from them.
 
 Names are paths relative to this package, e.g. ``en/enable.txt.gz``. The compiled ``.dawg``
-files are made by ``python -m dictionaries.build``.
+files are made by ``wordfeud-bot dict build`` (see README.md).
 
 >>> bundled_path(ENGLISH_WORDS).name
 'enable.txt.gz'
@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 #: The English word list (ENABLE, public domain), gzipped, one word per line.
 ENGLISH_WORDS = "en/enable.txt.gz"
-#: The English lexicon compiled from ``ENGLISH_WORDS`` for ruleset 5 (see ``dictionaries.build``).
+#: The English lexicon compiled from ``ENGLISH_WORDS`` for ruleset 5 (see ``en/README.md``).
 ENGLISH_DAWG = "en/enable.dawg"
 
 _ROOT = Path(__file__).resolve().parent
@@ -30,6 +30,6 @@ def bundled_path(name: str) -> Path:
         raise ValueError(f"bundled file name must be a relative path inside the package, got {name!r}")
     path = _ROOT.joinpath(*relative.parts)
     if not path.is_file():
-        hint = " (compile it with: python -m dictionaries.build)" if path.suffix == ".dawg" else ""
+        hint = " (see dictionaries/README.md for the command that builds it)" if path.suffix == ".dawg" else ""
         raise FileNotFoundError(f"bundled dictionary file {name!r} not found at {path}{hint}")
     return path

@@ -1,6 +1,6 @@
 """Compile a word list into the binary lexicon of a ruleset, with a report of what was kept.
 
-``python -m dictionaries.build RULESET WORDLIST`` (also ``wordfeud-bot dict build``) reads a plain
+``wordfeud-bot dict build RULESET WORDLIST`` (also ``python -m dictionaries build``) reads a plain
 or gzipped list, normalises it for the ruleset (see ``dictionaries.normalize``), builds the minimal
 DAWG and writes it, by default into the user's lexicon directory where the bot finds it. The
 report at the end counts the words kept, the duplicates, and the words dropped by reason.
@@ -149,7 +149,7 @@ def progress_bar(stream: TextIO | None = None) -> Progress:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``dict build`` (shared by ``python -m dictionaries.build``)."""
+    """The options of ``dict build``."""
     parser.add_argument(
         "ruleset", help="ruleset code or id: en, en-us, nb, nn, nl, da, sv, sv-strict, es, fr, de, fi, pt or 0..12"
     )
@@ -208,14 +208,3 @@ def run_build(args: argparse.Namespace) -> int:
         return 1
     print(report.text())
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m dictionaries.build``: the same as ``wordfeud-bot dict build``."""
-    parser = argparse.ArgumentParser(prog="python -m dictionaries.build", description=(__doc__ or "").split("\n\n")[0])
-    add_arguments(parser)
-    return run_build(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

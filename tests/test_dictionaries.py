@@ -58,7 +58,7 @@ def test_shipped_word_list_size(english_words: list[tuple[int, ...]]) -> None:
 
 
 def test_compiled_lexicon_matches_its_source(english_words: list[tuple[int, ...]], english_dawg: Dawg) -> None:
-    # If this fails, the word list changed: rebuild with `python -m dictionaries.build`.
+    # If this fails, the word list changed: rebuild with the command in dictionaries/en/README.md.
     assert english_dawg.checksum == source_checksum(english_words)
     assert len(english_dawg) == len(english_words) == ENABLE_KEPT
 
