@@ -28,12 +28,14 @@ class Store:
         self.db = sqlite3.connect(self.path, check_same_thread=False)
         self.db.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self.db.commit()
+        self._saved = ""  # the last document written: reads (often POSTed) need no write
 
     def close(self) -> None:
         self.db.close()
 
     def save(self, state: State) -> None:
-        """Write the whole state in one transaction (a crash leaves the previous state)."""
+        """Write the whole state in one transaction (a crash leaves the previous state), unless it
+        is what was written last."""
         data = {
             "users": [[u.id, u.username, u.email, u.password_hash] for u in state.users.values()],
             "house": sorted(state.house),
@@ -46,8 +48,12 @@ class Store:
             "counters": state.counters(),
             "rng": _rng_state(state.rng),
         }
+        document = json.dumps(data)
+        if document == self._saved:
+            return
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO kv VALUES ('state', ?)", (json.dumps(data),))
+            self.db.execute("INSERT OR REPLACE INTO kv VALUES ('state', ?)", (document,))
+        self._saved = document
 
     def load_into(self, state: State) -> bool:
         """Fill an empty state from the file; False if the file holds none yet."""
