@@ -1,0 +1,339 @@
+"""``WordfeudClient``: one method per API endpoint over a ``requests.Session``.
+
+Every request has a timeout. Reads are retried with exponential backoff and jitter (``tenacity``)
+on transport failures (connection errors, timeouts, HTTP 5xx/429, bodies that are not JSON),
+bounded in attempts and total time, never on API-level errors. Writes (move, swap, pass, resign,
+invites, chat) are never retried blindly: a write without a usable answer raises
+``OutcomeUnknownError`` and the caller re-reads the game. ``login_required`` triggers one
+re-login and one repeat of the call. The session id is sent as the ``sessionid`` cookie and never
+logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
+from typing import Any, TypeVar
+
+import requests
+from pydantic import BaseModel, ValidationError
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
+from tenacity.wait import wait_exponential_jitter
+
+from bot.credentials import Credentials
+from bot.errors import (
+    STATUS_ERRORS,
+    ApiStatusError,
+    AuthError,
+    OutcomeUnknownError,
+    ProtocolError,
+    RateLimitedError,
+    TransportError,
+)
+from bot.models import ApiTile, ChatMessage, Game, Invite, LoginUser, MoveResult, Notifications, Status, SwapResult
+
+DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"
+#: The official app's style of User-Agent, as the API notes recommend.
+USER_AGENT = "WebFeudClient/3.0.17 (Android 10)"
+
+log = logging.getLogger(__name__)
+Model = TypeVar("Model", bound=BaseModel)
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How reads are retried: at most ``attempts`` tries within ``total_seconds``, waits growing
+    from ``first_wait`` to ``max_wait`` seconds with random jitter."""
+
+    attempts: int = 6
+    total_seconds: float = 120.0
+    first_wait: float = 1.0
+    max_wait: float = 30.0
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, TransportError) and not isinstance(exc, OutcomeUnknownError)
+
+
+class WordfeudClient:
+    """A logged-in (or logging-in) user of the Wordfeud API at ``base_url``.
+
+    ``on_session`` is called with each new session id (the store keeps it so cron runs need not
+    log in every time); ``sleep`` is what the retries wait with (tests pass a no-op).
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_BASE_URL,
+        *,
+        credentials: Credentials | None = None,
+        session_id: str | None = None,
+        user_id: int | None = None,
+        timeout: float = 15.0,
+        retry: RetryPolicy | None = None,
+        http: requests.Session | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        on_session: Callable[[str, int], None] | None = None,
+    ) -> None:
+        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.credentials = credentials
+        self.session_id = session_id
+        self.user_id = user_id
+        self.timeout = timeout
+        self.retry = retry or RetryPolicy()
+        self._http = http or requests.Session()
+        self._sleep = sleep
+        self._on_session = on_session
+        self._boards: dict[int, list[list[int]]] = {}
+        self.requests_sent = 0
+
+    def __repr__(self) -> str:
+        return f"WordfeudClient({self.base_url!r}, user_id={self.user_id})"
+
+    # -- session ----------------------------------------------------------------------------
+
+    def login(self) -> LoginUser:
+        """Log in with the credentials; keeps the new session id. Raises AuthError when refused."""
+        if self.credentials is None:
+            raise AuthError("login_required", "no credentials to log in with")
+        creds = self.credentials
+        key = {"email": "email", "username": "username", "id": "id"}[creds.method]
+        path = {"email": "user/login/email/", "username": "user/login/", "id": "user/login/id/"}[creds.method]
+        value: str | int = int(creds.login) if creds.method == "id" else creds.login
+        self._forget_session()
+        content = self._call(path, {key: value, "password": creds.password_hash}, write=False, auth=False)
+        user = self._parse(LoginUser, content, path)
+        if self.session_id is None:
+            raise ProtocolError(f"{path}: the login answer set no sessionid cookie")
+        self.user_id = user.id
+        log.info("logged in as %s (user id %d)", user.username, user.id)
+        if self._on_session is not None:
+            self._on_session(self.session_id, user.id)
+        return user
+
+    def _forget_session(self) -> None:
+        self.session_id = None
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        """``user/status/``: games with their ``updated`` stamps, invites, random requests."""
+        return self._parse(Status, self._call("user/status/"), "user/status/")
+
+    def games(self) -> list[Game]:
+        """``user/games/``: running and recently finished games (list form, no tiles)."""
+        content = self._call("user/games/")
+        return [self._parse(Game, g, "user/games/") for g in self._list(content, "games", "user/games/")]
+
+    def game(self, game_id: int) -> Game:
+        """``game/<id>/``: one game with tiles, rack and bag count."""
+        path = f"game/{game_id}/"
+        content = self._call(path)
+        return self._parse(Game, content.get("game"), path)
+
+    def board(self, board_id: int) -> list[list[int]]:
+        """``board/<id>/``: the 15x15 premium grid (``[y][x]``, codes 0..4); cached, boards never change."""
+        if board_id not in self._boards:
+            path = f"board/{board_id}/"
+            grid = self._call(path).get("board")
+            if not (
+                isinstance(grid, list)
+                and len(grid) == 15
+                and all(isinstance(row, list) and len(row) == 15 for row in grid)
+                and all(isinstance(v, int) and 0 <= v <= 4 for row in grid for v in row)
+            ):
+                raise ProtocolError(f"{path}: 'board' is not a 15x15 grid of codes 0..4")
+            self._boards[board_id] = grid
+        return self._boards[board_id]
+
+    def notifications(self) -> Notifications:
+        """``user/notifications/``: entries since the last call."""
+        return self._parse(Notifications, self._call("user/notifications/"), "user/notifications/")
+
+    def chat(self, game_id: int) -> list[ChatMessage]:
+        """``game/<id>/chat/``: the game's messages."""
+        path = f"game/{game_id}/chat/"
+        content = self._call(path)
+        return [self._parse(ChatMessage, m, path) for m in self._list(content, "messages", path)]
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def move(self, game_id: int, tiles: Sequence[ApiTile], ruleset: int, words: Sequence[str]) -> MoveResult:
+        """``game/<id>/move/``: place tiles ``[x, y, letter, is_blank]``; ``words`` is the main word first."""
+        path = f"game/{game_id}/move/"
+        body = {"move": [list(t) for t in tiles], "ruleset": ruleset, "words": list(words)}
+        return self._parse(MoveResult, self._call(path, body, write=True), path)
+
+    def swap(self, game_id: int, tiles: Sequence[str]) -> SwapResult:
+        """``game/<id>/swap/``: exchange these rack letters (``""`` for a blank)."""
+        path = f"game/{game_id}/swap/"
+        return self._parse(SwapResult, self._call(path, {"tiles": list(tiles)}, write=True), path)
+
+    def pass_turn(self, game_id: int) -> JSON:
+        """``game/<id>/pass/``."""
+        return self._call(f"game/{game_id}/pass/", write=True)
+
+    def resign(self, game_id: int) -> JSON:
+        """``game/<id>/resign/``."""
+        return self._call(f"game/{game_id}/resign/", write=True)
+
+    def invite(self, invitee: str, ruleset: int, board_type: str = "normal") -> JSON:
+        """``invite/new/``: invite a user by name to a game."""
+        body = {"invitee": invitee, "ruleset": ruleset, "board_type": board_type}
+        return self._call("invite/new/", body, write=True)
+
+    def accept_invite(self, invite_id: int) -> int:
+        """``invite/<id>/accept/``; returns the new game's id."""
+        path = f"invite/{invite_id}/accept/"
+        game_id = self._call(path, write=True).get("id")
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise ProtocolError(f"{path}: the answer has no game 'id'")
+        return game_id
+
+    def reject_invite(self, invite_id: int) -> None:
+        """``invite/<id>/reject/``."""
+        self._call(f"invite/{invite_id}/reject/", write=True)
+
+    def random_request(self, ruleset: int, board_type: str = "normal") -> JSON:
+        """``random_request/create/``: ask to be paired with a random opponent."""
+        return self._call("random_request/create/", {"ruleset": ruleset, "board_type": board_type}, write=True)
+
+    def send_chat(self, game_id: int, message: str) -> JSON:
+        """``game/<id>/chat/send/``."""
+        return self._call(f"game/{game_id}/chat/send/", {"message": message.strip()}, write=True)
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _call(self, path: str, body: JSON | None = None, *, write: bool = False, auth: bool = True) -> JSON:
+        """The ``content`` of a successful answer; raises the precise ApiError otherwise."""
+        if auth and self.session_id is None and self.credentials is not None:
+            self.login()
+        for attempt in (1, 2):
+            envelope = self._send_once(path, body) if write else self._send_retrying(path, body)
+            content: JSON = envelope["content"]
+            if envelope["status"] == "success":
+                return content
+            type_ = content.get("type")
+            type_ = type_ if isinstance(type_, str) else "unknown_error"
+            message = content.get("message")
+            message = message if isinstance(message, str) else ""
+            if type_ == "login_required" and auth and attempt == 1 and self.credentials is not None:
+                log.info("%s: session expired; logging in again", path)
+                self.login()
+                continue
+            raise STATUS_ERRORS.get(type_, ApiStatusError)(type_, message, path)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _send_retrying(self, path: str, body: JSON | None) -> JSON:
+        policy = self.retry
+        retrying = Retrying(
+            retry=retry_if_exception(_retryable),
+            stop=stop_after_attempt(policy.attempts) | stop_after_delay(policy.total_seconds),
+            wait=self._wait,
+            sleep=self._sleep,
+            reraise=True,
+            before_sleep=_log_retry,
+        )
+        return retrying(self._send, path, body)
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
+            return min(exc.retry_after, self.retry.max_wait)
+        return float(wait_exponential_jitter(initial=self.retry.first_wait, max=self.retry.max_wait)(state))
+
+    def _send_once(self, path: str, body: JSON | None) -> JSON:
+        try:
+            return self._send(path, body)
+        except RateLimitedError:
+            raise  # refused before it was carried out
+        except TransportError as exc:
+            raise OutcomeUnknownError(f"{exc}; the request may or may not have been carried out") from exc
+
+    def _send(self, path: str, body: JSON | None) -> JSON:
+        """One HTTP exchange, turned into an envelope dict or a TransportError/ProtocolError."""
+        headers = {
+            "Content-Type": "application/json; charset=UTF-8",
+            "Accept": "application/json",
+            "User-Agent": USER_AGENT,
+        }
+        if self.session_id is not None:
+            headers["Cookie"] = f"sessionid={self.session_id}"
+        data = json.dumps(body if body is not None else {}).encode("utf-8")
+        self.requests_sent += 1
+        try:
+            response = self._http.post(self.base_url + path, data=data, headers=headers, timeout=self.timeout)
+        except requests.Timeout:
+            raise TransportError(f"{path}: no answer within {self.timeout:g} s") from None
+        except requests.ConnectionError as exc:
+            raise TransportError(f"{path}: connection failed ({type(exc).__name__})") from None
+        except requests.RequestException as exc:
+            raise TransportError(f"{path}: request failed ({type(exc).__name__})") from None
+        finally:
+            self._http.cookies.clear()  # the session id travels only in our own header
+        if response.status_code == 429:
+            raise RateLimitedError(f"{path}: HTTP 429 (rate limited)", _retry_after(response))
+        if response.status_code != 200:
+            raise TransportError(f"{path}: HTTP {response.status_code}")
+        try:
+            envelope = json.loads(response.content.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise TransportError(f"{path}: the answer is not JSON") from None
+        if (
+            not isinstance(envelope, dict)
+            or envelope.get("status") not in ("success", "error")
+            or not isinstance(envelope.get("content"), dict)
+        ):
+            raise ProtocolError(f"{path}: the answer is not a {{status, content}} envelope")
+        session = _session_cookie(response)
+        if session is not None:
+            self.session_id = session
+        log.debug("%s -> %s", path, envelope["status"])
+        return envelope
+
+    @staticmethod
+    def _list(content: JSON, key: str, path: str) -> list[Any]:
+        value = content.get(key, [])
+        if not isinstance(value, list):
+            raise ProtocolError(f"{path}: {key!r} is not a list")
+        return value
+
+    @staticmethod
+    def _parse(model: type[Model], data: Any, path: str) -> Model:
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "content"
+            raise ProtocolError(f"{path}: {model.__name__} field {where!r}: {first['msg']}") from None
+
+
+def _log_retry(state: RetryCallState) -> None:
+    exc = state.outcome.exception() if state.outcome else None
+    log.warning("%s; retrying (attempt %d)", exc, state.attempt_number + 1)
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    try:
+        return float(response.headers.get("Retry-After", ""))
+    except ValueError:
+        return None
+
+
+def _session_cookie(response: requests.Response) -> str | None:
+    raw = response.headers.get("Set-Cookie")
+    if not raw:
+        return None
+    try:
+        morsel = SimpleCookie(raw).get("sessionid")
+    except CookieError:
+        return None
+    return morsel.value if morsel is not None and morsel.value else None
+
+
+__all__ = ["DEFAULT_BASE_URL", "USER_AGENT", "Invite", "RetryPolicy", "WordfeudClient"]

@@ -1,0 +1,163 @@
+"""The one translation between the API's games and the engine's objects.
+
+The API speaks ``[x, y, letter, is_blank]`` tiles (x = column, y = row), racks of one-letter
+strings with ``""`` for a blank, and board ids (0 = the standard layout, others fetched as a
+0..4 grid). The engine speaks ``(row, col, code)`` squares, ``Rack`` and ``Ruleset``.
+
+>>> from bot.models import Game
+>>> game = Game.model_validate({"id": 1, "ruleset": 5, "board": 0, "current_player": 0,
+...     "is_running": True, "move_count": 1, "updated": 0, "bag_count": 86,
+...     "tiles": [[7, 7, "H", False], [8, 7, "I", True]],
+...     "players": [{"id": 7, "position": 0, "score": 0, "rack": ["Q", ""]},
+...                 {"id": 8, "position": 1, "score": 5}]})
+>>> position = to_position(game, 7, board_grid=lambda board_id: [])
+>>> position.board.text().splitlines()[7], position.rack.text(), position.scores
+('.......Hi......', 'Q?', (0, 5))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.errors import ProtocolError
+from bot.models import ApiTile, Game
+from engine.board import Board
+from engine.errors import EngineError
+from engine.game import BLANK
+from engine.layout import BoardLayout
+from engine.move import Direction, Placement
+from engine.rack import Rack
+from engine.rules import Ruleset
+from engine.score import word_texts
+from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
+
+#: Fetches a board layout's 0..4 grid by id (the client's cached ``board``).
+BoardGrid = Callable[[int], list[list[int]]]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game as the engine sees it from our seat."""
+
+    game_id: int
+    rules: Ruleset
+    board: Board
+    rack: Rack
+    seat: int
+    scores: tuple[int, int]
+    bag_count: int
+    move_count: int
+    my_turn: bool
+    opponent: str
+
+
+class ConversionError(ProtocolError):
+    """An API game that cannot be an engine position (unknown ruleset, letter, square)."""
+
+
+def ruleset_of(game: Game, board_grid: BoardGrid) -> Ruleset:
+    """The game's ruleset on its board: the standard layout for board 0, else the fetched grid."""
+    try:
+        rules = Ruleset.for_id(game.ruleset)
+        if game.board != 0:
+            rules = rules.with_layout(BoardLayout.from_api_grid(board_grid(game.board)))
+    except EngineError as exc:
+        raise ConversionError(f"game {game.id}: {exc}") from None
+    return rules
+
+
+def tiles_to_squares(tiles: Iterable[ApiTile], alphabet: Alphabet, game_id: int) -> list[tuple[int, int, int]]:
+    """API tiles as engine squares ``(row, col, code)`` with the blank flag where ``is_blank``."""
+    squares = []
+    for x, y, letter, is_blank in tiles:
+        if not (0 <= x < 15 and 0 <= y < 15):
+            raise ConversionError(f"game {game_id}: tile {letter!r} at x={x}, y={y} is off the board")
+        try:
+            code = alphabet.code(letter)
+        except EngineError as exc:
+            raise ConversionError(f"game {game_id}: tile at x={x}, y={y}: {exc}") from None
+        squares.append((y, x, code | BLANK_FLAG if is_blank else code))
+    return squares
+
+
+def rack_from_api(letters: Sequence[str], alphabet: Alphabet, game_id: int) -> Rack:
+    """A rack from the API's strings (``""`` = blank)."""
+    try:
+        codes = [alphabet.code(letter) for letter in letters if letter != ""]
+    except EngineError as exc:
+        raise ConversionError(f"game {game_id}: rack {letters!r}: {exc}") from None
+    return Rack.from_codes(alphabet, codes, blanks=sum(1 for letter in letters if letter == ""))
+
+
+def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
+    """The engine position of a detailed game (``game/<id>/``) from the seat of ``user_id``."""
+    if game.tiles is None:
+        raise ConversionError(f"game {game.id}: no 'tiles' (the list form of a game cannot be played)")
+    try:
+        me = game.me(user_id)
+        opponent = game.opponent(user_id)
+    except (LookupError, StopIteration):
+        raise ConversionError(f"game {game.id}: user {user_id} is not one of its two players") from None
+    rules = ruleset_of(game, board_grid)
+    board = Board(rules.alphabet)
+    try:
+        board.place(tiles_to_squares(game.tiles, rules.alphabet, game.id))
+    except EngineError as exc:
+        raise ConversionError(f"game {game.id}: board tiles: {exc}") from None
+    rack = rack_from_api(me.rack or [], rules.alphabet, game.id)
+    scores = [0, 0]
+    for player in game.players:
+        if player.position in (0, 1):
+            scores[player.position] = player.score
+    return Position(
+        game_id=game.id,
+        rules=rules,
+        board=board,
+        rack=rack,
+        seat=me.position,
+        scores=(scores[0], scores[1]),
+        bag_count=game.bag_count if game.bag_count is not None else 0,
+        move_count=game.move_count,
+        my_turn=game.is_running and game.current_player == me.position,
+        opponent=opponent.username,
+    )
+
+
+def placement_tiles(move: Placement, alphabet: Alphabet) -> list[ApiTile]:
+    """An engine placement as the API's ``move`` list: ``[x, y, LETTER, is_blank]`` per new tile."""
+    return [(col, row, alphabet.symbol(tile & LETTER_MASK), bool(tile & BLANK_FLAG)) for row, col, tile in move.tiles]
+
+
+def placement_words(move: Placement, board: Board) -> list[str]:
+    """The words a placement forms on the board before it, main word first (upper case)."""
+    return word_texts(board, move)
+
+
+def placement_from_api(tiles: Sequence[ApiTile], alphabet: Alphabet, game_id: int) -> Placement:
+    """An API tile list (a ``last_move``) as an engine placement."""
+    squares = sorted(tiles_to_squares(tiles, alphabet, game_id))
+    direction = Direction.ACROSS if len({r for r, _, _ in squares}) == 1 else Direction.DOWN
+    return Placement(tuple(squares), direction)
+
+
+def swap_letters(tiles: Iterable[int], alphabet: Alphabet) -> list[str]:
+    """Engine swap tiles (letter codes, ``BLANK`` for a blank) as the API's strings."""
+    return ["" if tile == BLANK else alphabet.symbol(tile) for tile in tiles]
+
+
+def move_payload(move: Placement, board: Board, rules: Ruleset) -> dict[str, object]:
+    """The whole body of ``game/<id>/move/``: tiles, ruleset id and the main word.
+
+    >>> from engine.move import parse_move
+    >>> rules = Ruleset.for_id(5)
+    >>> board = Board(rules.alphabet)
+    >>> move_payload(parse_move("8G HI", board), board, rules)
+    {'move': [[6, 7, 'H', False], [7, 7, 'I', False]], 'ruleset': 5, 'words': ['HI']}
+    """
+    words = placement_words(move, board)
+    return {
+        "move": [list(t) for t in placement_tiles(move, rules.alphabet)],
+        "ruleset": rules.id,
+        "words": words[:1],
+    }

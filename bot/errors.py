@@ -1,0 +1,94 @@
+"""The bot's exceptions: what went wrong, named precisely, so callers can tell a retry from a bug.
+
+``ApiError`` covers everything the Wordfeud server (or the way to it) did: ``TransportError`` when
+the answer never arrived or made no sense (worth retrying a read), ``ApiStatusError`` when the
+server answered "no" in its envelope (never retried). Foreign exceptions (``requests``,
+``pydantic``, ``sqlite3``) are translated into these once, where they happen.
+"""
+
+from __future__ import annotations
+
+
+class BotError(Exception):
+    """Base of every error the bot raises on purpose."""
+
+
+class ConfigError(BotError, ValueError):
+    """The configuration or the secrets are missing or wrong; the message names the key."""
+
+
+class StoreError(BotError):
+    """The state database cannot be opened or is not ours."""
+
+
+class LockedError(StoreError):
+    """Another run of the bot holds the state lock."""
+
+
+class ApiError(BotError):
+    """Anything that went wrong talking to the Wordfeud API."""
+
+
+class TransportError(ApiError):
+    """No usable answer: connection failure, timeout, HTTP error status, a body that is not JSON."""
+
+
+class OutcomeUnknownError(TransportError):
+    """A write (move, swap, pass, …) got no usable answer: it may or may not have been carried out.
+
+    Never retried blindly: the caller re-reads the game to find out.
+    """
+
+
+class RateLimitedError(TransportError):
+    """HTTP 429; ``retry_after`` is the wait the server asked for, in seconds (None if it gave none)."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ProtocolError(ApiError):
+    """The server answered with an envelope whose content does not have the fields we need."""
+
+
+class ApiStatusError(ApiError):
+    """The server said no: ``{"status": "error", "content": {"type": ..., "message": ...}}``."""
+
+    def __init__(self, type_: str, message: str = "", endpoint: str = "") -> None:
+        text = f"{endpoint}: {type_}" if endpoint else type_
+        super().__init__(f"{text} ({message})" if message else text)
+        self.type = type_
+        self.message = message
+        self.endpoint = endpoint
+
+
+class AuthError(ApiStatusError):
+    """Login refused (``wrong_password``, ``unknown_email``, ``unknown_username``, …) or a session
+    that stays invalid after logging in again."""
+
+
+class IllegalWordError(ApiStatusError):
+    """``illegal_word``: the server's dictionary does not have a word of the move."""
+
+
+class NotYourTurnError(ApiStatusError):
+    """``not_your_turn``: the game moved on since we looked."""
+
+
+class GameOverApiError(ApiStatusError):
+    """``game_over``: the game has ended."""
+
+
+#: API error types that get their own class; any other type is a plain ApiStatusError.
+STATUS_ERRORS: dict[str, type[ApiStatusError]] = {
+    "wrong_password": AuthError,
+    "unknown_email": AuthError,
+    "wrong_email": AuthError,
+    "unknown_username": AuthError,
+    "unknown_user_id": AuthError,
+    "login_required": AuthError,
+    "illegal_word": IllegalWordError,
+    "not_your_turn": NotYourTurnError,
+    "game_over": GameOverApiError,
+}
