@@ -1,0 +1,215 @@
+"""The bot's configuration: a TOML file loaded into pydantic models, secrets from the environment.
+
+Secrets never live in the configuration: the login (``WORDFEUD_EMAIL``, ``WORDFEUD_USERNAME`` or
+``WORDFEUD_USER_ID``, by ``account.login``) and ``WORDFEUD_PASSWORD`` or
+``WORDFEUD_PASSWORD_HASH`` come from the environment, or from ``account.secrets_file`` (``KEY=value``
+lines) which must be readable by its owner only. A bad file names the key and the problem.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import stat
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bot.client import DEFAULT_BASE_URL
+from bot.credentials import Credentials
+from bot.errors import ConfigError
+
+LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
+PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
+_RULESET_IDS = range(13)
+
+
+def default_data_dir() -> Path:
+    """Where the bot keeps its state: ``$WORDFEUD_BOT_DATA``, else the XDG data directory."""
+    base = os.environ.get("WORDFEUD_BOT_DATA")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "wordfeud-bot"
+
+
+class Section(BaseModel):
+    """A config table: unknown keys are errors (a typo must not be silently ignored)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_rulesets(values: list[int]) -> list[int]:
+    bad = [v for v in values if v not in _RULESET_IDS]
+    if bad:
+        raise ValueError(f"unknown ruleset ids {bad}; Wordfeud has 0..12")
+    return values
+
+
+class AccountConfig(Section):
+    login: Literal["email", "username", "id"] = "email"
+    secrets_file: Path | None = None
+
+
+class ApiConfig(Section):
+    base_url: str = DEFAULT_BASE_URL
+    timeout_seconds: float = Field(default=15.0, gt=0, le=300)
+    retry_attempts: int = Field(default=6, ge=1, le=50)
+    retry_seconds: float = Field(default=120.0, gt=0)
+
+    @field_validator("base_url")
+    @classmethod
+    def _https(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{value!r} is not an http(s) URL")
+        if parts.scheme == "http" and not _loopback(parts.hostname):
+            raise ValueError(f"{value!r}: plain http is only allowed for a local server; use https")
+        return value
+
+
+class ScheduleConfig(Section):
+    poll_seconds: float = Field(default=30.0, gt=0)
+    jitter_seconds: float = Field(default=10.0, ge=0)
+    quarantine_seconds: float = Field(default=60.0, ge=0)
+
+
+class InvitesConfig(Section):
+    accept: bool = True
+    rulesets: list[int] = Field(default_factory=lambda: [0, 5])
+    board_types: list[Literal["normal", "random"]] = Field(default_factory=lambda: ["normal", "random"])
+    allow: list[str] = Field(default_factory=list)
+    block: list[str] = Field(default_factory=list)
+    max_games: int = Field(default=20, ge=1)
+
+    _rulesets = field_validator("rulesets")(_check_rulesets)
+
+
+class RandomGamesConfig(Section):
+    keep: int = Field(default=0, ge=0)
+    rulesets: list[int] = Field(default_factory=lambda: [5], min_length=1)
+    board_type: Literal["normal", "random"] = "normal"
+
+    _rulesets = field_validator("rulesets")(_check_rulesets)
+
+
+class PlayConfig(Section):
+    strategy: Literal["greedy"] = "greedy"
+    max_candidates: int = Field(default=10, ge=1, le=100)
+    dry_run: bool = False
+
+
+class DictionariesConfig(Section):
+    directory: Path | None = None
+
+
+class StoreConfig(Section):
+    path: Path | None = None
+
+    def resolved(self) -> Path:
+        """The state file: the configured path (``~`` expanded) or ``<data dir>/state.sqlite3``."""
+        return self.path.expanduser() if self.path else default_data_dir() / "state.sqlite3"
+
+
+class LoggingConfig(Section):
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    file: Path | None = None
+
+
+class BotConfig(Section):
+    """The whole configuration file."""
+
+    account: AccountConfig = AccountConfig()
+    api: ApiConfig = ApiConfig()
+    schedule: ScheduleConfig = ScheduleConfig()
+    invites: InvitesConfig = InvitesConfig()
+    random_games: RandomGamesConfig = RandomGamesConfig()
+    play: PlayConfig = PlayConfig()
+    dictionaries: DictionariesConfig = DictionariesConfig()
+    store: StoreConfig = StoreConfig()
+    logging: LoggingConfig = LoggingConfig()
+
+
+def load_config(path: Path | None) -> BotConfig:
+    """Read and check a config file (None: every default). Raises ConfigError naming the key."""
+    if path is None:
+        return BotConfig()
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path}: not valid TOML: {exc}") from None
+    return parse_config(data, str(path))
+
+
+def parse_config(data: Mapping[str, object], source: str = "config") -> BotConfig:
+    """Check a parsed config table."""
+    try:
+        return BotConfig.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            key = ".".join(str(part) for part in error["loc"])
+            message = error["msg"]
+            if error["type"] == "extra_forbidden":
+                message = "unknown key (secrets such as passwords belong in the environment)"
+            problems.append(f"{key}: {message}")
+        raise ConfigError(f"{source}: " + "; ".join(problems)) from None
+
+
+def load_credentials(config: BotConfig, environ: Mapping[str, str] | None = None) -> Credentials:
+    """The login from the environment, completed from ``account.secrets_file``; ConfigError names
+    the variable that is missing or the file that others can read."""
+    env = dict(os.environ if environ is None else environ)
+    values = dict(_secrets_file(config.account.secrets_file)) if config.account.secrets_file else {}
+    values.update({k: v for k, v in env.items() if k in (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES) and v})
+    login_variable = LOGIN_VARIABLES[config.account.login]
+    login = values.get(login_variable, "").strip()
+    if not login:
+        raise ConfigError(
+            f"account.login is {config.account.login!r}: set {login_variable} in the environment or the secrets file"
+        )
+    try:
+        if values.get("WORDFEUD_PASSWORD_HASH"):
+            return Credentials(config.account.login, login, values["WORDFEUD_PASSWORD_HASH"].strip().lower())
+        if values.get("WORDFEUD_PASSWORD"):
+            return Credentials.from_password(config.account.login, login, values["WORDFEUD_PASSWORD"])
+    except ValueError as exc:
+        raise ConfigError(f"{login_variable} / WORDFEUD_PASSWORD_HASH: {exc}") from None
+    raise ConfigError("set WORDFEUD_PASSWORD or WORDFEUD_PASSWORD_HASH in the environment or the secrets file")
+
+
+def _secrets_file(path: Path) -> dict[str, str]:
+    path = path.expanduser()
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"account.secrets_file {path}: {exc.strerror or exc}") from None
+    if mode & 0o077:
+        raise ConfigError(
+            f"account.secrets_file {path} can be read by other users (mode {mode:o}); run: chmod 600 {path}"
+        )
+    values = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        key, sep, value = stripped.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"account.secrets_file {path} line {number}: expected KEY=value")
+        values[key.strip()] = value.strip().strip('"').strip("'")
+    return values
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

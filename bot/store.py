@@ -1,0 +1,307 @@
+"""The bot's state in SQLite: sessions, what it last saw of each game, every decision it made,
+API snapshots to replay games from, words the server refused, and results.
+
+Each change is one transaction, so a crash at any point leaves either the old or the new state.
+A decision is written *before* its submission (status ``pending``) and settled afterwards, so a
+run that died in between knows to re-read the game instead of playing again. The file holds a
+session id (a credential): it is created readable by its owner only, and refused if others can
+read it. ``lock()`` keeps two runs (cron and a daemon, say) from acting at the same time.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from bot.errors import LockedError, StoreError
+from bot.models import Game
+from dictionaries.rejections import RejectedWords
+
+SCHEMA_VERSION = 1
+_MARKER = "wordfeud-bot state"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    account TEXT PRIMARY KEY, session_id TEXT NOT NULL, user_id INTEGER NOT NULL, saved REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_id INTEGER PRIMARY KEY, ruleset INTEGER NOT NULL, opponent TEXT NOT NULL,
+    updated REAL NOT NULL, move_count INTEGER NOT NULL, running INTEGER NOT NULL,
+    my_score INTEGER NOT NULL DEFAULT 0, their_score INTEGER NOT NULL DEFAULT 0, first_seen REAL NOT NULL,
+    my_turn INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, move_count INTEGER NOT NULL,
+    taken REAL NOT NULL, game TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, move_count INTEGER NOT NULL,
+    kind TEXT NOT NULL, notation TEXT NOT NULL, payload TEXT NOT NULL, points INTEGER NOT NULL,
+    status TEXT NOT NULL, server_points INTEGER, detail TEXT NOT NULL DEFAULT '', at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS rejected (ruleset INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (ruleset, word));
+CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
+CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
+"""
+
+#: Decision statuses: written before submitting, then settled.
+PENDING, APPLIED, REFUSED, NOT_APPLIED, DRY_RUN = "pending", "applied", "refused", "not_applied", "dry_run"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One thing the bot decided to do in a game, and what came of it."""
+
+    id: int
+    game_id: int
+    move_count: int
+    kind: str  # move | swap | pass
+    notation: str
+    payload: dict[str, Any]
+    points: int  # what the engine computed
+    status: str
+    server_points: int | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Results over every game the bot has recorded."""
+
+    games: int
+    running: int
+    wins: int
+    losses: int
+    draws: int
+    average_score: float
+    average_opponent_score: float
+
+
+class Store:
+    """The state database at ``path`` (``":memory:"`` for tests); ``clock`` stamps the records."""
+
+    def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        self.clock = clock
+        self._lock_file: IO[str] | None = None
+        if self.path != ":memory:":
+            _ensure_private(Path(self.path))
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else "PRAGMA journal_mode=MEMORY")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            with self._transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._check_meta()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"state file {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        """Close the database (and release the lock if held)."""
+        self._release()
+        self._db.close()
+
+    # -- the lock ---------------------------------------------------------------------------
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the run lock (a file lock next to the database, released even if the process dies).
+
+        Raises LockedError when another run holds it.
+        """
+        if self.path == ":memory:":
+            yield
+            return
+        lock_path = self.path + ".lock"
+        handle = open(lock_path, "a", encoding="utf-8")  # noqa: SIM115 - held for the duration
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise LockedError(f"another run of the bot holds the lock {lock_path}") from None
+        self._lock_file = handle
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self._lock_file is not None:
+            fcntl.flock(self._lock_file.fileno(), fcntl.LOCK_UN)
+            self._lock_file.close()
+            self._lock_file = None
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    def session(self, account: str) -> tuple[str, int] | None:
+        """The saved (session id, user id) of an account, if any."""
+        row = self._db.execute("SELECT session_id, user_id FROM sessions WHERE account = ?", (account,)).fetchone()
+        return (str(row[0]), int(row[1])) if row else None
+
+    def save_session(self, account: str, session_id: str, user_id: int) -> None:
+        """Remember a session so the next run need not log in."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?)", (account, session_id, user_id, self.clock())
+            )
+
+    # -- games ------------------------------------------------------------------------------
+
+    def seen(self, game_id: int) -> tuple[float, bool] | None:
+        """The ``updated`` stamp the bot last saw of a game, and whether it was our turn then."""
+        row = self._db.execute("SELECT updated, my_turn FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return (float(row[0]), bool(row[1])) if row else None
+
+    def record_game(self, game: Game, user_id: int) -> None:
+        """Store what the bot saw of a game: the version, scores, and a
+        snapshot for replay when it has tiles and is new."""
+        me = game.me(user_id)
+        other = game.opponent(user_id)
+        now = self.clock()
+        with self._transaction():
+            self._db.execute(
+                """INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (game_id) DO UPDATE SET updated = excluded.updated, move_count = excluded.move_count,
+                   running = excluded.running, my_score = excluded.my_score, their_score = excluded.their_score,
+                   my_turn = excluded.my_turn""",
+                (game.id, game.ruleset, other.username, game.updated, game.move_count, int(game.is_running),
+                 me.score, other.score, now, int(game.is_my_turn(user_id))),
+            )
+            if game.tiles is not None:
+                last = self._db.execute(
+                    "SELECT game FROM snapshots WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game.id,)
+                ).fetchone()
+                text = game.model_dump_json()
+                if last is None or last[0] != text:
+                    self._db.execute(
+                        "INSERT INTO snapshots (game_id, move_count, taken, game) VALUES (?, ?, ?, ?)",
+                        (game.id, game.move_count, now, text),
+                    )
+
+    def snapshots(self, game_id: int) -> list[dict[str, Any]]:
+        """The recorded API game objects of a game, oldest first."""
+        rows = self._db.execute("SELECT game FROM snapshots WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def running_games(self) -> int:
+        """How many recorded games are still running."""
+        return int(self._db.execute("SELECT COUNT(*) FROM games WHERE running = 1").fetchone()[0])
+
+    def game_ids(self) -> list[int]:
+        """Every game the bot has recorded, newest first."""
+        rows = self._db.execute("SELECT game_id FROM games ORDER BY first_seen DESC, game_id DESC").fetchall()
+        return [int(row[0]) for row in rows]
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def begin_decision(
+        self, game_id: int, move_count: int, kind: str, notation: str, payload: dict[str, Any], points: int
+    ) -> int:
+        """Write a decision as ``pending`` before it is submitted; returns its id."""
+        with self._transaction():
+            cursor = self._db.execute(
+                """INSERT INTO decisions (game_id, move_count, kind, notation, payload, points, status, at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                (game_id, move_count, kind, notation, json.dumps(payload), points, PENDING, self.clock()),
+            )
+        return int(cursor.lastrowid or 0)
+
+    def settle(self, decision_id: int, status: str, *, server_points: int | None = None, detail: str = "") -> None:
+        """Record what came of a decision."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE decisions SET status = ?, server_points = ?, detail = ? WHERE id = ?",
+                (status, server_points, detail, decision_id),
+            )
+
+    def decisions(self, game_id: int | None = None, status: str | None = None) -> list[Decision]:
+        """Decisions, oldest first, optionally of one game and/or one status."""
+        query = "SELECT * FROM decisions WHERE (? IS NULL OR game_id = ?) AND (? IS NULL OR status = ?) ORDER BY id"
+        rows = self._db.execute(query, (game_id, game_id, status, status)).fetchall()
+        return [
+            Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), r[7], r[8], r[9])
+            for r in rows
+        ]
+
+    # -- refused words ----------------------------------------------------------------------
+
+    def add_rejected(self, ruleset: int, word: str) -> bool:
+        """Remember a word the server refused; False if it was known."""
+        with self._transaction():
+            cursor = self._db.execute("INSERT OR IGNORE INTO rejected VALUES (?, ?)", (ruleset, word.upper()))
+        return cursor.rowcount > 0
+
+    def rejected(self) -> RejectedWords:
+        """All refused words, per ruleset."""
+        words: dict[int, list[str]] = {}
+        for ruleset, word in self._db.execute("SELECT ruleset, word FROM rejected ORDER BY ruleset, word"):
+            words.setdefault(int(ruleset), []).append(str(word))
+        return RejectedWords(words)
+
+    # -- statistics -------------------------------------------------------------------------
+
+    def stats(self) -> Stats:
+        """Games, wins, losses, draws and average scores over finished games."""
+        rows = self._db.execute("SELECT running, my_score, their_score FROM games").fetchall()
+        finished = [(int(m), int(t)) for running, m, t in rows if not running]
+        count = len(finished) or 1
+        return Stats(
+            games=len(rows),
+            running=len(rows) - len(finished),
+            wins=sum(1 for m, t in finished if m > t),
+            losses=sum(1 for m, t in finished if m < t),
+            draws=sum(1 for m, t in finished if m == t),
+            average_score=sum(m for m, _ in finished) / count,
+            average_opponent_score=sum(t for _, t in finished) / count,
+        )
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"state file {self.path}: {exc}") from None
+
+    def _check_meta(self) -> None:
+        rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+        if not rows:
+            self._db.execute("INSERT INTO meta VALUES ('marker', ?), ('version', ?)", (_MARKER, str(SCHEMA_VERSION)))
+            return
+        if rows.get("marker") != _MARKER:
+            raise StoreError(f"state file {self.path} is not a wordfeud-bot state database")
+        if rows.get("version") != str(SCHEMA_VERSION):
+            raise StoreError(
+                f"state file {self.path} has schema version {rows.get('version')}; this bot reads {SCHEMA_VERSION}"
+            )
+
+
+def _ensure_private(path: Path) -> None:
+    """Create the file readable by its owner only, or refuse an existing one others can read."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError as exc:
+        raise StoreError(f"state file {path}: {exc.strerror or exc}") from None
+    if mode & 0o077:
+        raise StoreError(
+            f"state file {path} can be read by other users (mode {mode:o}) and holds a session id; "
+            f"run: chmod 600 {path}"
+        )

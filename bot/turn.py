@@ -1,0 +1,253 @@
+"""One game's turn: decide, re-check, submit, fall back, record.
+
+The flow: read the game; settle decisions an earlier run left pending; if it is our turn,
+generate every placement, rank them, and submit the best. Before each submission the game is
+read again (it must not have changed) and the decision is written to the store as pending.
+``illegal_word`` records the refused word for the ruleset and tries the next candidate (up to
+``max_candidates``); when nothing is accepted or no placement exists the bot swaps its rack
+(bag >= 7) or passes. A move is never submitted twice: when a submission's outcome is unknown
+the game is re-read before anything else, and if it looks unplayed the game is left alone for
+``quarantine`` seconds (the request may still be on its way) and settled on a later pass.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.client import WordfeudClient
+from bot.convert import Position, move_payload, placement_tiles, placement_words, swap_letters, to_position
+from bot.errors import ApiStatusError, IllegalWordError, OutcomeUnknownError
+from bot.models import Game
+from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED, Store
+from engine.dawg import Dawg
+from engine.game import rack_tiles
+from engine.move import Placement, format_move
+from engine.movegen import generate
+
+log = logging.getLogger(__name__)
+
+#: Ranks the generated placements, best first (the strategy); the default is ``greedy``.
+Ranking = Callable[[Position, Sequence[Placement]], list[Placement]]
+
+#: What happened to a game this pass.
+PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
+    "played", "swapped", "passed", "waiting", "changed", "unknown", "over", "dry_run",
+)
+
+
+def greedy(position: Position, moves: Sequence[Placement]) -> list[Placement]:
+    """Highest score first; ties by the tiles (row, column, letter), so the choice is reproducible."""
+    return sorted(moves, key=lambda m: (-(m.score or 0), m.tiles))
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    """What the bot did in one game: ``outcome`` is one of the module's constants."""
+
+    game_id: int
+    outcome: str
+    notation: str = ""
+    points: int = 0
+    refused: tuple[str, ...] = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TurnSettings:
+    """Knobs of the turn logic (from the config's ``[play]`` table)."""
+
+    max_candidates: int = 10
+    dry_run: bool = False
+    quarantine: float = 60.0  # seconds to leave a game alone after a submission of unknown outcome
+
+
+class TurnPlayer:
+    """Plays our turn in games, through ``client``, remembering everything in ``store``."""
+
+    def __init__(
+        self,
+        client: WordfeudClient,
+        store: Store,
+        lexicons: Callable[[int], Dawg],
+        *,
+        ranking: Ranking = greedy,
+        settings: TurnSettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.lexicons = lexicons
+        self.ranking = ranking
+        self.settings = settings or TurnSettings()
+        self.clock = clock
+        self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
+
+    @property
+    def user_id(self) -> int:
+        if self.client.user_id is None:
+            self.client.login()
+        assert self.client.user_id is not None
+        return self.client.user_id
+
+    def play(self, game_id: int) -> TurnReport:
+        """Read a game and, if it is our turn, play it."""
+        until = self._quarantined.get(game_id)
+        if until is not None:
+            if self.clock() < until:
+                return TurnReport(game_id, UNKNOWN, detail="waiting to learn the outcome of the last submission")
+            del self._quarantined[game_id]
+        game = self.client.game(game_id)
+        self._observe(game)
+        if not game.is_running:
+            return TurnReport(game_id, OVER)
+        if not game.is_my_turn(self.user_id):
+            return TurnReport(game_id, WAITING)
+        return self._decide(game)
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def _observe(self, game: Game) -> None:
+        """Record the game and settle decisions left pending by an earlier pass or run."""
+        self.store.record_game(game, self.user_id)
+        for decision in self.store.decisions(game.id, PENDING):
+            applied = self._was_applied(game, decision.move_count, decision.kind, decision.payload)
+            status = APPLIED if applied else NOT_APPLIED
+            self.store.settle(decision.id, status, detail="settled by re-reading the game")
+            log.info("game %d: earlier %s %s turned out %s", game.id, decision.kind, decision.notation, status)
+
+    def _decide(self, game: Game) -> TurnReport:
+        position = to_position(game, self.user_id, self.client.board)
+        rules = position.rules
+        lexicon = self.store.rejected().apply(self.lexicons(rules.id), rules)
+        started = time.perf_counter()
+        moves = generate(position.board, position.rack, lexicon, rules)
+        ranked = self.ranking(position, moves)
+        log.debug(
+            "game %d: %d moves for rack %s in %.0f ms",
+            game.id, len(moves), position.rack.text(), (time.perf_counter() - started) * 1000,
+        )
+        refused: list[str] = []
+        tried = 0
+        for move in ranked:
+            if tried >= self.settings.max_candidates:
+                break
+            words = placement_words(move, position.board)
+            if any(word in refused for word in words):
+                continue
+            tried += 1
+            notation = format_move(move, position.board)
+            payload = move_payload(move, position.board, rules)
+            outcome, detail = self._submit(game, position, "move", notation, payload, move.score or 0)
+            if outcome == REFUSED:
+                refused.extend(self._refused_words(detail, words, rules.id))
+                continue
+            return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
+        if position.bag_count >= rules.swap_min_bag and len(position.rack):
+            letters = swap_letters(rack_tiles(position.rack), rules.alphabet)
+            notation = "swap " + (position.rack.text())
+            outcome, detail = self._submit(game, position, "swap", notation, {"tiles": letters}, 0)
+            if outcome != REFUSED:
+                return self._report(game, position, outcome, notation, 0, refused, detail, swap=True)
+        outcome, detail = self._submit(game, position, "pass", "pass", {}, 0)
+        return self._report(game, position, outcome, "pass", 0, refused, detail, passed=True)
+
+    def _report(
+        self,
+        game: Game,
+        position: Position,
+        outcome: str,
+        notation: str,
+        points: int,
+        refused: list[str],
+        detail: str,
+        *,
+        swap: bool = False,
+        passed: bool = False,
+    ) -> TurnReport:
+        if outcome == APPLIED:
+            outcome = SWAPPED if swap else PASSED if passed else PLAYED
+        elif outcome == DRY_RUN:
+            outcome = DRY
+        report = TurnReport(game.id, outcome, notation, points, tuple(refused), detail)
+        log.info(
+            "game %d vs %s (ruleset %d, move %d, rack %s): %s %s for %d points%s%s",
+            game.id, position.opponent, position.rules.id, game.move_count, position.rack.text(), outcome,
+            notation, points, f"; refused {', '.join(refused)}" if refused else "", f" ({detail})" if detail else "",
+        )
+        return report
+
+    # -- submitting -------------------------------------------------------------------------
+
+    def _submit(
+        self, game: Game, position: Position, kind: str, notation: str, payload: dict[str, Any], points: int
+    ) -> tuple[str, str]:
+        """Re-check the game, record the decision, send it; returns (status, detail)."""
+        fresh = self.client.game(game.id)
+        if fresh.move_count != game.move_count or not fresh.is_my_turn(self.user_id):
+            self._observe(fresh)
+            return CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
+        if self.settings.dry_run:
+            decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
+            self.store.settle(decision, DRY_RUN, detail="--dry-run: not submitted")
+            return DRY_RUN, "not submitted (dry run)"
+        decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
+        try:
+            server_points = self._send(game.id, kind, payload)
+        except IllegalWordError as exc:
+            self.store.settle(decision, REFUSED, detail=str(exc))
+            return REFUSED, exc.message
+        except ApiStatusError as exc:
+            self.store.settle(decision, REFUSED, detail=str(exc))
+            log.warning("game %d: the server refused %s %s: %s", game.id, kind, notation, exc)
+            return (CHANGED if exc.type in ("not_your_turn", "game_over") else REFUSED), exc.type
+        except OutcomeUnknownError as exc:
+            log.warning("game %d: %s; reading the game again before anything else", game.id, exc)
+            after = self.client.game(game.id)  # if this fails too, the decision stays pending
+            if self._was_applied(after, game.move_count, kind, payload):
+                self.store.settle(decision, APPLIED, detail="applied, though its answer was lost")
+                self._observe(after)
+                return APPLIED, "the answer was lost; the game shows the move was made"
+            self._quarantined[game.id] = self.clock() + self.settings.quarantine
+            return UNKNOWN, "the answer was lost and the game does not show the move yet; checking later"
+        self.store.settle(decision, APPLIED, server_points=server_points)
+        if server_points is not None and server_points != points:
+            log.warning("game %d: the server scored %s %d, the engine %d", game.id, notation, server_points, points)
+        return APPLIED, ""
+
+    def _send(self, game_id: int, kind: str, payload: dict[str, Any]) -> int | None:
+        if kind == "move":
+            tiles = [tuple(t) for t in payload["move"]]
+            return self.client.move(game_id, tiles, payload["ruleset"], payload["words"]).points
+        if kind == "swap":
+            self.client.swap(game_id, payload["tiles"])
+        else:
+            self.client.pass_turn(game_id)
+        return None
+
+    def _was_applied(self, game: Game, move_count: int, kind: str, payload: dict[str, Any]) -> bool:
+        """Whether a submission made at ``move_count`` shows in the game read afterwards."""
+        if game.move_count <= move_count:
+            return False
+        if kind == "move":
+            on_board = {(x, y, letter, blank) for x, y, letter, blank in game.tiles or []}
+            return all((x, y, letter, blank) in on_board for x, y, letter, blank in payload["move"])
+        last = game.last_move
+        resigned = last is not None and last.move_type == "resign" and last.user_id != self.user_id
+        return not (resigned and game.move_count == move_count + 1)
+
+    def _refused_words(self, message: str, words: list[str], ruleset: int) -> list[str]:
+        """The words to stop playing after ``illegal_word``: the one the server named, else the
+        only word of the move; with several words and no name, none (the next candidate is tried)."""
+        named = [w for w in words if message and w == message.strip().upper()]
+        chosen = named or (words if len(words) == 1 else [])
+        for word in chosen:
+            if self.store.add_rejected(ruleset, word):
+                log.warning("ruleset %d: the server refused %s; it will not be played again", ruleset, word)
+        return chosen
+
+
+__all__ = ["Ranking", "TurnPlayer", "TurnReport", "TurnSettings", "greedy", "placement_tiles"]
