@@ -26,6 +26,8 @@ from bot.errors import ConfigError
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
 _RULESET_IDS = range(13)
+BoardType = Literal["normal", "random"]
+BOARD_TYPES: tuple[BoardType, ...] = ("normal", "random")
 
 
 def default_data_dir() -> Path:
@@ -80,7 +82,7 @@ class ScheduleConfig(Section):
 class InvitesConfig(Section):
     accept: bool = True
     rulesets: list[int] = Field(default_factory=lambda: [0, 5])
-    board_types: list[Literal["normal", "random"]] = Field(default_factory=lambda: ["normal", "random"])
+    board_types: list[BoardType] = Field(default_factory=lambda: list(BOARD_TYPES))
     allow: list[str] = Field(default_factory=list)
     block: list[str] = Field(default_factory=list)
     max_games: int = Field(default=20, ge=1)
@@ -91,7 +93,7 @@ class InvitesConfig(Section):
 class RandomGamesConfig(Section):
     keep: int = Field(default=0, ge=0)
     rulesets: list[int] = Field(default_factory=lambda: [5], min_length=1)
-    board_type: Literal["normal", "random"] = "normal"
+    board_type: BoardType = "normal"
 
     _rulesets = field_validator("rulesets")(_check_rulesets)
 
