@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, move_count INTEGER NOT NULL,
     kind TEXT NOT NULL, notation TEXT NOT NULL, payload TEXT NOT NULL, points INTEGER NOT NULL,
     status TEXT NOT NULL, server_points INTEGER, detail TEXT NOT NULL DEFAULT '', at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS boards (board_id INTEGER PRIMARY KEY, grid TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rejected (ruleset INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (ruleset, word));
 CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
 CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
@@ -191,14 +192,24 @@ class Store:
         rows = self._db.execute("SELECT game FROM snapshots WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
         return [json.loads(row[0]) for row in rows]
 
-    def running_games(self) -> int:
-        """How many recorded games are still running."""
-        return int(self._db.execute("SELECT COUNT(*) FROM games WHERE running = 1").fetchone()[0])
+    def running_ids(self) -> set[int]:
+        """The recorded games that are still running."""
+        return {int(row[0]) for row in self._db.execute("SELECT game_id FROM games WHERE running = 1")}
 
     def game_ids(self) -> list[int]:
         """Every game the bot has recorded, newest first."""
         rows = self._db.execute("SELECT game_id FROM games ORDER BY first_seen DESC, game_id DESC").fetchall()
         return [int(row[0]) for row in rows]
+
+    def board(self, board_id: int) -> list[list[int]] | None:
+        """A saved premium grid (random boards), so replays need no server."""
+        row = self._db.execute("SELECT grid FROM boards WHERE board_id = ?", (board_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save_board(self, board_id: int, grid: list[list[int]]) -> None:
+        """Keep a premium grid by id (boards never change)."""
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO boards VALUES (?, ?)", (board_id, json.dumps(grid)))
 
     # -- decisions --------------------------------------------------------------------------
 

@@ -87,6 +87,11 @@ class TurnPlayer:
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
 
     @property
+    def quarantined(self) -> set[int]:
+        """Games left alone until a lost answer's outcome shows."""
+        return set(self._quarantined)
+
+    @property
     def user_id(self) -> int:
         if self.client.user_id is None:
             self.client.login()
@@ -120,7 +125,7 @@ class TurnPlayer:
             log.info("game %d: earlier %s %s turned out %s", game.id, decision.kind, decision.notation, status)
 
     def _decide(self, game: Game) -> TurnReport:
-        position = to_position(game, self.user_id, self.client.board)
+        position = to_position(game, self.user_id, self._board)
         rules = position.rules
         lexicon = self.store.rejected().apply(self.lexicons(rules.id), rules)
         started = time.perf_counter()
@@ -179,6 +184,13 @@ class TurnPlayer:
             notation, points, f"; refused {', '.join(refused)}" if refused else "", f" ({detail})" if detail else "",
         )
         return report
+
+    def _board(self, board_id: int) -> list[list[int]]:
+        grid = self.store.board(board_id)
+        if grid is None:
+            grid = self.client.board(board_id)
+            self.store.save_board(board_id, grid)
+        return grid
 
     # -- submitting -------------------------------------------------------------------------
 

@@ -86,10 +86,31 @@ def handle(state: State, method: str, path: str, body: bytes, session: str | Non
             user = state.session_user(session)
             if user is None:
                 return error("login_required")
-            return handler(state, user, data, match.groups())
+            play = _PLAY.match(endpoint) if write else None
+            if play is None:
+                return handler(state, user, data, match.groups())
+            return _counted(state, user, data, play, handler, match.groups())
         return error("unknown_endpoint", endpoint)
     except ApiError as exc:
         return error(exc.type, exc.message)
+
+
+_PLAY = re.compile(r"^game/(\d{1,19})/(move|swap|pass|resign)$")
+
+
+def _counted(
+    state: State, user: User, data: JSON, play: re.Match[str], handler: Handler, groups: tuple[str, ...]
+) -> Answer:
+    """Answer a game action and log it as a submission (with the turn it arrived at)."""
+    sgame = state.games.get(int(play.group(1)))
+    turn = len(sgame.game.history) if sgame is not None else -1
+    try:
+        result = handler(state, user, data, groups)
+    except ApiError as exc:
+        state.log_submission(int(play.group(1)), user.id, turn, play.group(2), data, exc.type)
+        raise
+    state.log_submission(int(play.group(1)), user.id, turn, play.group(2), data, result.status)
+    return result
 
 
 def _parse_body(body: bytes) -> JSON:

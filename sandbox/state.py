@@ -7,6 +7,7 @@ users, timestamps, the board id.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import secrets
 import string
@@ -83,6 +84,19 @@ class RandomRequest:
     created: float
 
 
+@dataclass(frozen=True)
+class Submission:
+    """A game action that reached the game logic: who, at which turn (history length), what, outcome
+    (``success`` or the error type)."""
+
+    game_id: int
+    user_id: int
+    turn: int
+    kind: str
+    body: str
+    outcome: str
+
+
 def random_layout(rng: random.Random) -> BoardLayout:
     """A random premium layout like the real server's (irregular; about 24 DL, 20 TL, 12 DW, 8 TW;
     plain start square)."""
@@ -113,6 +127,8 @@ class State:
         self.invites: dict[int, Invite] = {}
         self.random_requests: dict[int, RandomRequest] = {}
         self.notifications: dict[int, list[dict[str, object]]] = {}
+        #: Every game action that reached the game logic, for tests that check none is sent twice.
+        self.submissions: list[Submission] = []
         self._next_board = 1089
         self._next_invite = 987_654
         self._next_request = 55_001
@@ -201,6 +217,23 @@ class State:
     def notify(self, user_id: int, entry: dict[str, object]) -> None:
         """Queue a notification entry for a user (``user/notifications/`` hands them out once)."""
         self.notifications.setdefault(user_id, []).append({**entry, "created": self.clock()})
+
+    def log_submission(self, game_id: int, user_id: int, turn: int, kind: str, data: object, outcome: str) -> None:
+        """Keep a game action for ``duplicate_submissions``."""
+        self.submissions.append(Submission(game_id, user_id, turn, kind, json.dumps(data, sort_keys=True), outcome))
+
+    def duplicate_submissions(self) -> list[Submission]:
+        """Actions a careful client never sends: a placement sent again after the same one was
+        carried out, and any action that arrived when it was not the sender's turn (a stale view)."""
+        applied: set[tuple[int, int, str]] = set()
+        bad = []
+        for sub in self.submissions:
+            key = (sub.game_id, sub.user_id, sub.body)
+            if sub.outcome in ("not_your_turn", "game_over") or (sub.kind == "move" and key in applied):
+                bad.append(sub)
+            if sub.outcome == "success" and sub.kind == "move":
+                applied.add(key)
+        return bad
 
     def play_house_turns(self, sandbox_game: SandboxGame) -> None:
         """While it is a house player's turn, play its move: the best-scoring placement, else a

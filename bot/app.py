@@ -1,0 +1,100 @@
+"""Wiring: a configured bot from a config and credentials (the one place the client is made)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+from bot.client import RetryPolicy, WordfeudClient
+from bot.config import BotConfig
+from bot.credentials import Credentials
+from bot.logs import Redactor
+from bot.service import Bot
+from bot.store import Store
+from bot.turn import TurnPlayer, TurnSettings
+from dictionaries.registry import LexiconRegistry, user_lexicon_dir
+from engine.errors import LexiconError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Wiring:
+    """The bot's parts, for the modes to use and close."""
+
+    bot: Bot
+    client: WordfeudClient
+    store: Store
+    lexicons: LexiconRegistry
+
+
+def account_key(credentials: Credentials, base_url: str) -> str:
+    """How the store names a saved session: server and login (no secret)."""
+    return f"{base_url} {credentials.method}:{credentials.login}"
+
+
+def registry_for(config: BotConfig) -> LexiconRegistry:
+    """The lexicons: the configured directory first, then the user directory, then the shipped ones."""
+    extra = [config.dictionaries.directory.expanduser()] if config.dictionaries.directory else []
+    return LexiconRegistry([*extra, user_lexicon_dir()])
+
+
+def build(
+    config: BotConfig,
+    credentials: Credentials,
+    *,
+    store: Store | None = None,
+    redactor: Redactor | None = None,
+    http: requests.Session | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    store_path: Path | None = None,
+) -> Wiring:
+    """A bot for the configured account; reuses a saved session when the store has one."""
+    store = store or Store(store_path or config.store.resolved())
+    redactor = redactor or Redactor()
+    for secret in credentials.secrets():
+        redactor.add(secret)
+    key = account_key(credentials, config.api.base_url)
+    saved = store.session(key)
+    if saved is not None:
+        redactor.add(saved[0])
+
+    def remember(session_id: str, user_id: int) -> None:
+        redactor.add(session_id)
+        store.save_session(key, session_id, user_id)
+
+    client = WordfeudClient(
+        config.api.base_url,
+        credentials=credentials,
+        session_id=saved[0] if saved else None,
+        user_id=saved[1] if saved else None,
+        timeout=config.api.timeout_seconds,
+        retry=RetryPolicy(attempts=config.api.retry_attempts, total_seconds=config.api.retry_seconds),
+        http=http,
+        sleep=sleep,
+        on_session=remember,
+    )
+    lexicons = registry_for(config)
+
+    def has_lexicon(ruleset: int) -> bool:
+        try:
+            return lexicons.find(ruleset) is not None
+        except LexiconError:
+            return False
+
+    settings = TurnSettings(
+        max_candidates=config.play.max_candidates,
+        dry_run=config.play.dry_run,
+        quarantine=config.schedule.quarantine_seconds,
+    )
+    turns = TurnPlayer(client, store, lexicons.get, settings=settings, clock=clock)
+    bot = Bot(
+        client, store, turns, invites=config.invites, random_games=config.random_games, has_lexicon=has_lexicon
+    )
+    return Wiring(bot, client, store, lexicons)

@@ -1,0 +1,90 @@
+"""``wordfeud-bot run``: the long-lived mode, polling the account on an interval with jitter.
+
+APScheduler calls ``Bot.run_pass`` every ``poll_seconds`` (plus up to ``jitter_seconds`` of
+random jitter, so many bots do not poll in step). One pass runs at a time (a late pass is
+skipped, not queued). SIGINT and SIGTERM stop the daemon gracefully: the pass in progress
+finishes the game it is playing, then the daemon exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime
+from types import FrameType
+
+from apscheduler.schedulers.blocking import BlockingScheduler
+
+from bot.service import Bot, PassReport
+
+log = logging.getLogger(__name__)
+
+
+class Daemon:
+    """Runs ``bot.run_pass`` on a schedule until stopped, or until ``until(report)`` says so."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        poll_seconds: float,
+        jitter_seconds: float = 0.0,
+        until: Callable[[PassReport], bool] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.poll_seconds = poll_seconds
+        self.jitter_seconds = jitter_seconds
+        self.until = until
+        self.stopping = threading.Event()
+        self.passes = 0
+        self.reports: deque[PassReport] = deque(maxlen=100)  # the latest passes, for tests and status
+        self._scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
+
+    def run(self, *, handle_signals: bool = True) -> None:
+        """Poll until stopped (blocks). With ``handle_signals``, SIGINT/SIGTERM stop it gracefully."""
+        previous = {}
+        if handle_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous[sig] = signal.signal(sig, self._on_signal)
+        self._scheduler.add_job(
+            self._tick,
+            "interval",
+            seconds=self.poll_seconds,
+            jitter=self.jitter_seconds or None,
+            next_run_time=datetime.now().astimezone(),
+            id="poll",
+            misfire_grace_time=None,
+        )
+        log.info("polling every %g s (jitter up to %g s); Ctrl-C stops", self.poll_seconds, self.jitter_seconds)
+        try:
+            self._scheduler.start()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        log.info("stopped after %d passes", self.passes)
+
+    def stop(self) -> None:
+        """Stop after the game being played; safe to call from any thread or a signal handler."""
+        if not self.stopping.is_set():
+            self.stopping.set()
+            self._scheduler.shutdown(wait=False)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        log.info("%s received: finishing the move in progress, then stopping", signal.Signals(signum).name)
+        self.stop()
+
+    def _tick(self) -> None:
+        if self.stopping.is_set():
+            return
+        try:
+            report = self.bot.run_pass(self.stopping)
+        except Exception:  # one bad pass must not end a daemon meant to run for months
+            log.exception("the pass failed; trying again at the next poll")
+            return
+        self.passes += 1
+        self.reports.append(report)
+        if self.until is not None and self.until(report):
+            self.stop()

@@ -1,0 +1,72 @@
+"""Logging for the service: one format, optional file, and secrets scrubbed from every record.
+
+``Redactor`` is a filter on the handlers: any registered secret (password, password hash,
+session id) in a formatted message is replaced by ``***`` before it is written anywhere, so a
+library that logs a header or a URL cannot leak one.
+
+>>> redactor = Redactor()
+>>> redactor.add("s3cret-session")
+>>> redactor.scrub("cookie sessionid=s3cret-session sent")
+'cookie sessionid=*** sent'
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+_MIN_SECRET = 6  # shorter strings would scrub ordinary words
+
+
+class Redactor(logging.Filter):
+    """Replaces registered secrets in log records with ``***``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._secrets: set[str] = set()
+
+    def add(self, secret: str | None) -> None:
+        """Scrub this value from now on (ignored when empty or too short to be a secret)."""
+        if secret and len(secret) >= _MIN_SECRET:
+            self._secrets.add(secret)
+
+    def scrub(self, text: str) -> str:
+        """The text with every secret replaced."""
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        scrubbed = self.scrub(message)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.scrub(record.exc_text)
+        if scrubbed != message or record.args:
+            record.msg, record.args = scrubbed, None
+        return True
+
+
+def setup_logging(level: str = "INFO", file: Path | None = None, *, verbose: bool = False) -> Redactor:
+    """Send the bot's logs to stderr (and ``file``), scrubbed; returns the redactor to register secrets with."""
+    redactor = Redactor()
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if file is not None:
+        file.expanduser().parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(file.expanduser(), encoding="utf-8"))
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if getattr(handler, "_wordfeud_bot", False):
+            root.removeHandler(handler)
+    for handler in handlers:
+        handler.setFormatter(logging.Formatter(FORMAT))
+        handler.addFilter(redactor)
+        handler._wordfeud_bot = True  # type: ignore[attr-defined]
+        root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else getattr(logging, level))
+    for noisy in ("urllib3", "apscheduler"):
+        logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.WARNING)
+    return redactor

@@ -1,0 +1,182 @@
+"""One pass of the bot over its account: invites, random games, and every changed game.
+
+``Bot.run_pass`` is what ``wordfeud-bot once`` runs a single time and the daemon runs on every
+tick: read ``user/status/``; accept or reject invites by the configured filters; ask for random
+opponents to keep the configured number of games going; then play each game whose ``updated``
+stamp moved since the last pass (or where it was our turn and the turn is not done).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.client import WordfeudClient
+from bot.config import InvitesConfig, RandomGamesConfig
+from bot.convert import ConversionError
+from bot.errors import ApiError, ApiStatusError
+from bot.models import Invite, Status
+from bot.store import Store
+from bot.turn import PASSED, PLAYED, SWAPPED, UNKNOWN, TurnPlayer, TurnReport
+from engine.errors import LexiconError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PassReport:
+    """What one pass did: turns played, invites handled, failures (by game)."""
+
+    turns: list[TurnReport] = field(default_factory=list)
+    accepted: list[int] = field(default_factory=list)
+    rejected: list[int] = field(default_factory=list)
+    requested: int = 0
+    errors: list[str] = field(default_factory=list)
+    running: int = 0
+
+    @property
+    def acted(self) -> int:
+        """Moves, swaps and passes submitted."""
+        return sum(1 for t in self.turns if t.outcome in (PLAYED, SWAPPED, PASSED))
+
+    @property
+    def unsettled(self) -> int:
+        """Submissions whose outcome is still unknown."""
+        return sum(1 for t in self.turns if t.outcome == UNKNOWN)
+
+
+class Bot:
+    """The account's player: ``client`` talks to the server, ``turns`` plays a game, ``store`` remembers."""
+
+    def __init__(
+        self,
+        client: WordfeudClient,
+        store: Store,
+        turns: TurnPlayer,
+        *,
+        invites: InvitesConfig | None = None,
+        random_games: RandomGamesConfig | None = None,
+        has_lexicon: Callable[[int], bool] = lambda ruleset: True,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.turns = turns
+        self.invites = invites or InvitesConfig()
+        self.random_games = random_games or RandomGamesConfig()
+        self.has_lexicon = has_lexicon
+        self._next_random = 0
+
+    def run_pass(self, stop: threading.Event | None = None) -> PassReport:
+        """Do everything due now; ``stop`` set by a signal ends the pass after the current game."""
+        report = PassReport()
+        try:
+            status = self.client.status()
+        except ApiError as exc:
+            report.errors.append(f"user/status/: {exc}")
+            log.error("cannot read the account's status: %s", exc)
+            return report
+        running_ids = self._handle_games(status, report, stop)
+        report.running = len(running_ids)
+        if stop is None or not stop.is_set():
+            self._handle_invites(status, report)
+            self._top_up(status, report)
+        return report
+
+    # -- games ------------------------------------------------------------------------------
+
+    def _handle_games(self, status: Status, report: PassReport, stop: threading.Event | None) -> set[int]:
+        running: set[int] = set()
+        for entry in status.games:
+            if stop is not None and stop.is_set():
+                log.info("stopping: the remaining games wait for the next run")
+                break
+            seen = self.store.seen(entry.id)
+            if seen is not None and seen[0] == entry.updated and not seen[1] and not self._open(entry.id):
+                if self._is_running(entry.id):
+                    running.add(entry.id)
+                continue
+            try:
+                turn = self.turns.play(entry.id)
+            except (ApiError, ConversionError, LexiconError) as exc:
+                report.errors.append(f"game {entry.id}: {exc}")
+                log.error("game %d: %s", entry.id, exc)
+                running.add(entry.id)
+                continue
+            report.turns.append(turn)
+            if self._is_running(entry.id):
+                running.add(entry.id)
+        return running
+
+    def _open(self, game_id: int) -> bool:
+        """A decision of this game is pending, or the game waits for a lost answer."""
+        return bool(self.store.decisions(game_id, "pending")) or game_id in self.turns.quarantined
+
+    def _is_running(self, game_id: int) -> bool:
+        return game_id in self.store.running_ids()
+
+    # -- invites and random opponents -------------------------------------------------------
+
+    def invite_verdict(self, invite: Invite, running: int) -> str | None:
+        """Why an invite is refused (None: accept it); ``"full"`` means wait for a free slot."""
+        rules = self.invites
+        name = invite.inviter.lower()
+        if name in {n.lower() for n in rules.block}:
+            return f"{invite.inviter} is blocked"
+        if not rules.accept:
+            return "invites are switched off (invites.accept = false)"
+        if rules.allow and name not in {n.lower() for n in rules.allow}:
+            return f"{invite.inviter} is not in invites.allow"
+        if invite.ruleset not in rules.rulesets:
+            return f"ruleset {invite.ruleset} is not in invites.rulesets"
+        board = "random" if invite.is_random_board else "normal"
+        if board not in rules.board_types:
+            return f"{board} boards are not in invites.board_types"
+        if not self.has_lexicon(invite.ruleset):
+            return f"no lexicon for ruleset {invite.ruleset} (see: wordfeud-bot dict list)"
+        if running >= rules.max_games:
+            return "full"
+        return None
+
+    def _handle_invites(self, status: Status, report: PassReport) -> None:
+        running = report.running
+        for invite in status.invites_received:
+            verdict = self.invite_verdict(invite, running)
+            try:
+                if verdict is None:
+                    game_id = self.client.accept_invite(invite.id)
+                    report.accepted.append(invite.id)
+                    running += 1
+                    log.info("accepted invite %d from %s (ruleset %d): game %d", invite.id, invite.inviter,
+                             invite.ruleset, game_id)
+                elif verdict == "full":
+                    log.info("invite %d from %s waits: %d games running (invites.max_games)", invite.id,
+                             invite.inviter, running)
+                else:
+                    self.client.reject_invite(invite.id)
+                    report.rejected.append(invite.id)
+                    log.info("rejected invite %d from %s: %s", invite.id, invite.inviter, verdict)
+            except ApiError as exc:
+                report.errors.append(f"invite {invite.id}: {exc}")
+                log.error("invite %d: %s", invite.id, exc)
+        report.running = running
+
+    def _top_up(self, status: Status, report: PassReport) -> None:
+        want = min(self.random_games.keep, self.invites.max_games)
+        have = report.running + len(status.random_requests)
+        rulesets = self.random_games.rulesets
+        while have < want:
+            ruleset = rulesets[self._next_random % len(rulesets)]
+            self._next_random += 1
+            try:
+                self.client.random_request(ruleset, self.random_games.board_type)
+            except ApiStatusError as exc:
+                log.warning("random opponent request refused: %s", exc)
+                return
+            except ApiError as exc:
+                report.errors.append(f"random_request: {exc}")
+                return
+            report.requested += 1
+            have += 1
+            log.info("asked for a random opponent (ruleset %d, %s board)", ruleset, self.random_games.board_type)
