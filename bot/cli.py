@@ -2,38 +2,43 @@
 
 Commands:
 
-* ``demo``: a short seeded self-play game on the English ruleset with the bundled lexicon,
-  showing the board, the rack, the best moves and the move-generation time of every turn.
-* ``dict build`` / ``dict list``: compile a word list into a ruleset's lexicon; show which
-  rulesets have one and the command that builds the others (``dictionaries.cli``).
-* ``sandbox``: the local Wordfeud-compatible server (``sandbox.cli``).
+* ``demo``: the bot plays a whole game against a house player in a sandbox started in-process.
+* ``run``: the daemon: poll the account, accept invites, play every game, until stopped.
+* ``once``: one pass for cron; the exit status says what happened.
+* ``replay GAME``: re-run the engine on a recorded game, from the state database.
+* ``check-config``: load the configuration and the secrets, say what is wrong or what is set.
+* ``selfplay``: the move generator on show, with no server.
+* ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import logging
+import os
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from pathlib import Path
 
+from bot.app import build, registry_for
+from bot.config import BotConfig, load_config, load_credentials
+from bot.daemon import Daemon
+from bot.demo import run_demo
+from bot.errors import ApiError, AuthError, BotError, ConfigError, LockedError, StoreError
+from bot.logs import setup_logging
+from bot.replay import replay
+from bot.selfplay import selfplay
+from bot.store import Store
 from dictionaries.cli import add_dict_commands
-from dictionaries.registry import LexiconRegistry
-from engine.board import Board
-from engine.errors import LexiconError
-from engine.move import Placement, format_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.errors import EngineError, LexiconError
 from sandbox.cli import main as sandbox_main
 
-#: The demo plays the English (international) ruleset, the one the bundled lexicon is built for.
-DEMO_RULESET = 5
-#: A blank in the demo's bag (letter tiles are their letter codes).
-_BAG_BLANK = -1
-_PLAYERS = 2
-
 Handler = Callable[[argparse.Namespace], int]
+log = logging.getLogger("bot")
+
+#: Exit statuses of ``once`` (and of the other service commands).
+EXIT_OK, EXIT_ERRORS, EXIT_CONFIG, EXIT_LOCKED, EXIT_AUTH = 0, 1, 2, 3, 4
+CONFIG_VARIABLE = "WORDFEUD_BOT_CONFIG"
 
 
 def _positive_int(text: str) -> int:
@@ -46,99 +51,214 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _draw(rack: Rack, bag: list[int], rack_size: int) -> Rack:
-    """The rack refilled from the end of the bag (which shrinks), as far as the bag allows."""
-    drawn = [bag.pop() for _ in range(min(rack_size - len(rack), len(bag)))]
-    return rack.add([t for t in drawn if t != _BAG_BLANK], blanks=drawn.count(_BAG_BLANK))
+def _config(args: argparse.Namespace) -> BotConfig:
+    path = args.config or os.environ.get(CONFIG_VARIABLE)
+    config = load_config(Path(path) if path else None)
+    if getattr(args, "dry_run", False):
+        config = config.model_copy(update={"play": config.play.model_copy(update={"dry_run": True})})
+    return config
 
 
-def _ranked(moves: Sequence[Placement], board: Board, top: int) -> list[tuple[int, str, Placement]]:
-    """The ``top`` best moves as (score, notation, move): highest score first, then by notation.
+def _fail(command: str, message: str, status: int) -> int:
+    print(f"wordfeud-bot {command}: {message}", file=sys.stderr)
+    return status
 
-    Notation is only worked out for moves that can make the list, since there may be tens of
-    thousands of moves with two blanks.
-    """
-    if not moves:
-        return []
-    scores = sorted((m.score or 0 for m in moves), reverse=True)
-    threshold = scores[min(top, len(scores)) - 1]
-    candidates = [(m.score or 0, format_move(m, board), m) for m in moves if (m.score or 0) >= threshold]
-    candidates.sort(key=lambda item: (-item[0], item[1], sorted(item[2].tiles)))
-    return candidates[:top]
+
+def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Namespace], int]) -> int:
+    """Load config and secrets, set up logging, take the lock, run ``body``; errors become exit statuses."""
+    try:
+        config = _config(args)
+        credentials = load_credentials(config)
+    except ConfigError as exc:
+        return _fail(args.command, str(exc), EXIT_CONFIG)
+    redactor = setup_logging(config.logging.level, args.log_file or config.logging.file, verbose=args.verbose)
+    try:
+        wiring = build(config, credentials, redactor=redactor, store_path=args.state)
+    except StoreError as exc:
+        return _fail(args.command, str(exc), EXIT_CONFIG)
+    try:
+        with wiring.store.lock():
+            args.wiring = wiring
+            return body(config, args)
+    except LockedError as exc:
+        return _fail(args.command, str(exc), EXIT_LOCKED)
+    except AuthError as exc:
+        return _fail(args.command, f"login refused: {exc}", EXIT_AUTH)
+    except (ApiError, StoreError, LexiconError) as exc:
+        return _fail(args.command, str(exc), EXIT_ERRORS)
+    finally:
+        wiring.store.close()
+
+
+def _once(config: BotConfig, args: argparse.Namespace) -> int:
+    report = args.wiring.bot.run_pass()
+    stats = args.wiring.store.stats()
+    print(
+        f"pass done: {report.acted} moves submitted, {len(report.accepted)} invites accepted, "
+        f"{len(report.rejected)} rejected, {report.requested} random games requested, "
+        f"{report.running} games running, {len(report.errors)} errors; "
+        f"record {stats.wins}-{stats.losses}-{stats.draws}"
+    )
+    for problem in report.errors:
+        print(f"  error: {problem}", file=sys.stderr)
+    return EXIT_ERRORS if report.errors else EXIT_OK
+
+
+def _run(config: BotConfig, args: argparse.Namespace) -> int:
+    daemon = Daemon(
+        args.wiring.bot, poll_seconds=config.schedule.poll_seconds, jitter_seconds=config.schedule.jitter_seconds
+    )
+    daemon.run()
+    return EXIT_OK
+
+
+def once(args: argparse.Namespace) -> int:
+    """One pass over the account (for cron)."""
+    return _service(args, _once)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The daemon."""
+    return _service(args, _run)
+
+
+def check_config(args: argparse.Namespace) -> int:
+    """Load the configuration and the secrets; print what is set (never a secret)."""
+    try:
+        config = _config(args)
+        credentials = load_credentials(config)
+        store_path = args.state or config.store.resolved()
+        Store(store_path).close()
+    except (ConfigError, StoreError) as exc:
+        return _fail("check-config", str(exc), EXIT_CONFIG)
+    registry = registry_for(config)
+    source = args.config or os.environ.get(CONFIG_VARIABLE) or "(no file: defaults)"
+    print(f"config: {source}")
+    print(f"account: {credentials.method} {credentials.login} (password hash set)")
+    print(f"server: {config.api.base_url}  timeout {config.api.timeout_seconds:g} s")
+    print(f"state: {store_path}")
+    print(f"poll: every {config.schedule.poll_seconds:g} s, jitter up to {config.schedule.jitter_seconds:g} s")
+    invites = config.invites
+    print(
+        f"invites: {'accepted' if invites.accept else 'rejected'} for rulesets {invites.rulesets}, "
+        f"boards {invites.board_types}, at most {invites.max_games} games"
+    )
+    problems = 0
+    for ruleset in sorted(set(invites.rulesets) | set(config.random_games.rulesets)):
+        found = registry.find(ruleset)
+        if found is None:
+            problems += 1
+            print(f"  ruleset {ruleset}: NO LEXICON (see: wordfeud-bot dict list)")
+        else:
+            print(f"  ruleset {ruleset}: lexicon {found.path}")
+    if config.play.dry_run:
+        print("play.dry_run is on: moves are decided but never submitted")
+    return EXIT_CONFIG if problems else EXIT_OK
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """Print the replay of a recorded game."""
+    try:
+        config = _config(args)
+        store = Store(args.state or config.store.resolved())
+    except (ConfigError, StoreError) as exc:
+        return _fail("replay", str(exc), EXIT_CONFIG)
+    try:
+        if args.game is None:
+            for game_id in store.game_ids():
+                print(game_id)
+            return EXIT_OK
+        lines = replay(store, args.game, registry_for(config).get)
+    except (LookupError, EngineError, BotError) as exc:
+        return _fail("replay", str(exc), EXIT_ERRORS)
+    finally:
+        store.close()
+    for line in lines:
+        print(line.text)
+    mismatches = sum(1 for line in lines if line.mismatch)
+    print(f"{len(lines)} positions checked, {mismatches} scores differ from the server's")
+    return EXIT_ERRORS if mismatches else EXIT_OK
 
 
 def demo(args: argparse.Namespace) -> int:
-    """Play ``args.turns`` turns of a seeded two-player game, always choosing the top move."""
-    rules = Ruleset.for_id(DEMO_RULESET)
-    alphabet = rules.alphabet
+    """Bot against the house in an in-process sandbox."""
+    setup_logging("WARNING", args.log_file, verbose=args.verbose)
     try:
-        lexicon = LexiconRegistry().get(rules.id)
-    except LexiconError as exc:
-        print(f"wordfeud-bot demo: {exc}", file=sys.stderr)
-        return 1
-    bag = [code for code, count in enumerate(alphabet.counts) for _ in range(count)]
-    bag += [_BAG_BLANK] * alphabet.blanks
-    random.Random(args.seed).shuffle(bag)
-    board = Board(alphabet)
-    racks = [Rack.from_codes(alphabet, []) for _ in range(_PLAYERS)]
-    scores = [0] * _PLAYERS
-    scoreless = 0
-    print(f"Demo game: {rules.name} (ruleset {rules.id}), {len(lexicon):,} words, seed {args.seed}")
-    for turn in range(1, args.turns + 1):
-        player = (turn - 1) % _PLAYERS
-        racks[player] = _draw(racks[player], bag, rules.rack_size)
-        rack = racks[player]
-        if not len(rack):
-            print(f"\nPlayer {player + 1} has no tiles left: game over.")
-            break
-        start = time.perf_counter()
-        moves = generate(board, rack, lexicon, rules)
-        elapsed_ms = (time.perf_counter() - start) * 1000
-        print(f"\nTurn {turn}: player {player + 1}, rack {rack.text()}, {len(bag)} tiles left in the bag")
-        print(f"{len(moves):,} moves generated in {elapsed_ms:.1f} ms")
-        ranked = _ranked(moves, board, args.top)
-        for i, (score, notation, _) in enumerate(ranked, 1):
-            print(f"  {i:>2}. {notation:<20} {score:>4}{'  <- played' if i == 1 else ''}")
-        if ranked:
-            score, _, best = ranked[0]
-            board.place(best.tiles)
-            racks[player] = rack.leave([tile for _, _, tile in best.tiles])
-            scores[player] += score
-            scoreless = 0
-        else:
-            print("  no move: pass")
-            scoreless += 1
-        print(board.text())
-        print("Score: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(scores)))
-        if scoreless >= rules.scoreless_turns_to_end:
-            print(f"\n{scoreless} scoreless turns in a row: game over.")
-            break
-    return 0
+        run_demo(args.ruleset, args.seed)
+    except (LexiconError, BotError) as exc:
+        return _fail("demo", str(exc), EXIT_ERRORS)
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wordfeud-bot`` with all its subcommands."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-v", "--verbose", action="store_true", help="log every request and decision (debug level)")
+    common.add_argument("--log-file", type=Path, help="also write the log to this file")
+    service = argparse.ArgumentParser(add_help=False, parents=[common])
+    service.add_argument(
+        "-c", "--config", help=f"the configuration file (TOML; default: ${CONFIG_VARIABLE}, else built-in defaults)"
+    )
+    service.add_argument("--state", type=Path, help="the state database (default: store.path of the config)")
     parser = argparse.ArgumentParser(
         prog="wordfeud-bot",
-        description=(
-            "Wordfeud bot service: move generation engine, lexicons and (soon) the bot that plays over the API."
-        ),
+        description="Wordfeud bot service: plays its games over the Wordfeud HTTP API with an exact move generator.",
+        epilog="Secrets come from the environment: WORDFEUD_EMAIL (or WORDFEUD_USERNAME / WORDFEUD_USER_ID) and "
+        "WORDFEUD_PASSWORD or WORDFEUD_PASSWORD_HASH. See config/bot.example.toml.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
+
     demo_parser = commands.add_parser(
         "demo",
-        help="play a short seeded self-play game with the bundled English lexicon",
-        description=(
-            "Play a short seeded two-player game on the English ruleset (id 5) with the bundled ENABLE "
-            "lexicon. Racks are drawn from a shuffled bag; every turn the highest-scoring move is played "
-            "(ties broken by notation). Each turn prints the rack, the top moves with their scores, the "
-            "move-generation time and the board."
-        ),
+        parents=[common],
+        help="watch the bot play a whole game against a house player in a local sandbox",
+        description="Start a sandbox server in this process, log the bot in over HTTP and let it play one whole "
+        "game against the sandbox's greedy house player, showing the board after every move and the final score.",
     )
-    demo_parser.add_argument("--seed", type=int, default=1, help="seed for shuffling the bag (default: 1)")
-    demo_parser.add_argument("--turns", type=_positive_int, default=6, help="number of turns to play (default: 6)")
-    demo_parser.add_argument("--top", type=_positive_int, default=5, help="best moves to show per turn (default: 5)")
+    demo_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id of the game (default: 5, English)")
+    demo_parser.add_argument("--seed", type=int, default=1, help="seed of the sandbox's bag (default: 1)")
     demo_parser.set_defaults(handler=demo)
+
+    for name, handler, text in (
+        ("run", run, "the daemon: poll the account on an interval and play every game until stopped"),
+        ("once", once, "one pass over the account (for cron): exit 0 ok, 1 errors, 2 config, 3 locked, 4 login"),
+    ):
+        sub = commands.add_parser(name, parents=[service], help=text, description=text[0].upper() + text[1:] + ".")
+        sub.add_argument("--dry-run", action="store_true", help="decide moves and log them, but never submit")
+        sub.set_defaults(handler=handler)
+
+    replay_parser = commands.add_parser(
+        "replay",
+        parents=[service],
+        help="re-run the engine on a recorded game (no server needed)",
+        description="Re-run the engine on every recorded position of a game: what was played (engine and "
+        "server score), what the bot would play now, and the opponent's moves rescored. Without GAME, list "
+        "the recorded games.",
+    )
+    replay_parser.add_argument("game", type=int, nargs="?", help="the game id")
+    replay_parser.set_defaults(handler=replay_command)
+
+    check = commands.add_parser(
+        "check-config",
+        parents=[service],
+        help="check the configuration, the secrets and the lexicons",
+        description="Load the configuration file and the secrets from the environment and print the settings "
+        "(never a secret); exit 2 naming the key when something is wrong.",
+    )
+    check.set_defaults(handler=check_config)
+
+    selfplay_parser = commands.add_parser(
+        "selfplay",
+        help="show the move generator: a seeded self-play game with the top moves of every turn",
+        description="Play a short seeded two-player game on the English ruleset (id 5) with the bundled ENABLE "
+        "lexicon, with no server. Each turn prints the rack, the top moves with their scores, the move-generation "
+        "time and the board.",
+    )
+    selfplay_parser.add_argument("--seed", type=int, default=1, help="seed for shuffling the bag (default: 1)")
+    selfplay_parser.add_argument("--turns", type=_positive_int, default=6, help="turns to play (default: 6)")
+    selfplay_parser.add_argument("--top", type=_positive_int, default=5, help="best moves per turn (default: 5)")
+    selfplay_parser.set_defaults(handler=selfplay)
+
     add_dict_commands(commands)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
     commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
@@ -151,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     if arguments[:1] == ["sandbox"]:
         return sandbox_main(arguments[1:], prog="wordfeud-bot sandbox")
     args = build_parser().parse_args(arguments)
+    for name in ("verbose", "log_file", "config", "state"):
+        if not hasattr(args, name):
+            setattr(args, name, None)
     handler: Handler = args.handler
     return handler(args)
 

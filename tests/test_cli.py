@@ -14,8 +14,8 @@ BOARD_ROW = re.compile(r"^[.A-Za-z]{15}$", re.MULTILINE)
 SCORED_MOVE = re.compile(r"^\s+(\d+)\. ((?:\d{1,2}[A-O]|[A-O]\d{1,2}) \S+)\s+(\d+)", re.MULTILINE)
 
 
-def test_demo_prints_boards_and_scored_moves(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--turns", "2"]) == 0
+def test_selfplay_prints_boards_and_scored_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--turns", "2"]) == 0
     out = capsys.readouterr().out
     assert out.count("Turn ") == 2
     rows = BOARD_ROW.findall(out)
@@ -29,9 +29,9 @@ def test_demo_prints_boards_and_scored_moves(capsys: pytest.CaptureFixture[str])
     assert "Score: player 1" in out
 
 
-def test_demo_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     def moves_of(seed: int) -> list[str]:
-        assert main(["demo", "--turns", "3", "--seed", str(seed), "--top", "2"]) == 0
+        assert main(["selfplay", "--turns", "3", "--seed", str(seed), "--top", "2"]) == 0
         return [notation for _, notation, _ in SCORED_MOVE.findall(capsys.readouterr().out)]
 
     first = moves_of(7)
@@ -44,6 +44,11 @@ def test_demo_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     [
         ["--help"],
         ["demo", "--help"],
+        ["selfplay", "--help"],
+        ["run", "--help"],
+        ["once", "--help"],
+        ["replay", "--help"],
+        ["check-config", "--help"],
         ["dict", "--help"],
         ["dict", "build", "--help"],
         ["dict", "list", "--help"],
@@ -57,7 +62,9 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
     assert "usage: wordfeud-bot" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv", [[], ["demo", "--turns", "0"], ["demo", "--top", "x"], ["nosuch"]])
+@pytest.mark.parametrize(
+    "argv", [[], ["selfplay", "--turns", "0"], ["selfplay", "--top", "x"], ["nosuch"], ["demo", "--ruleset", "x"]]
+)
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(argv)
@@ -67,7 +74,7 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
 
 def test_runs_as_a_module() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "demo", "--turns", "1"],
+        [sys.executable, "-m", "bot.cli", "selfplay", "--turns", "1"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -75,3 +82,15 @@ def test_runs_as_a_module() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert SCORED_MOVE.search(result.stdout)
+
+
+def test_demo_plays_a_whole_game_against_the_house(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    pictures = re.findall(r"^    A B C D E F G H I J K L M N O$", out, re.MULTILINE)
+    moves = re.findall(r"^Move (\d+): (bot|house) ", out, re.MULTILINE)
+    assert len(pictures) == len(moves) > 10  # a board after every move
+    assert {who for _, who in moves} == {"bot", "house"}
+    final = re.search(r"Game over after (\d+) moves: bot (-?\d+), house (-?\d+)", out)
+    assert final is not None, out[-500:]
+    assert int(final.group(1)) == int(moves[-1][0])

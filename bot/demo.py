@@ -1,0 +1,117 @@
+"""``wordfeud-bot demo``: the bot plays one whole game against the sandbox's house player.
+
+A sandbox server starts in this process on 127.0.0.1 (a free port), with an account for the bot
+and a greedy house player. The bot logs in over HTTP like it would to the real server and plays
+through the same turn logic as ``run``/``once``; after every move the board, the move and the
+scores are shown, and the final result at the end.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.app import build
+from bot.config import ApiConfig, BotConfig, ScheduleConfig
+from bot.convert import placement_from_api, to_position
+from bot.credentials import Credentials
+from bot.models import Game
+from bot.store import Store
+from bot.turn import PLAYED
+from dictionaries.registry import LexiconRegistry
+from engine.board import Board
+from engine.move import format_move
+from engine.tiles import Alphabet
+from sandbox.server import SandboxServer
+from sandbox.state import State
+
+_COLUMNS = "ABCDEFGHIJKLMNO"
+_BOT_PASSWORD = "demo-password"  # a throwaway account on a server that lives as long as the demo
+
+
+def board_picture(board: Board) -> str:
+    """The board with column letters and row numbers around it."""
+    rows = board.text().splitlines()
+    lines = ["    " + " ".join(_COLUMNS)]
+    lines += [f"{number:>2}  " + " ".join(row) for number, row in enumerate(rows, 1)]
+    return "\n".join(lines)
+
+
+def run_demo(
+    ruleset: int = 5,
+    seed: int = 1,
+    *,
+    registry: LexiconRegistry | None = None,
+    out: Callable[[str], None] = print,
+    store_dir: Path | None = None,
+) -> Game:
+    """Play one game bot vs house in a private sandbox; returns the final game as the bot sees it."""
+    registry = registry or LexiconRegistry()
+    registry.get(ruleset)  # fail early, naming the command that builds a missing lexicon
+    state = State(registry.get, time.time, seed=seed)
+    me = state.add_user("bot", "bot@sandbox.local", _BOT_PASSWORD)
+    house = state.add_user("house", "house@sandbox.local", "house-password")
+    state.house.add(house.id)
+    sandbox_game = state.new_game(me, house, ruleset)
+    with SandboxServer(state) as server, tempfile.TemporaryDirectory() as scratch:
+        config = BotConfig(api=ApiConfig(base_url=server.base_url), schedule=ScheduleConfig(quarantine_seconds=0))
+        credentials = Credentials.from_password("email", me.email, _BOT_PASSWORD)
+        store = Store(Path(store_dir or scratch) / "demo.sqlite3")
+        wiring = build(config, credentials, store=store)
+        client = wiring.client
+        client.login()
+        out(f"Sandbox at {server.base_url}: bot (id {me.id}) against the house player, game {sandbox_game.id}")
+        game = client.game(sandbox_game.id)
+        out(f"Ruleset {game.ruleset} ({sandbox_game.game.rules.name}), {len(registry.get(ruleset)):,} words\n")
+        if game.move_count:
+            _show_house_move(game, me.id, out)
+        while game.is_running:
+            report = wiring.bot.turns.play(game.id)
+            game = client.game(game.id)
+            position = to_position(game, me.id, client.board)
+            house_move = _house_placement(game, me.id, position.rules.alphabet)
+            after_bot = Board(position.rules.alphabet)
+            after_bot.place([t for t in position.board.tiles() if house_move is None or t not in house_move])
+            number = game.move_count - (1 if game.last_move and game.last_move.user_id != me.id else 0)
+            done = f"{report.notation} for {report.points} points" if report.outcome == PLAYED else report.notation
+            out(f"Move {number}: bot {report.outcome}: {done}".rstrip(": ") + f"   (bot {game.me(me.id).score})")
+            out(board_picture(after_bot) + "\n")
+            if game.last_move and game.last_move.user_id != me.id:
+                _show_house_move(game, me.id, out)
+        store.close()
+    mine, theirs = game.me(me.id).score, game.opponent(me.id).score
+    verdict = "the bot wins" if mine > theirs else "the house wins" if theirs > mine else "a draw"
+    out(f"\nGame over after {game.move_count} moves: bot {mine}, house {theirs}: {verdict}.")
+    return game
+
+
+def _scores(game: Game) -> str:
+    return "(" + ", ".join(f"{p.username} {p.score}" for p in game.players) + f"; {game.bag_count} in the bag)"
+
+
+def _house_placement(game: Game, bot_id: int, alphabet: Alphabet) -> set[tuple[int, int, int]] | None:
+    """The squares of the house's last placement, if its last action was one."""
+    last = game.last_move
+    if last is None or last.user_id == bot_id or last.move_type != "move" or not last.move:
+        return None
+    return set(placement_from_api(last.move, alphabet, game.id).tiles)
+
+
+def _show_house_move(game: Game, bot_id: int, out: Callable[[str], None]) -> None:
+    """Print the house's last action and the board after it."""
+    position = to_position(game, bot_id, lambda board_id: [])
+    last = game.last_move
+    assert last is not None
+    if last.move_type == "move" and last.move:
+        move = placement_from_api(last.move, position.rules.alphabet, game.id)
+        before = Board(position.rules.alphabet)
+        before.place([t for t in position.board.tiles() if t not in set(move.tiles)])
+        text = f"{format_move(move, before)} for {last.points} points"
+    elif last.move_type == "swap":
+        text = f"swapped {last.tile_count} tiles"
+    else:
+        text = last.move_type
+    out(f"Move {game.move_count}: house {text}   {_scores(game)}")
+    out(board_picture(position.board) + "\n")
