@@ -62,6 +62,11 @@ def game_json(**changes: Any) -> dict[str, Any]:
     return game
 
 
+def paths() -> list[str]:
+    """The API paths called so far, in order."""
+    return [str(call.request.url).removeprefix(BASE) for call in responses.calls]
+
+
 class Sleeps(list[float]):
     def __call__(self, seconds: float) -> None:
         self.append(seconds)
@@ -162,7 +167,7 @@ def test_reads_send_cookie_user_agent_and_parse(client: WordfeudClient) -> None:
     responses.post(BASE + "board/1089/", json=ok({"board": grid}))
     assert client.board(1089) == grid
     assert client.board(1089) == grid
-    assert sum(1 for c in responses.calls if c.request.url.endswith("board/1089/")) == 1  # cached
+    assert paths().count("board/1089/") == 1  # cached
 
     responses.post(
         BASE + "user/notifications/",
@@ -303,7 +308,7 @@ def test_login_required_logs_in_again_once_and_repeats_the_call(sleeps: Sleeps) 
         match=[matchers.header_matcher({"Cookie": "sessionid=fresh-session-1111"})],
     )
     assert client.pass_turn(9) == {"updated": 1}
-    assert [c.request.url.removeprefix(BASE) for c in responses.calls] == [
+    assert paths() == [
         "game/9/pass/",
         "user/login/email/",
         "game/9/pass/",
@@ -333,7 +338,7 @@ def test_first_call_logs_in_when_there_is_no_session() -> None:
     login_answer(responses.mock)
     responses.post(BASE + "user/status/", json=ok({}))
     client.status()
-    assert [c.request.url.removeprefix(BASE) for c in responses.calls] == ["user/login/email/", "user/status/"]
+    assert paths() == ["user/login/email/", "user/status/"]
 
 
 @pytest.mark.parametrize(
