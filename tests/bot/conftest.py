@@ -1,0 +1,78 @@
+"""A sandbox on 127.0.0.1 with a bot account and a house player, and a bot wired to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.app import Wiring, build
+from bot.config import BotConfig, parse_config
+from bot.credentials import Credentials
+from bot.store import Store
+from sandbox.faults import Faults
+from sandbox.server import SandboxServer
+from sandbox.state import SandboxGame, State, User
+from tests.sandbox.test_http import english
+
+BOT_EMAIL = "bot@example.org"
+BOT_PASSWORD = "correct horse battery"
+
+
+class Ticker:
+    """A monotonic clock the tests move by hand (quarantine waits)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SteppingClock:
+    """The sandbox's clock: one second later at every reading, so every change has a new ``updated``."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@dataclass
+class Sandbox:
+    """The running server, its state, and the two accounts."""
+
+    server: SandboxServer
+    state: State
+    me: User
+    house: User
+
+    def game(self, ruleset: int = 5, board_type: str = "normal") -> SandboxGame:
+        """A new game bot vs house, the bot moving first."""
+        return self.state.new_game(self.me, self.house, ruleset, board_type)
+
+    def config(self, **sections: dict[str, object]) -> BotConfig:
+        data: dict[str, dict[str, object]] = {"api": {"base_url": self.server.base_url, "timeout_seconds": 5}}
+        for name, values in sections.items():
+            data.setdefault(name, {}).update(values)
+        return parse_config(data)
+
+    def wire(self, store_path: Path, ticker: Ticker | None = None, **sections: dict[str, object]) -> Wiring:
+        """A bot on this sandbox with retries that do not sleep."""
+        credentials = Credentials.from_password("email", BOT_EMAIL, BOT_PASSWORD)
+        clock = ticker or Ticker()
+        return build(self.config(**sections), credentials, store=Store(store_path), sleep=lambda s: None, clock=clock)
+
+
+@pytest.fixture
+def sandbox() -> Iterator[Sandbox]:
+    state = State(lambda ruleset_id: english(), SteppingClock(), seed=11)
+    me = state.add_user("bot", BOT_EMAIL, BOT_PASSWORD)
+    house = state.add_user("house", "house@example.org", "house-pw")
+    state.house.add(house.id)
+    with SandboxServer(state, faults=Faults(slow_seconds=0.6)) as server:
+        yield Sandbox(server, state, me, house)
