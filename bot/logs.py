@@ -67,6 +67,7 @@ def setup_logging(level: str = "INFO", file: Path | None = None, *, verbose: boo
         handler._wordfeud_bot = True  # type: ignore[attr-defined]
         root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else getattr(logging, level))
-    for noisy in ("urllib3", "apscheduler"):
-        logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.WARNING)
+    logging.getLogger("urllib3").setLevel(logging.DEBUG if verbose else logging.WARNING)
+    # a poll skipped because the previous pass still runs is expected, not worth a warning
+    logging.getLogger("apscheduler").setLevel(logging.DEBUG if verbose else logging.ERROR)
     return redactor

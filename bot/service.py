@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bot.client import WordfeudClient
 from bot.config import InvitesConfig, RandomGamesConfig
 from bot.convert import ConversionError
-from bot.errors import ApiError, ApiStatusError
+from bot.errors import ApiError, ApiStatusError, AuthError
 from bot.models import Invite, Status
 from bot.store import Store
 from bot.turn import PASSED, PLAYED, SWAPPED, UNKNOWN, TurnPlayer, TurnReport
@@ -73,6 +73,8 @@ class Bot:
         report = PassReport()
         try:
             status = self.client.status()
+        except AuthError:
+            raise  # the login itself is refused: nothing else can work
         except ApiError as exc:
             report.errors.append(f"user/status/: {exc}")
             log.error("cannot read the account's status: %s", exc)
