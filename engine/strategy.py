@@ -1,0 +1,188 @@
+"""Strategies: which move to play, given the position and every generated placement.
+
+``Greedy`` plays the highest score. ``Equity`` plays the highest *equity*: score plus the value
+of the tiles kept (``engine.leave``); swaps are moves too (0 points plus the kept tiles' value,
+only with at least ``swap_min_bag`` tiles in the bag), and a pass is the last resort. When the
+bag is empty the opponent's rack is known (the unseen tiles), and the end game counts what
+matters then: going out ends the game and wins twice the opponent's rack, every tile kept costs
+its points, and a move that leaves the opponent an out-play is penalised by what that play
+would score. Ties break by a fixed key, so decisions are reproducible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Protocol
+
+from engine.board import Board
+from engine.dawg import Dawg
+from engine.game import BLANK, rack_tiles
+from engine.leave import HandLeave, LeaveModel
+from engine.move import Move, Pass, Placement, Swap
+from engine.movegen import generate
+from engine.rack import Rack
+from engine.rules import Ruleset
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a strategy sees: the board, its rack, the unseen tiles (bag + opponent's rack, letter
+    codes with ``BLANK`` for blanks), the bag count and the scores (mine first)."""
+
+    board: Board
+    rack: Rack
+    rules: Ruleset
+    lexicon: Dawg
+    unseen: tuple[int, ...]
+    bag_count: int
+    scores: tuple[int, int] = (0, 0)
+
+
+class Strategy(Protocol):
+    """Ranks the possible moves of a situation, best first (never empty: a pass is always there)."""
+
+    name: str
+
+    def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
+        """Every move worth considering, best first."""
+        ...
+
+
+def placement_key(move: Placement) -> tuple[tuple[int, int, int], ...]:
+    """The fixed tie-break: the placed tiles in reading order."""
+    return move.tiles
+
+
+def whole_rack_swap(situation: Situation) -> list[Move]:
+    """Swap everything if the bag allows it, else pass."""
+    if situation.bag_count >= situation.rules.swap_min_bag and len(situation.rack):
+        return [Swap(tuple(rack_tiles(situation.rack))), Pass()]
+    return [Pass()]
+
+
+class Greedy:
+    """The highest score; without a placement, swap the whole rack (or pass)."""
+
+    name = "greedy"
+
+    def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
+        ordered = sorted(placements, key=lambda m: (-(m.score or 0), placement_key(m)))
+        return [*ordered, *whole_rack_swap(situation)]
+
+
+class Equity:
+    """Score plus leave value; swaps among the best subsets to keep; an end game when the bag is empty."""
+
+    def __init__(self, leave: LeaveModel | None = None, *, name: str = "equity", swap_cost: float = 0.0) -> None:
+        self.leave = leave
+        self.name = name
+        self.swap_cost = swap_cost  # points a swap gives up beyond its leave (tempo); tuned by the arena
+        self.endgame_width = 12  # end-game moves whose opponent replies are searched
+
+    def _model(self, rules: Ruleset) -> LeaveModel:
+        return self.leave if self.leave is not None else HandLeave.for_ruleset(rules)
+
+    def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
+        if situation.bag_count == 0:
+            return self._endgame(situation, placements)
+        model = self._model(situation.rules)
+        rack = situation.rack
+        scored: list[tuple[float, int, Move]] = []
+        values: dict[tuple[tuple[int, ...], int], float] = {}
+        for move in placements:
+            leave = rack.leave([t for _, _, t in move.tiles])
+            key = (leave.counts, leave.blanks)
+            value = values.get(key)
+            if value is None:
+                value = values[key] = model.value(leave)
+            # a leave matters less when few tiles remain to draw (the game is nearly over)
+            weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
+            scored.append(((move.score or 0) + weight * value, 0, move))
+        for swap, value in self.swaps(situation, model):
+            scored.append((value - self.swap_cost, 1, swap))
+        scored.sort(key=lambda item: (-item[0], item[1], _move_key(item[2])))
+        return [move for _, _, move in scored] + [Pass()]
+
+    def swaps(self, situation: Situation, model: LeaveModel) -> list[tuple[Swap, float]]:
+        """Every distinct swap (as the tiles given back) with the value of what it keeps."""
+        if situation.bag_count < situation.rules.swap_min_bag or not len(situation.rack):
+            return []
+        tiles = rack_tiles(situation.rack)
+        seen: dict[tuple[int, ...], float] = {}
+        for size in range(len(tiles)):  # keep 0..n-1 tiles
+            for kept in set(combinations(sorted(tiles), size)):
+                letters = [t for t in kept if t != BLANK]
+                leave = Rack.from_codes(situation.rules.alphabet, letters, blanks=len(kept) - len(letters))
+                given = list(tiles)
+                for tile in kept:
+                    given.remove(tile)
+                seen[tuple(sorted(given))] = model.value(leave)
+        return [(Swap(given), value) for given, value in seen.items()]
+
+    def _endgame(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
+        """Bag empty: both racks known. Value = score, + 2x the opponent's rack when going out,
+        - 2x the points kept otherwise, - the best reply that takes the opponent out."""
+        rules = situation.rules
+        alphabet = rules.alphabet
+        opponent_tiles = [t for t in situation.unseen if t != BLANK]
+        opponent = Rack.from_codes(alphabet, opponent_tiles, blanks=len(situation.unseen) - len(opponent_tiles))
+        opponent_points = opponent.points()
+        ranked: list[tuple[float, Move]] = []
+        for move in placements:
+            leave = situation.rack.leave([t for _, _, t in move.tiles])
+            if not len(leave):
+                ranked.append(((move.score or 0) + 2 * opponent_points + 1000, move))  # going out wins the race
+            else:
+                ranked.append(((move.score or 0) - 2 * leave.points(), move))
+        ranked.sort(key=lambda item: (-item[0], _move_key(item[1])))
+        # the opponent's reply is only searched for the most promising moves (each search is a movegen)
+        checked: list[tuple[float, Move]] = []
+        for base, move in ranked[: self.endgame_width]:
+            cost = 0.0
+            if base < 1000 and isinstance(move, Placement):
+                kept = situation.rack.leave([t for _, _, t in move.tiles]).points()
+                cost = self._their_out_play(situation, move, opponent, kept)
+            checked.append((base - cost, move))
+        checked.sort(key=lambda item: (-item[0], _move_key(item[1])))
+        return [move for _, move in checked] + [move for _, move in ranked[self.endgame_width :]] + [Pass()]
+
+    @staticmethod
+    def _their_out_play(situation: Situation, move: Placement, opponent: Rack, kept_points: int) -> float:
+        """What the opponent's best out-play after ``move`` would cost us (0 if they cannot go out)."""
+        board = situation.board
+        board.place(move.tiles)
+        try:
+            replies = generate(board, opponent, situation.lexicon, situation.rules)
+        finally:
+            board.undo()
+        size = len(opponent)
+        outs = [r.score or 0 for r in replies if len(r.tiles) == size]
+        return float(max(outs) + 2 * kept_points) if outs else 0.0
+
+
+def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
+    if isinstance(move, Placement):
+        return (0, tuple(placement_key(move)))
+    if isinstance(move, Swap):
+        return (1, tuple(move.tiles))
+    return (2, ())
+
+
+#: The strategies by name, for the command line and the config.
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "greedy": Greedy,
+    "equity": Equity,
+}
+
+
+def strategy_named(name: str) -> Strategy:
+    """A strategy by name; ValueError lists the known names."""
+    try:
+        return STRATEGIES[name]()
+    except KeyError:
+        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}") from None
+
+
+__all__ = ["Equity", "Greedy", "Situation", "Strategy", "strategy_named"]
