@@ -139,12 +139,12 @@ class Equity:
         ranked.sort(key=lambda item: (-item[0], _move_key(item[1])))
         # the opponent's reply is only searched for the most promising moves (each search is a movegen)
         checked: list[tuple[float, Move]] = []
-        for base, move in ranked[: self.endgame_width]:
+        for base, candidate in ranked[: self.endgame_width]:
             cost = 0.0
-            if base < 1000 and isinstance(move, Placement):
-                kept = situation.rack.leave([t for _, _, t in move.tiles]).points()
-                cost = self._their_out_play(situation, move, opponent, kept)
-            checked.append((base - cost, move))
+            if base < 1000 and isinstance(candidate, Placement):
+                kept = situation.rack.leave([t for _, _, t in candidate.tiles]).points()
+                cost = self._their_out_play(situation, candidate, opponent, kept)
+            checked.append((base - cost, candidate))
         checked.sort(key=lambda item: (-item[0], _move_key(item[1])))
         return [move for _, move in checked] + [move for _, move in ranked[self.endgame_width :]] + [Pass()]
 
