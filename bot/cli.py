@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.app import build, registry_for
+from bot.arena import arena_lines
 from bot.config import BotConfig, load_config, load_credentials
 from bot.daemon import Daemon
 from bot.demo import run_demo
@@ -31,6 +32,7 @@ from bot.selfplay import selfplay
 from bot.store import Store
 from dictionaries.cli import add_dict_commands
 from engine.errors import EngineError, LexiconError
+from engine.strategy import STRATEGIES
 from sandbox.cli import main as sandbox_main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -190,6 +192,16 @@ def demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def arena(args: argparse.Namespace) -> int:
+    """Strategy against strategy with mirrored deals."""
+    try:
+        for line in arena_lines(args.a, args.b, args.pairs, args.ruleset, args.seed, args.workers):
+            print(line)
+    except (ValueError, LexiconError) as exc:
+        return _fail("arena", str(exc), EXIT_ERRORS)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wordfeud-bot`` with all its subcommands."""
     common = argparse.ArgumentParser(add_help=False)
@@ -258,6 +270,22 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay_parser.add_argument("--turns", type=_positive_int, default=6, help="turns to play (default: 6)")
     selfplay_parser.add_argument("--top", type=_positive_int, default=5, help="best moves per turn (default: 5)")
     selfplay_parser.set_defaults(handler=selfplay)
+
+    arena_parser = commands.add_parser(
+        "arena",
+        help="play strategy A against B over mirrored deals and print the figures",
+        description="Play strategy A against strategy B on the local game engine: every shuffled bag is played "
+        "twice with the seats swapped (a mirrored pair), over several processes. Prints wins, draws and losses, "
+        "the win rate with a 95%% confidence interval over pairs, mean scores and margin, bingos and swaps per "
+        f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}.",
+    )
+    arena_parser.add_argument("a", help="strategy A (the one the figures are about)")
+    arena_parser.add_argument("b", help="strategy B")
+    arena_parser.add_argument("--pairs", type=_positive_int, default=100, help="mirrored pairs to play (default 100)")
+    arena_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
+    arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
+    arena_parser.set_defaults(handler=arena)
 
     add_dict_commands(commands)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
