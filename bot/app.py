@@ -19,6 +19,7 @@ from bot.store import Store
 from bot.turn import TurnPlayer, TurnSettings
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from engine.errors import LexiconError
+from engine.strategy import strategy_named
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,8 @@ def build(
         dry_run=config.play.dry_run,
         quarantine=config.schedule.quarantine_seconds,
     )
-    turns = TurnPlayer(client, store, lexicons.get, settings=settings, clock=clock)
+    strategy = strategy_named(config.play.strategy)
+    turns = TurnPlayer(client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock)
     bot = Bot(
         client, store, turns, invites=config.invites, random_games=config.random_games, has_lexicon=has_lexicon
     )

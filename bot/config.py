@@ -99,7 +99,7 @@ class RandomGamesConfig(Section):
 
 
 class PlayConfig(Section):
-    strategy: Literal["greedy"] = "greedy"
+    strategy: Literal["equity", "greedy"] = "equity"
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
 

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from bot.convert import ConversionError, Position, placement_from_api, to_position
 from bot.models import Game
 from bot.store import APPLIED, Store
-from bot.turn import Ranking, greedy
+from bot.turn import situation_of
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.move import format_move
+from engine.move import Placement, format_move
 from engine.movegen import generate
 from engine.score import score
+from engine.strategy import Greedy, Strategy
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def _local_user(game: Game) -> int:
 
 
 def replay(
-    store: Store, game_id: int, lexicons: Callable[[int], Dawg], ranking: Ranking = greedy
+    store: Store, game_id: int, lexicons: Callable[[int], Dawg], strategy: Strategy | None = None
 ) -> list[ReplayLine]:
     """The replay of a recorded game, position by position. Raises LookupError for an unknown game."""
     snapshots = [Game.model_validate(s) for s in store.snapshots(game_id)]
@@ -65,8 +66,11 @@ def replay(
         if not position.my_turn:
             continue
         lexicon = lexicons(position.rules.id)
-        moves = ranking(position, generate(position.board, position.rack, lexicon, position.rules))
-        best = f"{format_move(moves[0], position.board)} {moves[0].score}" if moves else "no placement"
+        placements = generate(position.board, position.rack, lexicon, position.rules)
+        top = (strategy or Greedy()).rank(situation_of(position, lexicon), placements)[0]
+        best = format_move(top, position.board)
+        if isinstance(top, Placement):
+            best += f" {top.score}"
         decision = decisions.get(game.move_count)
         if decision is None:
             played = "nothing recorded"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,14 +24,14 @@ from bot.errors import ApiStatusError, IllegalWordError, OutcomeUnknownError
 from bot.models import Game
 from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED, Store
 from engine.dawg import Dawg
-from engine.game import rack_tiles
-from engine.move import Placement, format_move
+from engine.game import BLANK, rack_tiles
+from engine.move import Pass, Placement, Swap, format_move
 from engine.movegen import generate
+from engine.strategy import Greedy, Situation, Strategy
+from engine.tiles import BLANK_FLAG, LETTER_MASK
 
 log = logging.getLogger(__name__)
 
-#: Ranks the generated placements, best first (the strategy); the default is ``greedy``.
-Ranking = Callable[[Position, Sequence[Placement]], list[Placement]]
 
 #: What happened to a game this pass.
 PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
@@ -39,9 +39,22 @@ PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
 )
 
 
-def greedy(position: Position, moves: Sequence[Placement]) -> list[Placement]:
-    """Highest score first; ties by the tiles (row, column, letter), so the choice is reproducible."""
-    return sorted(moves, key=lambda m: (-(m.score or 0), m.tiles))
+def situation_of(position: Position, lexicon: Dawg) -> Situation:
+    """What the strategy sees of an API position: the unseen tiles are the full set minus the board and our rack."""
+    rules = position.rules
+    alphabet = rules.alphabet
+    remaining = list(alphabet.counts)
+    blanks = alphabet.blanks - position.rack.blanks
+    for _, _, tile in position.board.tiles():
+        if tile & BLANK_FLAG:
+            blanks -= 1
+        else:
+            remaining[tile & LETTER_MASK] -= 1
+    for code in position.rack.letters():
+        remaining[code] -= 1
+    unseen = [code for code, count in enumerate(remaining) for _ in range(max(count, 0))] + [BLANK] * max(blanks, 0)
+    mine, theirs = position.scores[position.seat], position.scores[1 - position.seat]
+    return Situation(position.board, position.rack, rules, lexicon, tuple(unseen), position.bag_count, (mine, theirs))
 
 
 @dataclass(frozen=True)
@@ -74,14 +87,14 @@ class TurnPlayer:
         store: Store,
         lexicons: Callable[[int], Dawg],
         *,
-        ranking: Ranking = greedy,
+        strategy: Strategy | None = None,
         settings: TurnSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
         self.store = store
         self.lexicons = lexicons
-        self.ranking = ranking
+        self.strategy: Strategy = strategy or Greedy()
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
@@ -130,14 +143,16 @@ class TurnPlayer:
         lexicon = self.store.rejected().apply(self.lexicons(rules.id), rules)
         started = time.perf_counter()
         moves = generate(position.board, position.rack, lexicon, rules)
-        ranked = self.ranking(position, moves)
+        ranked = self.strategy.rank(situation_of(position, lexicon), moves)
         log.debug(
-            "game %d: %d moves for rack %s in %.0f ms",
-            game.id, len(moves), position.rack.text(), (time.perf_counter() - started) * 1000,
+            "game %d: %d moves for rack %s ranked by %s in %.0f ms",
+            game.id, len(moves), position.rack.text(), self.strategy.name, (time.perf_counter() - started) * 1000,
         )
         refused: list[str] = []
         tried = 0
         for move in ranked:
+            if not isinstance(move, Placement):
+                break  # the strategy prefers a swap or a pass to every placement left
             if tried >= self.settings.max_candidates:
                 break
             words = placement_words(move, position.board)
@@ -151,14 +166,17 @@ class TurnPlayer:
                 refused.extend(self._refused_words(detail, words, rules.id))
                 continue
             return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
-        if position.bag_count >= rules.swap_min_bag and len(position.rack):
-            letters = swap_letters(rack_tiles(position.rack), rules.alphabet)
-            notation = "swap " + (position.rack.text())
+        swap = next((m for m in ranked if isinstance(m, Swap)), None)
+        if swap is None and not any(isinstance(m, Pass) for m in ranked[:1]):
+            swap = Swap(tuple(rack_tiles(position.rack)))  # every placement was refused: change the rack
+        if swap is not None and position.bag_count >= rules.swap_min_bag and swap.tiles:
+            letters = swap_letters(swap.tiles, rules.alphabet)
+            notation = format_move(swap, position.board)
             outcome, detail = self._submit(game, position, "swap", notation, {"tiles": letters}, 0)
             if outcome != REFUSED:
                 return self._report(game, position, outcome, notation, 0, refused, detail, swap=True)
-        outcome, detail = self._submit(game, position, "pass", "pass", {}, 0)
-        return self._report(game, position, outcome, "pass", 0, refused, detail, passed=True)
+        outcome, detail = self._submit(game, position, "pass", "PASS", {}, 0)
+        return self._report(game, position, outcome, "PASS", 0, refused, detail, passed=True)
 
     def _report(
         self,
@@ -262,4 +280,4 @@ class TurnPlayer:
         return chosen
 
 
-__all__ = ["Ranking", "TurnPlayer", "TurnReport", "TurnSettings", "greedy", "placement_tiles"]
+__all__ = ["TurnPlayer", "TurnReport", "TurnSettings", "placement_tiles", "situation_of"]
