@@ -124,6 +124,14 @@ def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
     )
 
 
+def board_without(board: Board, squares: Iterable[tuple[int, int, int]]) -> Board:
+    """A copy of the board without these tiles (the board before a move, for its notation and score)."""
+    gone = set(squares)
+    before = Board(board.alphabet)
+    before.place([square for square in board.tiles() if square not in gone])
+    return before
+
+
 def placement_tiles(move: Placement, alphabet: Alphabet) -> list[ApiTile]:
     """An engine placement as the API's ``move`` list: ``[x, y, LETTER, is_blank]`` per new tile."""
     return [(col, row, alphabet.symbol(tile & LETTER_MASK), bool(tile & BLANK_FLAG)) for row, col, tile in move.tiles]

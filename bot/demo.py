@@ -15,15 +15,14 @@ from pathlib import Path
 
 from bot.app import build
 from bot.config import ApiConfig, BotConfig, ScheduleConfig
-from bot.convert import placement_from_api, to_position
+from bot.convert import Position, board_without, placement_from_api, to_position
 from bot.credentials import Credentials
 from bot.models import Game
 from bot.store import Store
 from bot.turn import PLAYED
 from dictionaries.registry import LexiconRegistry
 from engine.board import Board
-from engine.move import format_move
-from engine.tiles import Alphabet
+from engine.move import Placement, format_move
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
@@ -66,20 +65,22 @@ def run_demo(
         game = client.game(sandbox_game.id)
         out(f"Ruleset {game.ruleset} ({sandbox_game.game.rules.name}), {len(registry.get(ruleset)):,} words\n")
         if game.move_count:
-            _show_house_move(game, me.id, out)
+            _show_house_move(game, to_position(game, me.id, client.board), out)
         while game.is_running:
             report = wiring.bot.turns.play(game.id)
             game = client.game(game.id)
             position = to_position(game, me.id, client.board)
-            house_move = _house_placement(game, me.id, position.rules.alphabet)
-            after_bot = Board(position.rules.alphabet)
-            after_bot.place([t for t in position.board.tiles() if house_move is None or t not in house_move])
-            number = game.move_count - (1 if game.last_move and game.last_move.user_id != me.id else 0)
+            house_moved = game.last_move is not None and game.last_move.user_id != me.id
+            house_move = _house_placement(game, position) if house_moved else None
+            after_bot = board_without(position.board, house_move.tiles if house_move else ())
             done = f"{report.notation} for {report.points} points" if report.outcome == PLAYED else report.notation
-            out(f"Move {number}: bot {report.outcome}: {done}".rstrip(": ") + f"   (bot {game.me(me.id).score})")
+            out(
+                f"Move {game.move_count - house_moved}: bot {report.outcome}: {done}".rstrip(": ")
+                + f"   (bot {game.me(me.id).score})"
+            )
             out(board_picture(after_bot) + "\n")
-            if game.last_move and game.last_move.user_id != me.id:
-                _show_house_move(game, me.id, out)
+            if house_moved:
+                _show_house_move(game, position, out)
         store.close()
     mine, theirs = game.me(me.id).score, game.opponent(me.id).score
     verdict = "the bot wins" if mine > theirs else "the house wins" if theirs > mine else "a draw"
@@ -91,24 +92,21 @@ def _scores(game: Game) -> str:
     return "(" + ", ".join(f"{p.username} {p.score}" for p in game.players) + f"; {game.bag_count} in the bag)"
 
 
-def _house_placement(game: Game, bot_id: int, alphabet: Alphabet) -> set[tuple[int, int, int]] | None:
-    """The squares of the house's last placement, if its last action was one."""
+def _house_placement(game: Game, position: Position) -> Placement | None:
+    """The house's last action if it was a placement."""
     last = game.last_move
-    if last is None or last.user_id == bot_id or last.move_type != "move" or not last.move:
+    if last is None or last.move_type != "move" or not last.move:
         return None
-    return set(placement_from_api(last.move, alphabet, game.id).tiles)
+    return placement_from_api(last.move, position.rules.alphabet, game.id)
 
 
-def _show_house_move(game: Game, bot_id: int, out: Callable[[str], None]) -> None:
+def _show_house_move(game: Game, position: Position, out: Callable[[str], None]) -> None:
     """Print the house's last action and the board after it."""
-    position = to_position(game, bot_id, lambda board_id: [])
     last = game.last_move
     assert last is not None
-    if last.move_type == "move" and last.move:
-        move = placement_from_api(last.move, position.rules.alphabet, game.id)
-        before = Board(position.rules.alphabet)
-        before.place([t for t in position.board.tiles() if t not in set(move.tiles)])
-        text = f"{format_move(move, before)} for {last.points} points"
+    move = _house_placement(game, position)
+    if move is not None:
+        text = f"{format_move(move, board_without(position.board, move.tiles))} for {last.points} points"
     elif last.move_type == "swap":
         text = f"swapped {last.tile_count} tiles"
     else:

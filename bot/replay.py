@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.convert import ConversionError, Position, placement_from_api, to_position
+from bot.convert import ConversionError, Position, board_without, placement_from_api, to_position
 from bot.models import Game
 from bot.store import APPLIED, Store
 from bot.turn import situation_of
-from engine.board import Board
 from engine.dawg import Dawg
 from engine.move import Placement, format_move
 from engine.movegen import generate
@@ -95,9 +94,7 @@ def _their_move(game: Game, position: Position, user: int) -> list[ReplayLine]:
     if last is None or last.move_type != "move" or last.user_id == user or not last.move or last.points is None:
         return []
     move = placement_from_api(last.move, position.rules.alphabet, game.id)
-    before = Board(position.rules.alphabet)
-    new = set(move.tiles)
-    before.place([t for t in position.board.tiles() if t not in new])
+    before = board_without(position.board, move.tiles)
     engine_points = score(before, move, position.rules)
     mismatch = engine_points != last.points
     text = (

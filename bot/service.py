@@ -18,7 +18,7 @@ from bot.config import InvitesConfig, RandomGamesConfig
 from bot.convert import ConversionError
 from bot.errors import ApiError, ApiStatusError, AuthError
 from bot.models import Invite, Status
-from bot.store import Store
+from bot.store import PENDING, Store
 from bot.turn import PASSED, PLAYED, SWAPPED, UNKNOWN, TurnPlayer, TurnReport
 from engine.errors import LexiconError
 
@@ -89,34 +89,27 @@ class Bot:
     # -- games ------------------------------------------------------------------------------
 
     def _handle_games(self, status: Status, report: PassReport, stop: threading.Event | None) -> set[int]:
-        running: set[int] = set()
+        """Play every changed game; returns the ids of the account's running games."""
+        failed: set[int] = set()
         for entry in status.games:
             if stop is not None and stop.is_set():
                 log.info("stopping: the remaining games wait for the next run")
                 break
             seen = self.store.seen(entry.id)
             if seen is not None and seen[0] == entry.updated and not seen[1] and not self._open(entry.id):
-                if self._is_running(entry.id):
-                    running.add(entry.id)
                 continue
             try:
-                turn = self.turns.play(entry.id)
+                report.turns.append(self.turns.play(entry.id))
             except (ApiError, ConversionError, LexiconError) as exc:
                 report.errors.append(f"game {entry.id}: {exc}")
                 log.error("game %d: %s", entry.id, exc)
-                running.add(entry.id)
-                continue
-            report.turns.append(turn)
-            if self._is_running(entry.id):
-                running.add(entry.id)
-        return running
+                failed.add(entry.id)
+        listed = {entry.id for entry in status.games}
+        return (self.store.running_ids() & listed) | failed
 
     def _open(self, game_id: int) -> bool:
         """A decision of this game is pending, or the game waits for a lost answer."""
-        return bool(self.store.decisions(game_id, "pending")) or game_id in self.turns.quarantined
-
-    def _is_running(self, game_id: int) -> bool:
-        return game_id in self.store.running_ids()
+        return bool(self.store.decisions(game_id, PENDING)) or game_id in self.turns.quarantined
 
     # -- invites and random opponents -------------------------------------------------------
 

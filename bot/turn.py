@@ -19,16 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.client import WordfeudClient
-from bot.convert import Position, move_payload, placement_tiles, placement_words, swap_letters, to_position
+from bot.convert import Position, move_payload, placement_words, swap_letters, to_position
 from bot.errors import ApiStatusError, IllegalWordError, OutcomeUnknownError
 from bot.models import Game
 from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED, Store
 from engine.dawg import Dawg
-from engine.game import BLANK, rack_tiles
+from engine.game import rack_tiles
 from engine.move import Pass, Placement, Swap, format_move
 from engine.movegen import generate
-from engine.strategy import Greedy, Situation, Strategy
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.strategy import Greedy, Situation, Strategy, unseen_tiles
 
 log = logging.getLogger(__name__)
 
@@ -40,21 +39,11 @@ PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
 
 
 def situation_of(position: Position, lexicon: Dawg) -> Situation:
-    """What the strategy sees of an API position: the unseen tiles are the full set minus the board and our rack."""
+    """What the strategy sees of an API position (the unseen tiles worked out from the board and rack)."""
     rules = position.rules
-    alphabet = rules.alphabet
-    remaining = list(alphabet.counts)
-    blanks = alphabet.blanks - position.rack.blanks
-    for _, _, tile in position.board.tiles():
-        if tile & BLANK_FLAG:
-            blanks -= 1
-        else:
-            remaining[tile & LETTER_MASK] -= 1
-    for code in position.rack.letters():
-        remaining[code] -= 1
-    unseen = [code for code, count in enumerate(remaining) for _ in range(max(count, 0))] + [BLANK] * max(blanks, 0)
     mine, theirs = position.scores[position.seat], position.scores[1 - position.seat]
-    return Situation(position.board, position.rack, rules, lexicon, tuple(unseen), position.bag_count, (mine, theirs))
+    unseen = unseen_tiles(position.board, position.rack, rules)
+    return Situation(position.board, position.rack, rules, lexicon, unseen, position.bag_count, (mine, theirs))
 
 
 @dataclass(frozen=True)
@@ -98,6 +87,8 @@ class TurnPlayer:
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
+        # loaded once: its cache of lexicons without the refused words lives as long as this player
+        self.rejected = store.rejected()
 
     @property
     def quarantined(self) -> set[int]:
@@ -140,7 +131,7 @@ class TurnPlayer:
     def _decide(self, game: Game) -> TurnReport:
         position = to_position(game, self.user_id, self._board)
         rules = position.rules
-        lexicon = self.store.rejected().apply(self.lexicons(rules.id), rules)
+        lexicon = self.rejected.apply(self.lexicons(rules.id), rules)
         started = time.perf_counter()
         moves = generate(position.board, position.rack, lexicon, rules)
         ranked = self.strategy.rank(situation_of(position, lexicon), moves)
@@ -167,7 +158,7 @@ class TurnPlayer:
                 continue
             return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
         swap = next((m for m in ranked if isinstance(m, Swap)), None)
-        if swap is None and not any(isinstance(m, Pass) for m in ranked[:1]):
+        if swap is None and not isinstance(ranked[0], Pass):
             swap = Swap(tuple(rack_tiles(position.rack)))  # every placement was refused: change the rack
         if swap is not None and position.bag_count >= rules.swap_min_bag and swap.tiles:
             letters = swap_letters(swap.tiles, rules.alphabet)
@@ -220,11 +211,10 @@ class TurnPlayer:
         if fresh.move_count != game.move_count or not fresh.is_my_turn(self.user_id):
             self._observe(fresh)
             return CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
+        decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
         if self.settings.dry_run:
-            decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
             self.store.settle(decision, DRY_RUN, detail="--dry-run: not submitted")
             return DRY_RUN, "not submitted (dry run)"
-        decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
         try:
             server_points = self._send(game.id, kind, payload)
         except IllegalWordError as exc:
@@ -275,9 +265,10 @@ class TurnPlayer:
         named = [w for w in words if message and w == message.strip().upper()]
         chosen = named or (words if len(words) == 1 else [])
         for word in chosen:
+            self.rejected.add(ruleset, word)
             if self.store.add_rejected(ruleset, word):
                 log.warning("ruleset %d: the server refused %s; it will not be played again", ruleset, word)
         return chosen
 
 
-__all__ = ["TurnPlayer", "TurnReport", "TurnSettings", "placement_tiles", "situation_of"]
+__all__ = ["TurnPlayer", "TurnReport", "TurnSettings", "situation_of"]

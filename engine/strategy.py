@@ -24,6 +24,7 @@ from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.tiles import BLANK_FLAG, LETTER_MASK
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,23 @@ class Situation:
     unseen: tuple[int, ...]
     bag_count: int
     scores: tuple[int, int] = (0, 0)
+
+
+def unseen_tiles(board: Board, rack: Rack, rules: Ruleset) -> tuple[int, ...]:
+    """The tiles a player cannot see (bag and opponent's rack): the full set minus the board and the
+    rack, sorted, as letter codes and ``BLANK`` for blanks (what ``Game.unseen`` knows from inside)."""
+    alphabet = rules.alphabet
+    remaining = list(alphabet.counts)
+    blanks = alphabet.blanks - rack.blanks
+    for _, _, tile in board.tiles():
+        if tile & BLANK_FLAG:
+            blanks -= 1
+        else:
+            remaining[tile & LETTER_MASK] -= 1
+    for code in rack.letters():
+        remaining[code] -= 1
+    letters = [code for code, count in enumerate(remaining) for _ in range(max(count, 0))]
+    return tuple(sorted(letters + [BLANK] * max(blanks, 0)))
 
 
 class Strategy(Protocol):
@@ -91,14 +109,14 @@ class Equity:
         rack = situation.rack
         scored: list[tuple[float, int, Move]] = []
         values: dict[tuple[tuple[int, ...], int], float] = {}
+        # a leave matters less when few tiles remain to draw (the game is nearly over)
+        weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
         for move in placements:
             leave = rack.leave([t for _, _, t in move.tiles])
             key = (leave.counts, leave.blanks)
             value = values.get(key)
             if value is None:
                 value = values[key] = model.value(leave)
-            # a leave matters less when few tiles remain to draw (the game is nearly over)
-            weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
             scored.append(((move.score or 0) + weight * value, 0, move))
         for swap, value in self.swaps(situation, model):
             scored.append((value - self.swap_cost, 1, swap))
@@ -185,4 +203,4 @@ def strategy_named(name: str) -> Strategy:
         raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}") from None
 
 
-__all__ = ["Equity", "Greedy", "Situation", "Strategy", "strategy_named"]
+__all__ = ["Equity", "Greedy", "Situation", "Strategy", "strategy_named", "unseen_tiles"]

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.arena import GameRecord, play_pair, summarize
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.game import BLANK
+from engine.game import BLANK, Game
 from engine.leave import HandLeave
 from engine.move import Direction, Pass, Placement, Swap, parse_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation, strategy_named
+from engine.strategy import Equity, Greedy, Situation, strategy_named, unseen_tiles
 
 EN = Ruleset.for_id(5)
 NB = Ruleset.for_id(1)
@@ -139,3 +141,18 @@ def test_summary_counts_from_the_side_of_a() -> None:
     assert summary.margin == pytest.approx((100 + 10 + 0 - 200) / 4)
     assert summary.bingos_a == pytest.approx(0.5) and summary.swaps_a == pytest.approx(1.0)
     assert summary.ms_per_move_a == pytest.approx(1000 * 0.6 / 40)
+
+
+def test_unseen_tiles_from_the_players_view_match_the_game() -> None:
+    words = ["AA", "AB", "AD", "BA", "DA", "BAD", "DAB", "TA", "AT", "EAT", "TEA", "ETA", "ATE", "TEE", "TEAS"]
+    game = Game(EN, lexicon(words), random.Random(5))
+    for _ in range(8):
+        assert unseen_tiles(game.board, game.rack, EN) == tuple(game.unseen(game.current))
+        moves = generate(game.board, game.rack, game.lexicon, EN)
+        if moves:
+            game.place(max(moves, key=lambda m: (m.score or 0, m.tiles)))
+        else:
+            game.pass_turn()
+        if game.is_over:
+            break
+    assert len(game.board) > 0  # the comparison covered positions with tiles on the board
