@@ -105,39 +105,22 @@ class Equity:
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         if situation.bag_count == 0:
             return self._endgame(situation, placements)
-        model = self._model(situation.rules)
-        rack = situation.rack
-        scored: list[tuple[float, int, Move]] = []
-        values: dict[tuple[tuple[int, ...], int], float] = {}
+        uses = _rack_uses(situation.rack, self._model(situation.rules))
+        values = {key: value for _, key, value in uses}
         # a leave matters less when few tiles remain to draw (the game is nearly over)
         weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
+        scored: list[tuple[float, int, Placement | Swap]] = []
         for move in placements:
-            leave = rack.leave([t for _, _, t in move.tiles])
-            key = (leave.counts, leave.blanks)
-            value = values.get(key)
-            if value is None:
-                value = values[key] = model.value(leave)
-            scored.append(((move.score or 0) + weight * value, 0, move))
-        for swap, value in self.swaps(situation, model):
-            scored.append((value - self.swap_cost, 1, swap))
-        scored.sort(key=lambda item: (-item[0], item[1], _move_key(item[2])))
+            key = 1
+            for _, _, tile in move.tiles:
+                key *= _TILE_PRIME[tile]
+            scored.append(((move.score or 0) + weight * values[key], 0, move))
+        if situation.bag_count >= situation.rules.swap_min_bag:
+            # a swap gives back some tiles for 0 points and keeps the rest (never all, never none)
+            scored.extend((value - self.swap_cost, 1, Swap(used)) for used, _, value in uses if used)
+        # ties: placements before swaps, then by the tiles (reading order / tile codes)
+        scored.sort(key=lambda item: (-item[0], item[1], item[2].tiles))
         return [move for _, _, move in scored] + [Pass()]
-
-    def swaps(self, situation: Situation, model: LeaveModel) -> list[tuple[Swap, float]]:
-        """Every distinct swap (as the tiles given back) with the value of what it keeps."""
-        if situation.bag_count < situation.rules.swap_min_bag or not len(situation.rack):
-            return []
-        tiles = rack_tiles(situation.rack)
-        seen: dict[tuple[int, ...], float] = {}
-        for size in range(len(tiles)):  # keep 0..n-1 tiles
-            for kept in set(combinations(sorted(tiles), size)):
-                letters = [t for t in kept if t != BLANK]
-                leave = Rack.from_codes(situation.rules.alphabet, letters, blanks=len(kept) - len(letters))
-                given = list(tiles)
-                for tile in kept:
-                    given.remove(tile)
-                seen[tuple(sorted(given))] = model.value(leave)
-        return [(Swap(given), value) for given, value in seen.items()]
 
     def _endgame(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         """Bag empty: both racks known. Value = score, + 2x the opponent's rack when going out,
@@ -178,6 +161,36 @@ class Equity:
         size = len(opponent)
         outs = [r.score or 0 for r in replies if len(r.tiles) == size]
         return float(max(outs) + 2 * kept_points) if outs else 0.0
+
+
+def _primes(count: int) -> list[int]:
+    found: list[int] = []
+    candidate = 2
+    while len(found) < count:
+        if all(candidate % p for p in found):
+            found.append(candidate)
+        candidate += 1
+    return found
+
+
+_PRIMES = _primes(BLANK_FLAG + 1)
+#: A prime per board tile (every blank-flagged tile shares the blank's prime): the product over a
+#: placement's tiles names the multiset of rack tiles it uses, with no sorting per move.
+_TILE_PRIME = [_PRIMES[t] if t < BLANK_FLAG else _PRIMES[BLANK_FLAG] for t in range(2 * BLANK_FLAG)]
+
+
+def _rack_uses(rack: Rack, model: LeaveModel) -> list[tuple[tuple[int, ...], int, float]]:
+    """Every distinct multiset of rack tiles a move can use (sorted bag tiles), its prime product,
+    and the value of what it keeps."""
+    tiles = sorted(rack_tiles(rack))
+    uses: list[tuple[tuple[int, ...], int, float]] = []
+    for size in range(len(tiles) + 1):
+        for used in sorted(set(combinations(tiles, size))):
+            key = 1
+            for tile in used:
+                key *= _PRIMES[BLANK_FLAG] if tile == BLANK else _PRIMES[tile]
+            uses.append((used, key, model.value(rack.leave([BLANK_FLAG if t == BLANK else t for t in used]))))
+    return uses
 
 
 def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
