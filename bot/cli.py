@@ -26,6 +26,8 @@ from bot.config import BotConfig, load_config, load_credentials
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, AuthError, BotError, ConfigError, LockedError, StoreError
+from bot.learn import Settings as LearnSettings
+from bot.learn import learn
 from bot.logs import setup_logging
 from bot.replay import replay
 from bot.selfplay import selfplay
@@ -202,6 +204,41 @@ def arena(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def learn_leaves(args: argparse.Namespace) -> int:
+    """Self-play, then fit and write a leave table."""
+    settings = LearnSettings(args.ruleset, args.seed, args.player, args.explore, args.chunk)
+    out = args.out or args.work / f"leaves-{args.ruleset}.json"
+    try:
+        for line in learn(args.work, out, settings, args.games, ridge=args.ridge, workers=args.workers):
+            print(line)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished chunks are kept in {args.work}; run the same command to go on", file=sys.stderr)
+        return EXIT_ERRORS
+    except (ValueError, EngineError, BotError, OSError) as exc:
+        return _fail("learn-leaves", str(exc), EXIT_ERRORS)
+    return EXIT_OK
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wordfeud-bot`` with all its subcommands."""
     common = argparse.ArgumentParser(add_help=False)
@@ -286,6 +323,34 @@ def build_parser() -> argparse.ArgumentParser:
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
     arena_parser.set_defaults(handler=arena)
+
+    learn_parser = commands.add_parser(
+        "learn-leaves",
+        help="learn leave values from self-play and write a leave table",
+        description="Play GAMES self-play games with the PLAYER strategy on several processes, recording for every "
+        "kept leave the points the player scores next turn, then fit the factorised leave model (tiles, "
+        "duplicates, pairs, size and vowel count) by ridge least squares and write the table as JSON. Samples "
+        "are kept per chunk in the work directory: an interrupted run goes on where it stopped when run again, "
+        "and a larger --games adds to the games already played. Use the table with `arena equity:FILE ...`; "
+        "copy it to engine/data/leaves/<ruleset>.json to make it the default of the equity strategy.",
+    )
+    learn_parser.add_argument("--work", type=Path, required=True, help="work directory for the samples (resumable)")
+    learn_parser.add_argument("--games", type=_positive_int, default=1000, help="self-play games (default 1000)")
+    learn_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    learn_parser.add_argument("--out", type=Path, help="the table file (default: WORK/leaves-<ruleset>.json)")
+    learn_parser.add_argument(
+        "--player", default="equity-hand", help="strategy that plays the games (default equity-hand; or equity:FILE)"
+    )
+    learn_parser.add_argument(
+        "--explore", type=_fraction, default=0.1, help="share of turns played with one of the top 5 moves (default 0.1)"
+    )
+    learn_parser.add_argument(
+        "--ridge", type=_non_negative_float, default=30.0, help="pull of every value towards 0, in samples (default 30)"
+    )
+    learn_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
+    learn_parser.add_argument("--chunk", type=_positive_int, default=10, help="games per sample file (default 10)")
+    learn_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
+    learn_parser.set_defaults(handler=learn_leaves)
 
     add_dict_commands(commands)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser

@@ -92,3 +92,7 @@ STATUS_ERRORS: dict[str, type[ApiStatusError]] = {
     "not_your_turn": NotYourTurnError,
     "game_over": GameOverApiError,
 }
+
+
+class LearnError(BotError):
+    """A leave-learning run that cannot go on: a work directory made with other settings, or unreadable samples."""

@@ -45,3 +45,7 @@ class LexiconError(EngineError):
 
 class GameOverError(EngineError):
     """An action on a game that has already ended."""
+
+
+class LeaveTableError(EngineError, ValueError):
+    """A leave table file that is malformed, of another format version, or made for another ruleset."""

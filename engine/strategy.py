@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from engine.board import Board
 from engine.dawg import Dawg
 from engine.game import BLANK, rack_tiles
 from engine.leave import HandLeave, LeaveModel
+from engine.leavetable import best_leave, learned_leave, read_table
 from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import generate
 from engine.rack import Rack
@@ -93,14 +95,22 @@ class Greedy:
 class Equity:
     """Score plus leave value; swaps among the best subsets to keep; an end game when the bag is empty."""
 
-    def __init__(self, leave: LeaveModel | None = None, *, name: str = "equity", swap_cost: float = 0.0) -> None:
-        self.leave = leave
+    def __init__(
+        self,
+        leave: LeaveModel | None = None,
+        *,
+        source: Callable[[Ruleset], LeaveModel] = best_leave,
+        name: str = "equity",
+        swap_cost: float = 0.0,
+    ) -> None:
+        self.leave = leave  # a fixed model; else the model comes from ``source`` per ruleset
+        self.source = source
         self.name = name
         self.swap_cost = swap_cost  # points a swap gives up beyond its leave (tempo); tuned by the arena
         self.endgame_width = 12  # end-game moves whose opponent replies are searched
 
     def _model(self, rules: Ruleset) -> LeaveModel:
-        return self.leave if self.leave is not None else HandLeave.for_ruleset(rules)
+        return self.leave if self.leave is not None else self.source(rules)
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         if situation.bag_count == 0:
@@ -204,16 +214,29 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
 #: The strategies by name, for the command line and the config.
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "greedy": Greedy,
-    "equity": Equity,
+    "equity": Equity,  # the learned leave table when one ships for the ruleset, else the hand-made model
+    "equity-hand": lambda: Equity(source=HandLeave.for_ruleset, name="equity-hand"),
+    "equity-learned": lambda: Equity(source=learned_leave, name="equity-learned"),
 }
+#: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
+TABLE_PREFIX = "equity:"
 
 
 def strategy_named(name: str) -> Strategy:
-    """A strategy by name; ValueError lists the known names."""
+    """A strategy by name (or ``equity:FILE``); ValueError lists the known names."""
+    if name.startswith(TABLE_PREFIX) and len(name) > len(TABLE_PREFIX):
+        path = name[len(TABLE_PREFIX) :]
+        return Equity(source=lambda rules: _table(path, rules), name=name)
     try:
         return STRATEGIES[name]()
     except KeyError:
-        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}") from None
+        known = ", ".join(sorted(STRATEGIES))
+        raise ValueError(f"unknown strategy {name!r}; known: {known}, or {TABLE_PREFIX}FILE") from None
+
+
+@cache
+def _table(path: str, rules: Ruleset) -> LeaveModel:
+    return read_table(path, rules)
 
 
 __all__ = ["Equity", "Greedy", "Situation", "Strategy", "strategy_named", "unseen_tiles"]

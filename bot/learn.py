@@ -1,0 +1,229 @@
+"""``wordfeud-bot learn-leaves``: self-play on several processes, then a least-squares leave table.
+
+Games are played in chunks; each finished chunk's samples go to their own file in the work
+directory (written whole, then renamed), so an interrupted run loses at most the chunks in
+progress and running the same command again plays only what is missing. The settings of a work
+directory are fixed by its ``manifest.json``: asking for other ones is an error, not a mixed table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from bot.errors import LearnError
+from dictionaries.registry import LexiconRegistry
+from engine.arena import pair_seed
+from engine.dawg import Dawg
+from engine.leastsquares import ridge_fit
+from engine.leavesamples import sample_game
+from engine.leavetable import LearnedLeave, LeaveFeatures
+from engine.rack import Rack
+from engine.rules import Ruleset
+from engine.strategy import strategy_named
+
+MANIFEST = "manifest.json"
+EMPTY_LEAVE = "-"  # how a leave of no tiles is written in a sample file
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What makes the samples of a work directory comparable (stored in its manifest)."""
+
+    ruleset: int
+    seed: int
+    player: str
+    explore: float
+    chunk: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "ruleset": self.ruleset,
+            "seed": self.seed,
+            "player": self.player,
+            "explore": self.explore,
+            "chunk": self.chunk,
+        }
+
+
+def prepare(work: Path, settings: Settings) -> None:
+    """Create the work directory with its manifest, or check an existing one has the same settings."""
+    work.mkdir(parents=True, exist_ok=True)
+    manifest = work / MANIFEST
+    wanted = settings.as_dict()
+    if manifest.exists():
+        try:
+            found = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise LearnError(f"cannot read {manifest}: {error}") from None
+        different = [
+            f"{key} {found.get(key)!r} (asked {value!r})" for key, value in wanted.items() if found.get(key) != value
+        ]
+        if different:
+            raise LearnError(
+                f"{work} holds samples made with other settings: {', '.join(different)}; use another --work"
+            )
+        return
+    _write_whole(manifest, json.dumps(wanted, indent=1) + "\n")
+
+
+def chunk_path(work: Path, first: int, last: int) -> Path:
+    """The sample file of games ``first``..``last`` (inclusive)."""
+    return work / f"games-{first:06d}-{last:06d}.tsv"
+
+
+def chunks(games: int, size: int) -> list[tuple[int, int]]:
+    """The (first, last) game index of each chunk of a run of ``games`` games."""
+    return [(first, min(first + size, games) - 1) for first in range(0, games, size)]
+
+
+@cache
+def _lexicon(ruleset: int) -> Dawg:
+    return LexiconRegistry().get(ruleset)
+
+
+def _play_chunk(settings: Settings, work: str, first: int, last: int) -> int:
+    """Worker: play games first..last and write their samples; returns the number of samples."""
+    rules = Ruleset.for_id(settings.ruleset)
+    lexicon = _lexicon(settings.ruleset)
+    player = strategy_named(settings.player)
+    lines: list[str] = []
+    for game in range(first, last + 1):
+        seed = pair_seed(settings.seed, game)
+        for sample in sample_game(player, rules, lexicon, seed, explore=settings.explore):
+            lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\n")
+    _write_whole(chunk_path(Path(work), first, last), "".join(lines))
+    return len(lines)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write a file so that it either exists complete or not at all."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def play_games(
+    work: Path,
+    settings: Settings,
+    games: int,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Play the games of the run that have no sample file yet; returns how many games were played now."""
+    strategy_named(settings.player)  # an unknown name fails here, not in a worker
+    _lexicon(settings.ruleset)  # a missing lexicon fails here, naming the command that builds it
+    prepare(work, settings)
+    missing = [(a, b) for a, b in chunks(games, settings.chunk) if not chunk_path(work, a, b).exists()]
+    done = games - sum(b - a + 1 for a, b in missing)
+    if progress:
+        progress(done, games)
+    played = 0
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        for a, b in missing:
+            _play_chunk(settings, str(work), a, b)
+            played += b - a + 1
+            if progress:
+                progress(done + played, games)
+        return played
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_play_chunk, settings, str(work), a, b): (a, b) for a, b in missing}
+        for future in as_completed(futures):
+            future.result()
+            a, b = futures[future]
+            played += b - a + 1
+            if progress:
+                progress(done + played, games)
+    return played
+
+
+def read_samples(work: Path, games: int, chunk: int, rules: Ruleset) -> Counter[tuple[str, int]]:
+    """Every (leave, next score) sample of the run's games, counted."""
+    counts: Counter[tuple[str, int]] = Counter()
+    for first, last in chunks(games, chunk):
+        path = chunk_path(work, first, last)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise LearnError(f"cannot read samples {path}: {error.strerror or error}") from None
+        for number, line in enumerate(text.splitlines(), 1):
+            leave, _, score = line.partition("\t")
+            if not score.lstrip("-").isdigit():
+                raise LearnError(f"{path}:{number}: not a sample line: {line!r}")
+            counts[("" if leave == EMPTY_LEAVE else leave, int(score))] += 1
+    return counts
+
+
+def fit_table(
+    counts: Counter[tuple[str, int]], rules: Ruleset, *, ridge: float, about: dict[str, object]
+) -> LearnedLeave:
+    """Fit the factorised leave model to the samples (aggregated per distinct leave)."""
+    features = LeaveFeatures.for_ruleset(rules)
+    by_leave: dict[str, list[float]] = {}
+    for (leave, score), n in counts.items():
+        entry = by_leave.setdefault(leave, [0.0, 0.0])
+        entry[0] += n
+        entry[1] += n * score
+    rows = [
+        (features.of_rack(Rack.from_text(leave, rules.alphabet)), n, total) for leave, (n, total) in by_leave.items()
+    ]
+    baseline, weights = ridge_fit(rows, features.size, ridge=ridge)
+    samples = sum(counts.values())
+    details = {**about, "samples": samples, "distinct_leaves": len(by_leave), "ridge": ridge}
+    return LearnedLeave(rules.id, features, tuple(weights), baseline, details)
+
+
+def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
+    """A short human summary of a fitted table: the tiles from most to least valuable, some examples."""
+    singles = sorted(((table.weight(s), s) for s in [*rules.alphabet.symbols, "?"]), reverse=True)
+    yield f"  baseline (next score after keeping nothing): {table.baseline:.1f}"
+    yield "  single tiles: " + " ".join(f"{s} {w:+.1f}" for w, s in singles)
+    for text in ("?", "S", "ERS", "Q", "QU", "VV", "EEE", "AEINST"):
+        try:
+            leave = Rack.from_text(text, rules.alphabet)
+        except ValueError:
+            continue
+        yield f"  leave {text}: {table.value(leave):+.1f}"
+
+
+def _progress_printer() -> Callable[[int, int], None]:
+    started = time.monotonic()
+    first: list[int] = []
+
+    def show(done: int, total: int) -> None:
+        if not first:
+            first.append(done)
+        elapsed = time.monotonic() - started
+        new = done - first[0]
+        eta = elapsed / new * (total - done) if new else 0.0
+        print(f"\r{done}/{total} games, {elapsed:.0f} s, about {eta:.0f} s left ", end="", file=sys.stderr, flush=True)
+        if done == total:
+            print(file=sys.stderr)
+
+    return show
+
+
+def learn(work: Path, out: Path, settings: Settings, games: int, *, ridge: float, workers: int | None) -> Iterator[str]:
+    """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines."""
+    started = time.monotonic()
+    played = play_games(work, settings, games, workers=workers, progress=_progress_printer())
+    rules = Ruleset.for_id(settings.ruleset)
+    counts = read_samples(work, games, settings.chunk, rules)
+    about: dict[str, object] = {"games": games, **settings.as_dict()}
+    del about["chunk"]
+    table = fit_table(counts, rules, ridge=ridge, about=about)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _write_whole(out, table.to_json())
+    yield f"{games} games ({played} played now), {sum(counts.values())} samples, {len(counts)} distinct (leave, score)"
+    yield from table_lines(table, rules)
+    yield f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - started:.0f} s"

@@ -1,0 +1,91 @@
+"""Self-play that records what leaves are worth: the data the learned leave model is fitted on.
+
+One strategy plays both seats of a game. Each time a player keeps a leave (after a placement or a
+swap) and then draws a full rack, the sample is that leave and the points the same player scores
+on its next turn; turns whose next move falls in the end game (empty bag) are not recorded, since
+the end game values tiles differently. With probability ``explore`` a player picks one of its top
+few moves at random instead of the best, so leaves the strategy would avoid are seen too.
+
+>>> from engine.dawg import Dawg
+>>> rules = Ruleset.for_id(5)
+>>> lexicon = Dawg.build([rules.alphabet.parse_word(w) for w in ["AA", "AB", "BA", "BAA"]], rules.alphabet)
+>>> samples = sample_game(Greedy(), rules, lexicon, seed=1)
+>>> all(len(s.leave) <= 7 and s.score >= 0 for s in samples)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.dawg import Dawg
+from engine.game import BLANK, Game
+from engine.move import Move, Pass, Placement, Swap
+from engine.movegen import generate
+from engine.rules import Ruleset
+from engine.strategy import Greedy, Situation, Strategy
+from engine.tiles import BLANK_FLAG
+
+__all__ = ["Greedy", "LeaveSample", "sample_game"]
+
+#: How many of the best moves an exploring player picks from.
+EXPLORE_WIDTH = 5
+
+
+@dataclass(frozen=True)
+class LeaveSample:
+    """A kept leave (rack text, ``?`` for blanks, ``""`` for nothing kept) and the next turn's score."""
+
+    leave: str
+    score: int
+
+
+def sample_game(
+    player: Strategy, rules: Ruleset, lexicon: Dawg, seed: int, *, explore: float = 0.0
+) -> list[LeaveSample]:
+    """Play one self-play game (bag seeded by ``seed``) and return its leave samples in turn order."""
+    game = Game(rules, lexicon, random.Random(seed))
+    chooser = random.Random(f"explore:{seed}")
+    pending: list[str | None] = [None, None]  # per seat: the leave kept on its last turn, if recordable
+    samples: list[LeaveSample] = []
+    while not game.is_over:
+        seat = game.current
+        rack = game.rack
+        placements = generate(game.board, rack, lexicon, rules)
+        situation = Situation(
+            game.board,
+            rack,
+            rules,
+            lexicon,
+            tuple(game.unseen(seat)),
+            len(game.bag),
+            (game.scores[seat], game.scores[1 - seat]),
+        )
+        ranked = player.rank(situation, placements)
+        choice = _pick(ranked, chooser, explore)
+        kept = pending[seat]
+        if kept is not None and game.bag:
+            samples.append(LeaveSample(kept, choice.score or 0))
+        pending[seat] = None
+        if isinstance(choice, Placement):
+            used = len(choice.tiles)
+            leave = rack.leave([t for _, _, t in choice.tiles])
+            if len(game.bag) >= used:  # a full rack next turn
+                pending[seat] = leave.text()
+            game.place(choice)
+        elif isinstance(choice, Swap):
+            pending[seat] = rack.leave([BLANK_FLAG if t == BLANK else t for t in choice.tiles]).text()
+            game.swap(list(choice.tiles))
+        else:
+            game.pass_turn()
+    return samples
+
+
+def _pick(ranked: list[Move], chooser: random.Random, explore: float) -> Move:
+    """The best move, or with probability ``explore`` one of the best few (a pass only if nothing else)."""
+    if explore and chooser.random() < explore:
+        options = [m for m in ranked[:EXPLORE_WIDTH] if not isinstance(m, Pass)]
+        if options:
+            return chooser.choice(options)
+    return ranked[0]

@@ -1,0 +1,207 @@
+"""Learned leave values: a factorised model fitted on self-play, and the table file that holds it.
+
+A leave is described by a few kinds of *features*, each worth a fitted number of points:
+each tile kept (``A``), its second and third copy (``A2``, ``A3``: duplicates), each pair of
+different tiles kept together (``Q+U``, ``S+?``), and the leave's shape: its size and how many
+vowels it has (``3v1``). A leave's value is the sum over its features; the empty leave is worth 0.
+About 460 numbers for English instead of the ~920,000 of a full table, so tens of thousands of
+games are not needed to fill it.
+
+>>> from engine.rules import Ruleset
+>>> rules = Ruleset.for_id(5)
+>>> features = LeaveFeatures.for_ruleset(rules)
+>>> [features.names[i] for i in features.of_rack(Rack.from_text("EES?", rules.alphabet))]
+['E', 'E2', 'S', '?', 'E+S', 'E+?', 'S+?', '4v2']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from itertools import combinations
+
+from engine.errors import LeaveTableError
+from engine.leave import HandLeave
+from engine.rack import Rack
+from engine.rules import Ruleset
+
+TABLE_FORMAT = "wordfeud-bot leave table"
+TABLE_VERSION = 1
+#: Copies of one tile with a feature of their own (a fourth copy counts as the third).
+MAX_COPIES = 3
+BLANK_NAME = "?"
+
+
+@dataclass(frozen=True)
+class LeaveFeatures:
+    """The features of one alphabet: tiles are letter codes, then the blank (code ``len(symbols)``)."""
+
+    symbols: tuple[str, ...]
+    vowels: frozenset[int]
+    max_size: int
+    names: tuple[str, ...]
+
+    @classmethod
+    def for_ruleset(cls, rules: Ruleset) -> LeaveFeatures:
+        """The features of a ruleset (vowels from the hand model's data)."""
+        return _features(rules.id)
+
+    @classmethod
+    def build(cls, symbols: tuple[str, ...], vowels: frozenset[int], max_size: int) -> LeaveFeatures:
+        tiles = [*symbols, BLANK_NAME]
+        names = [f"{t}{k}" if k > 1 else t for t in tiles for k in range(1, MAX_COPIES + 1)]
+        names += [f"{a}+{b}" for a, b in combinations(tiles, 2)]
+        names += [f"{size}v{v}" for size in range(1, max_size + 1) for v in range(size + 1)]
+        return cls(symbols, vowels, max_size, tuple(names))
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def of(self, counts: tuple[int, ...], blanks: int) -> list[int]:
+        """Indices of the features of a leave given by letter counts and blanks."""
+        tiles = len(self.symbols) + 1
+        present = [code for code, n in enumerate(counts) if n]
+        if blanks:
+            present.append(tiles - 1)
+        active: list[int] = []
+        for code in present:
+            n = counts[code] if code < len(counts) else blanks
+            active.extend(code * MAX_COPIES + k for k in range(min(n, MAX_COPIES)))
+        pair_base = tiles * MAX_COPIES
+        for i, a in enumerate(present):
+            row = pair_base + a * tiles - a * (a + 1) // 2  # pairs (a, b>a) in combinations order
+            for b in present[i + 1 :]:
+                active.append(row + b - a - 1)
+        size = sum(counts) + blanks
+        if size:
+            vowels = sum(counts[code] for code in self.vowels)
+            shape_base = pair_base + tiles * (tiles - 1) // 2
+            size = min(size, self.max_size)
+            active.append(shape_base + (size - 1) * (size + 2) // 2 + min(vowels, size))
+        return active
+
+    def of_rack(self, leave: Rack) -> list[int]:
+        """Indices of the features of a leave."""
+        return self.of(leave.counts, leave.blanks)
+
+
+@cache
+def _features(ruleset_id: int) -> LeaveFeatures:
+    rules = Ruleset.for_id(ruleset_id)
+    vowels = HandLeave.for_ruleset(rules).vowels
+    return LeaveFeatures.build(rules.alphabet.symbols, vowels, rules.rack_size - 1)
+
+
+@dataclass(frozen=True)
+class LearnedLeave:
+    """A fitted leave model for one ruleset; ``about`` records how it was made (games, samples...)."""
+
+    ruleset: int
+    features: LeaveFeatures
+    weights: tuple[float, ...]
+    baseline: float  # the fitted mean next-turn score after keeping nothing
+    about: dict[str, object] = field(default_factory=dict, compare=False)
+    _cache: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict, compare=False, repr=False)
+
+    def value(self, leave: Rack) -> float:
+        """Points the leave is worth compared with keeping nothing."""
+        key = (leave.counts, leave.blanks)
+        found = self._cache.get(key)
+        if found is None:
+            weights = self.weights
+            found = self._cache[key] = sum(weights[i] for i in self.features.of(*key))
+        return found
+
+    def weight(self, name: str) -> float:
+        """The fitted value of one feature, by name (``"Q"``, ``"E2"``, ``"Q+U"``, ``"3v1"``)."""
+        return self.weights[self.features.names.index(name)]
+
+    def to_json(self) -> str:
+        """The table file's text: the header, then every non-zero weight by feature name."""
+        document = {
+            "format": TABLE_FORMAT,
+            "version": TABLE_VERSION,
+            "ruleset": self.ruleset,
+            "alphabet": list(self.features.symbols),
+            "baseline": round(self.baseline, 3),
+            "about": self.about,
+            "weights": {n: round(w, 3) for n, w in zip(self.features.names, self.weights, strict=True) if round(w, 3)},
+        }
+        return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, rules: Ruleset, *, source: str = "leave table") -> LearnedLeave:
+        """Read a table file's text for this ruleset; LeaveTableError names what is wrong."""
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise LeaveTableError(f"{source} is not JSON: {error}") from None
+        if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
+            raise LeaveTableError(f"{source} is not a {TABLE_FORMAT}")
+        if document.get("version") != TABLE_VERSION:
+            raise LeaveTableError(
+                f"{source} has version {document.get('version')!r}, this program reads {TABLE_VERSION}"
+            )
+        if document.get("ruleset") != rules.id:
+            raise LeaveTableError(f"{source} was made for ruleset {document.get('ruleset')!r}, not ruleset {rules.id}")
+        features = LeaveFeatures.for_ruleset(rules)
+        if document.get("alphabet") != list(features.symbols):
+            raise LeaveTableError(f"{source} has another alphabet than ruleset {rules.id} ({rules.code})")
+        index = {name: i for i, name in enumerate(features.names)}
+        weights = [0.0] * features.size
+        raw = document.get("weights")
+        if not isinstance(raw, dict):
+            raise LeaveTableError(f"{source} has no weights")
+        for name, value in raw.items():
+            if name not in index:
+                raise LeaveTableError(f"{source} has an unknown feature {name!r}")
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                raise LeaveTableError(f"{source}: feature {name!r} has a non-numeric value {value!r}")
+            weights[index[name]] = float(value)
+        baseline = document.get("baseline", 0.0)
+        if not isinstance(baseline, int | float):
+            raise LeaveTableError(f"{source}: baseline {baseline!r} is not a number")
+        about = document.get("about")
+        return cls(rules.id, features, tuple(weights), float(baseline), dict(about) if isinstance(about, dict) else {})
+
+    @classmethod
+    def shipped(cls, rules: Ruleset) -> LearnedLeave | None:
+        """The table shipped with the package for this ruleset (``engine/data/leaves/<id>.json``), if any."""
+        return _shipped(rules.id)
+
+
+@cache
+def _shipped(ruleset_id: int) -> LearnedLeave | None:
+    path = resources.files("engine.data").joinpath("leaves", f"{ruleset_id}.json")
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    return LearnedLeave.from_json(text, Ruleset.for_id(ruleset_id), source=f"shipped leave table {ruleset_id}.json")
+
+
+def read_table(path: str, rules: Ruleset) -> LearnedLeave:
+    """A leave table file written by ``wordfeud-bot learn-leaves``, for this ruleset."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError as error:
+        raise LeaveTableError(f"cannot read leave table {path}: {error.strerror or error}") from None
+    return LearnedLeave.from_json(text, rules, source=f"leave table {path}")
+
+
+def learned_leave(rules: Ruleset) -> LearnedLeave:
+    """The shipped learned table of a ruleset; LeaveTableError when none ships for it."""
+    table = LearnedLeave.shipped(rules)
+    if table is None:
+        raise LeaveTableError(
+            f"no learned leave table ships for ruleset {rules.id} ({rules.code}); see: wordfeud-bot learn-leaves --help"
+        )
+    return table
+
+
+def best_leave(rules: Ruleset) -> LearnedLeave | HandLeave:
+    """The learned table when one ships for the ruleset, else the hand-made model."""
+    return LearnedLeave.shipped(rules) or HandLeave.for_ruleset(rules)
