@@ -1,0 +1,73 @@
+"""``learn-leaves``: chunked self-play that resumes, checked work directories, and the fitted table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.errors import LearnError
+from bot.learn import Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
+from engine.leavetable import LearnedLeave
+from engine.rules import Ruleset
+
+EN = Ruleset.for_id(5)
+SETTINGS = Settings(ruleset=5, seed=4, player="greedy", explore=0.0, chunk=1)
+
+
+def test_chunks_cover_every_game_once() -> None:
+    assert chunks(7, 3) == [(0, 2), (3, 5), (6, 6)]
+    assert chunks(3, 10) == [(0, 2)]
+
+
+def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    assert play_games(tmp_path, SETTINGS, 2, workers=1, progress=lambda d, t: seen.append((d, t))) == 2
+    assert seen == [(0, 2), (1, 2), (2, 2)]
+    first = chunk_path(tmp_path, 0, 0).read_text(encoding="utf-8")
+    chunk_path(tmp_path, 1, 1).unlink()  # as if the run had been stopped during game 1
+    assert play_games(tmp_path, SETTINGS, 3, workers=1) == 2  # game 1 again, and the new game 2
+    assert chunk_path(tmp_path, 0, 0).read_text(encoding="utf-8") == first  # not replayed
+    assert not list(tmp_path.glob("*.partial"))
+    counts = read_samples(tmp_path, 3, 1, EN)
+    lines = sum(len(chunk_path(tmp_path, a, b).read_text().splitlines()) for a, b in chunks(3, 1))
+    assert sum(counts.values()) == lines
+    model = fit_table(counts, EN, ridge=30.0, about={"games": 3})
+    assert model.about["samples"] == sum(counts.values())
+    assert LearnedLeave.from_json(model.to_json(), EN).weights == pytest.approx(model.weights, abs=1e-3)
+
+
+def test_a_work_directory_keeps_its_settings(tmp_path: Path) -> None:
+    prepare(tmp_path, SETTINGS)
+    with pytest.raises(LearnError, match=r"explore 0.0 \(asked 0.5\)"):
+        prepare(tmp_path, Settings(5, 4, "greedy", 0.5, 1))
+    prepare(tmp_path, SETTINGS)  # the same settings are fine
+    assert json.loads((tmp_path / "manifest.json").read_text())["player"] == "greedy"
+
+
+def test_a_damaged_sample_file_is_named(tmp_path: Path) -> None:
+    chunk_path(tmp_path, 0, 0).write_text("EST\t12\nnonsense\n", encoding="utf-8")
+    with pytest.raises(LearnError, match=r"games-000000-000000\.tsv:2: not a sample line"):
+        read_samples(tmp_path, 1, 1, EN)
+    chunk_path(tmp_path, 0, 0).write_text("EST\t12\n-\t30\n", encoding="utf-8")
+    assert sum(read_samples(tmp_path, 1, 1, EN).values()) == 2
+    with pytest.raises(LearnError, match=r"cannot read samples .*games-000001-000001\.tsv"):
+        read_samples(tmp_path, 2, 1, EN)  # game 1 was never played
+
+
+def test_command_writes_a_table_the_arena_can_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "en.json"
+    argv = ["learn-leaves", "--work", str(tmp_path / "w"), "--games", "2", "--player", "greedy", "--workers", "1"]
+    assert main([*argv, "--out", str(out), "--chunk", "1"]) == 0
+    printed = capsys.readouterr()
+    assert "2 games (2 played now)" in printed.out and f"wrote {out}" in printed.out
+    assert "2/2 games" in printed.err  # progress
+    assert LearnedLeave.from_json(out.read_text(encoding="utf-8"), EN).about["games"] == 2
+    assert main([*argv, "--out", str(out), "--chunk", "2"]) == 1  # other settings than the work directory's
+    assert "chunk 1 (asked 2)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--explore", "2"])
+    assert exit_info.value.code == 2
+    assert "expected a number from 0 to 1, got '2'" in capsys.readouterr().err
