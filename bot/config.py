@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
+from engine.strategy import TABLE_PREFIX, strategy_named
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
@@ -98,10 +99,19 @@ class RandomGamesConfig(Section):
     _rulesets = field_validator("rulesets")(_check_rulesets)
 
 
+def _check_strategy(value: str) -> str:
+    strategy_named(value)  # ValueError lists the known names
+    if value.startswith(TABLE_PREFIX) and not Path(value[len(TABLE_PREFIX) :]).expanduser().is_file():
+        raise ValueError(f"no leave table file {value[len(TABLE_PREFIX) :]!r}")
+    return value
+
+
 class PlayConfig(Section):
-    strategy: Literal["equity", "greedy"] = "equity"
+    strategy: str = "equity"
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
+
+    _strategy = field_validator("strategy")(_check_strategy)
 
 
 class DictionariesConfig(Section):
@@ -159,6 +169,8 @@ def parse_config(data: Mapping[str, object], source: str = "config") -> BotConfi
             message = error["msg"]
             if error["type"] == "extra_forbidden":
                 message = "unknown key (secrets such as passwords belong in the environment)"
+            elif error["type"] == "value_error":
+                message = str(error["ctx"]["error"]) if "ctx" in error else message.removeprefix("Value error, ")
             problems.append(f"{key}: {message}")
         raise ConfigError(f"{source}: " + "; ".join(problems)) from None
 

@@ -17,6 +17,7 @@ games are not needed to fill it.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -185,7 +186,7 @@ def _shipped(ruleset_id: int) -> LearnedLeave | None:
 def read_table(path: str, rules: Ruleset) -> LearnedLeave:
     """A leave table file written by ``wordfeud-bot learn-leaves``, for this ruleset."""
     try:
-        with open(path, encoding="utf-8") as file:
+        with open(os.path.expanduser(path), encoding="utf-8") as file:
             text = file.read()
     except OSError as error:
         raise LeaveTableError(f"cannot read leave table {path}: {error.strerror or error}") from None
