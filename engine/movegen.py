@@ -30,7 +30,7 @@ own move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -122,31 +122,38 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
 
     def emit(total: int, wmul: int) -> None:
         # The rack holds blanks: one move per way to put them on the new tiles, covering ``short``.
+        choices: Iterable[Sequence[int]]
         if nshort == blanks:
             # every blank is spoken for: it stands on one of the letters the rack lacked
             candidates = [i for i, tile in enumerate(placed) if tile[2] in short]
-            sizes = range(nshort, nshort + 1)
+            # usually no other new tile shows those letters, and there is exactly one move
+            choices = (candidates,) if len(candidates) == nshort else _covering(candidates, nshort)
         else:
-            candidates = list(range(len(placed)))
             sizes = range(nshort, min(blanks, len(placed)) + 1)
-        for size in sizes:
-            for chosen in combinations(candidates, size):
-                if nshort:
-                    missing = list(short)
-                    for i in chosen:
-                        if placed[i][2] in missing:
-                            missing.remove(placed[i][2])
-                    if missing:
-                        continue
-                tiles = list(placed)
-                value = total
-                for i in chosen:
-                    _, _, letter = tile = tiles[i]
-                    p = tile[axis]
-                    tiles[i] = sq[p][letter | BLANK_FLAG]
-                    loss = pts[letter] * lm[p]
-                    value -= loss * wmul + (loss * wm[p] if xs[p] >= 0 else 0)
-                append(newp(Placement, (tuple(tiles), direction, value)))
+            choices = (c for size in sizes for c in combinations(range(len(placed)), size))
+            if nshort:
+                choices = (c for c in choices if _covers(c))
+        for chosen in choices:
+            tiles = list(placed)
+            value = total
+            for i in chosen:
+                _, _, letter = tile = tiles[i]
+                p = tile[axis]
+                tiles[i] = sq[p][letter | BLANK_FLAG]
+                loss = pts[letter] * lm[p]
+                value -= loss * wmul + (loss * wm[p] if xs[p] >= 0 else 0)
+            append(newp(Placement, (tuple(tiles), direction, value)))
+
+    def _covers(chosen: Sequence[int]) -> bool:
+        # the blanks on these tiles include every letter the rack lacked
+        missing = list(short)
+        for i in chosen:
+            if placed[i][2] in missing:
+                missing.remove(placed[i][2])
+        return not missing
+
+    def _covering(candidates: list[int], size: int) -> Iterator[Sequence[int]]:
+        return (c for c in combinations(candidates, size) if _covers(c))
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
