@@ -209,7 +209,9 @@ def learn_leaves(args: argparse.Namespace) -> int:
     settings = LearnSettings(args.ruleset, args.seed, args.player, args.explore, args.chunk)
     out = args.out or args.work / f"leaves-{args.ruleset}.json"
     try:
-        for line in learn(args.work, out, settings, args.games, ridge=args.ridge, workers=args.workers):
+        for line in learn(
+            args.work, out, settings, args.games, ridge=args.ridge, rounds=args.rounds, workers=args.workers
+        ):
             print(line)
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished chunks are kept in {args.work}; run the same command to go on", file=sys.stderr)
@@ -346,6 +348,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn_parser.add_argument(
         "--ridge", type=_non_negative_float, default=30.0, help="pull of every value towards 0, in samples (default 30)"
+    )
+    learn_parser.add_argument(
+        "--rounds",
+        type=_positive_int,
+        default=10,
+        help="fit rounds: 1 fits the next score alone, each further one adds the next leave's value (default 10)",
     )
     learn_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     learn_parser.add_argument("--chunk", type=_positive_int, default=10, help="games per sample file (default 10)")

@@ -23,7 +23,7 @@ from bot.errors import LearnError
 from dictionaries.registry import LexiconRegistry
 from engine.arena import pair_seed
 from engine.dawg import Dawg
-from engine.leastsquares import ridge_fit
+from engine.leastsquares import RidgeProblem
 from engine.leavesamples import sample_game
 from engine.leavetable import LearnedLeave, LeaveFeatures
 from engine.rack import Rack
@@ -32,6 +32,10 @@ from engine.strategy import strategy_named
 
 MANIFEST = "manifest.json"
 EMPTY_LEAVE = "-"  # how a leave of no tiles is written in a sample file
+NO_LEAVE = "*"  # no next leave: no full draw followed the next move
+
+#: A sample as counted: the leave, the next score, the next leave (None: no full draw followed).
+Sample = tuple[str, int, str | None]
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,8 @@ def _play_chunk(settings: Settings, work: str, first: int, last: int) -> int:
     for game in range(first, last + 1):
         seed = pair_seed(settings.seed, game)
         for sample in sample_game(player, rules, lexicon, seed, explore=settings.explore):
-            lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\n")
+            after = NO_LEAVE if sample.next_leave is None else sample.next_leave or EMPTY_LEAVE
+            lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\t{after}\n")
     _write_whole(chunk_path(Path(work), first, last), "".join(lines))
     return len(lines)
 
@@ -147,9 +152,9 @@ def play_games(
     return played
 
 
-def read_samples(work: Path, games: int, chunk: int, rules: Ruleset) -> Counter[tuple[str, int]]:
-    """Every (leave, next score) sample of the run's games, counted."""
-    counts: Counter[tuple[str, int]] = Counter()
+def read_samples(work: Path, games: int, chunk: int) -> Counter[Sample]:
+    """Every (leave, next score, next leave) sample of the run's games, counted."""
+    counts: Counter[Sample] = Counter()
     for first, last in chunks(games, chunk):
         path = chunk_path(work, first, last)
         try:
@@ -157,30 +162,75 @@ def read_samples(work: Path, games: int, chunk: int, rules: Ruleset) -> Counter[
         except OSError as error:
             raise LearnError(f"cannot read samples {path}: {error.strerror or error}") from None
         for number, line in enumerate(text.splitlines(), 1):
-            leave, _, score = line.partition("\t")
-            if not score.lstrip("-").isdigit():
-                raise LearnError(f"{path}:{number}: not a sample line: {line!r}")
-            counts[("" if leave == EMPTY_LEAVE else leave, int(score))] += 1
+            fields = line.split("\t")
+            if len(fields) != 3 or not fields[1].isdigit():
+                raise LearnError(f"{path}:{number}: not a sample line (leave, score, next leave): {line!r}")
+            leave, score, after = fields
+            counts[(_leave_text(leave), int(score), None if after == NO_LEAVE else _leave_text(after))] += 1
     return counts
 
 
-def fit_table(
-    counts: Counter[tuple[str, int]], rules: Ruleset, *, ridge: float, about: dict[str, object]
-) -> LearnedLeave:
-    """Fit the factorised leave model to the samples (aggregated per distinct leave)."""
+def _leave_text(field: str) -> str:
+    return "" if field == EMPTY_LEAVE else field
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A fitted table and how the bootstrap rounds went (largest change of any weight per round)."""
+
+    table: LearnedLeave
+    changes: tuple[float, ...]
+
+
+def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: int, about: dict[str, object]) -> Fit:
+    """Fit the factorised leave model to the samples (aggregated per distinct leave).
+
+    Round 1 fits the next turn's score alone; each further round fits the next score plus the
+    value the previous round gives the next leave, so a tile worth keeping again is worth more.
+    """
     features = LeaveFeatures.for_ruleset(rules)
-    by_leave: dict[str, list[float]] = {}
-    for (leave, score), n in counts.items():
-        entry = by_leave.setdefault(leave, [0.0, 0.0])
-        entry[0] += n
-        entry[1] += n * score
-    rows = [
-        (features.of_rack(Rack.from_text(leave, rules.alphabet)), n, total) for leave, (n, total) in by_leave.items()
-    ]
-    baseline, weights = ridge_fit(rows, features.size, ridge=ridge)
-    samples = sum(counts.values())
-    details = {**about, "samples": samples, "distinct_leaves": len(by_leave), "ridge": ridge}
-    return LearnedLeave(rules.id, features, tuple(weights), baseline, details)
+    active: dict[str, list[int]] = {}
+
+    def features_of(leave: str) -> list[int]:
+        found = active.get(leave)
+        if found is None:
+            try:
+                found = active[leave] = features.of_rack(Rack.from_text(leave, rules.alphabet))
+            except ValueError as error:
+                raise LearnError(f"sample leave {leave!r} is not a rack of ruleset {rules.id}: {error}") from None
+        return found
+
+    by_leave: dict[str, tuple[list[float], Counter[str]]] = {}
+    for (leave, score, after), n in counts.items():
+        entry = by_leave.setdefault(leave, ([0.0, 0.0], Counter()))
+        entry[0][0] += n
+        entry[0][1] += n * score
+        if after:
+            entry[1][after] += n
+    leaves = list(by_leave)
+    problem = RidgeProblem(
+        [(features_of(leave), by_leave[leave][0][0]) for leave in leaves], features.size, ridge=ridge
+    )
+    weights = [0.0] * features.size
+    baseline = 0.0
+    changes: list[float] = []
+    for _ in range(rounds):
+        totals = []
+        for leave in leaves:
+            (_, score_sum), afters = by_leave[leave]
+            later = sum(n * sum(weights[i] for i in features_of(after)) for after, n in afters.items())
+            totals.append(score_sum + later)
+        baseline, fitted = problem.fit(totals)
+        changes.append(max(abs(a - b) for a, b in zip(fitted, weights, strict=True)))
+        weights = fitted
+    details = {
+        **about,
+        "samples": sum(counts.values()),
+        "distinct_leaves": len(leaves),
+        "ridge": ridge,
+        "rounds": rounds,
+    }
+    return Fit(LearnedLeave(rules.id, features, tuple(weights), baseline, details), tuple(changes))
 
 
 def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
@@ -213,17 +263,21 @@ def _progress_printer() -> Callable[[int, int], None]:
     return show
 
 
-def learn(work: Path, out: Path, settings: Settings, games: int, *, ridge: float, workers: int | None) -> Iterator[str]:
+def learn(
+    work: Path, out: Path, settings: Settings, games: int, *, ridge: float, rounds: int, workers: int | None
+) -> Iterator[str]:
     """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines."""
     started = time.monotonic()
     played = play_games(work, settings, games, workers=workers, progress=_progress_printer())
     rules = Ruleset.for_id(settings.ruleset)
-    counts = read_samples(work, games, settings.chunk, rules)
+    counts = read_samples(work, games, settings.chunk)
     about: dict[str, object] = {"games": games, **settings.as_dict()}
     del about["chunk"]
-    table = fit_table(counts, rules, ridge=ridge, about=about)
+    fit = fit_table(counts, rules, ridge=ridge, rounds=rounds, about=about)
     out.parent.mkdir(parents=True, exist_ok=True)
-    _write_whole(out, table.to_json())
-    yield f"{games} games ({played} played now), {sum(counts.values())} samples, {len(counts)} distinct (leave, score)"
-    yield from table_lines(table, rules)
+    _write_whole(out, fit.table.to_json())
+    leaves = fit.table.about["distinct_leaves"]
+    yield f"{games} games ({played} played now), {sum(counts.values())} samples of {leaves} distinct leaves"
+    yield "  largest change of a value per round: " + ", ".join(f"{c:.2f}" for c in fit.changes)
+    yield from table_lines(fit.table, rules)
     yield f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - started:.0f} s"

@@ -1,9 +1,11 @@
 """Self-play that records what leaves are worth: the data the learned leave model is fitted on.
 
 One strategy plays both seats of a game. Each time a player keeps a leave (after a placement or a
-swap) and then draws a full rack, the sample is that leave and the points the same player scores
-on its next turn; turns whose next move falls in the end game (empty bag) are not recorded, since
-the end game values tiles differently. With probability ``explore`` a player picks one of its top
+swap) and then draws a full rack, the sample is that leave, the points the same player scores on
+its next turn and the leave it keeps then (``None`` when no full draw follows it). A leave's worth
+is not all in the next score: a player holding a blank often keeps it again, so the fit adds the
+value of the next leave to the target (``bot.learn``). Turns whose next move falls in the end game
+(empty bag) are not recorded, since the end game values tiles differently. With probability ``explore`` a player picks one of its top
 few moves at random instead of the best, so leaves the strategy would avoid are seen too.
 
 >>> from engine.dawg import Dawg
@@ -35,10 +37,12 @@ EXPLORE_WIDTH = 5
 
 @dataclass(frozen=True)
 class LeaveSample:
-    """A kept leave (rack text, ``?`` for blanks, ``""`` for nothing kept) and the next turn's score."""
+    """A kept leave (rack text, ``?`` for blanks, ``""`` for nothing kept), the next turn's score and
+    the leave kept on that turn (``None`` if no full draw followed it)."""
 
     leave: str
     score: int
+    next_leave: str | None
 
 
 def sample_game(
@@ -64,18 +68,19 @@ def sample_game(
         )
         ranked = player.rank(situation, placements)
         choice = _pick(ranked, chooser, explore)
+        leave: str | None = None  # what this move keeps, if a full draw follows
+        if isinstance(choice, Placement):
+            if len(game.bag) >= len(choice.tiles):
+                leave = rack.leave([t for _, _, t in choice.tiles]).text()
+        elif isinstance(choice, Swap):
+            leave = rack.leave([BLANK_FLAG if t == BLANK else t for t in choice.tiles]).text()
         kept = pending[seat]
         if kept is not None and game.bag:
-            samples.append(LeaveSample(kept, choice.score or 0))
-        pending[seat] = None
+            samples.append(LeaveSample(kept, choice.score or 0, leave))
+        pending[seat] = leave
         if isinstance(choice, Placement):
-            used = len(choice.tiles)
-            leave = rack.leave([t for _, _, t in choice.tiles])
-            if len(game.bag) >= used:  # a full rack next turn
-                pending[seat] = leave.text()
             game.place(choice)
         elif isinstance(choice, Swap):
-            pending[seat] = rack.leave([BLANK_FLAG if t == BLANK else t for t in choice.tiles]).text()
             game.swap(list(choice.tiles))
         else:
             game.pass_turn()

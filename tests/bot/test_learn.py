@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from bot.errors import LearnError
-from bot.learn import Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
+from bot.learn import Sample, Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
 from engine.leavetable import LearnedLeave
+from engine.rack import Rack
 from engine.rules import Ruleset
 
 EN = Ruleset.for_id(5)
@@ -31,10 +33,10 @@ def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path: Path) -> None:
     assert play_games(tmp_path, SETTINGS, 3, workers=1) == 2  # game 1 again, and the new game 2
     assert chunk_path(tmp_path, 0, 0).read_text(encoding="utf-8") == first  # not replayed
     assert not list(tmp_path.glob("*.partial"))
-    counts = read_samples(tmp_path, 3, 1, EN)
+    counts = read_samples(tmp_path, 3, 1)
     lines = sum(len(chunk_path(tmp_path, a, b).read_text().splitlines()) for a, b in chunks(3, 1))
     assert sum(counts.values()) == lines
-    model = fit_table(counts, EN, ridge=30.0, about={"games": 3})
+    model = fit_table(counts, EN, ridge=30.0, rounds=3, about={"games": 3}).table
     assert model.about["samples"] == sum(counts.values())
     assert LearnedLeave.from_json(model.to_json(), EN).weights == pytest.approx(model.weights, abs=1e-3)
 
@@ -48,13 +50,32 @@ def test_a_work_directory_keeps_its_settings(tmp_path: Path) -> None:
 
 
 def test_a_damaged_sample_file_is_named(tmp_path: Path) -> None:
-    chunk_path(tmp_path, 0, 0).write_text("EST\t12\nnonsense\n", encoding="utf-8")
+    chunk_path(tmp_path, 0, 0).write_text("EST\t12\t-\nnonsense\n", encoding="utf-8")
     with pytest.raises(LearnError, match=r"games-000000-000000\.tsv:2: not a sample line"):
-        read_samples(tmp_path, 1, 1, EN)
-    chunk_path(tmp_path, 0, 0).write_text("EST\t12\n-\t30\n", encoding="utf-8")
-    assert sum(read_samples(tmp_path, 1, 1, EN).values()) == 2
+        read_samples(tmp_path, 1, 1)
+    chunk_path(tmp_path, 0, 0).write_text("EST\t12\t-\n-\t30\tS\nEST\t12\t-\nQ\t5\t*\n", encoding="utf-8")
+    assert read_samples(tmp_path, 1, 1) == {("EST", 12, ""): 2, ("", 30, "S"): 1, ("Q", 5, None): 1}
     with pytest.raises(LearnError, match=r"cannot read samples .*games-000001-000001\.tsv"):
-        read_samples(tmp_path, 2, 1, EN)  # game 1 was never played
+        read_samples(tmp_path, 2, 1)  # game 1 was never played
+    chunk_path(tmp_path, 0, 0).write_text("E5T\t12\t-\n", encoding="utf-8")
+    with pytest.raises(LearnError, match="sample leave 'E5T' is not a rack of ruleset 5"):
+        fit_table(read_samples(tmp_path, 1, 1), EN, ridge=1.0, rounds=1, about={})
+
+
+def test_later_rounds_add_the_value_of_the_leave_kept_next() -> None:
+    # a blank kept: 35 points next turn on average, and the blank kept again 3 times in 4;
+    # nothing kept: 30 points; an E kept: 20 points
+    counts: Counter[Sample] = Counter(
+        {("?", 30, "?"): 50, ("?", 30, ""): 50, ("?", 40, "?"): 100, ("", 30, ""): 100, ("E", 20, ""): 100}
+    )
+    blank, e = Rack.from_text("?", EN.alphabet), Rack.from_text("E", EN.alphabet)
+    one_step = fit_table(counts, EN, ridge=1e-6, rounds=1, about={})
+    assert one_step.table.value(blank) == pytest.approx(5.0, abs=1e-3)  # 35 - 30
+    assert one_step.table.value(e) == pytest.approx(-10.0, abs=1e-3)
+    settled = fit_table(counts, EN, ridge=1e-6, rounds=80, about={})
+    assert settled.table.value(blank) == pytest.approx(20.0, abs=1e-3)  # v = 5 + 0.75 v
+    assert settled.table.value(e) == pytest.approx(-10.0, abs=1e-3)  # an E is never kept again here
+    assert settled.changes[0] > settled.changes[1] > settled.changes[-1] and settled.changes[-1] < 1e-6
 
 
 def test_command_writes_a_table_the_arena_can_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -141,6 +141,8 @@ def test_self_play_samples_are_reproducible_leaves_of_at_most_six_tiles() -> Non
     for sample in samples:
         assert len(Rack.from_text(sample.leave, EN.alphabet)) <= 6
         assert sample.score >= 0
+        assert sample.next_leave is None or len(Rack.from_text(sample.next_leave, EN.alphabet)) <= 6
+    assert any(s.next_leave is None for s in samples) and any(s.next_leave for s in samples)
     exploring = sample_game(Greedy(), EN, lexicon, seed=3, explore=1.0)
     assert exploring != samples  # every turn picks among the top five
 
