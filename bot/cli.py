@@ -347,7 +347,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--explore", type=_fraction, default=0.1, help="share of turns played with one of the top 5 moves (default 0.1)"
     )
     learn_parser.add_argument(
-        "--ridge", type=_non_negative_float, default=30.0, help="pull of every value towards 0, in samples (default 30)"
+        "--ridge",
+        type=_non_negative_float,
+        default=100.0,
+        help="pull of every value towards 0, in samples (default 100)",
     )
     learn_parser.add_argument(
         "--rounds",

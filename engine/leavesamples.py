@@ -5,8 +5,9 @@ swap) and then draws a full rack, the sample is that leave, the points the same 
 its next turn and the leave it keeps then (``None`` when no full draw follows it). A leave's worth
 is not all in the next score: a player holding a blank often keeps it again, so the fit adds the
 value of the next leave to the target (``bot.learn``). Turns whose next move falls in the end game
-(empty bag) are not recorded, since the end game values tiles differently. With probability ``explore`` a player picks one of its top
-few moves at random instead of the best, so leaves the strategy would avoid are seen too.
+(empty bag) are not recorded, since the end game values tiles differently. With probability
+``explore`` a player picks one of its top few moves at random instead of the best, so leaves the
+strategy would avoid are seen too.
 
 >>> from engine.dawg import Dawg
 >>> rules = Ruleset.for_id(5)
