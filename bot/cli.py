@@ -355,8 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn_parser.add_argument(
         "--rounds",
         type=_positive_int,
-        default=10,
-        help="fit rounds: 1 fits the next score alone, each further one adds the next leave's value (default 10)",
+        default=15,
+        help="fit rounds: 1 fits the next score alone, each further one adds the next leave's value (default 15)",
     )
     learn_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     learn_parser.add_argument("--chunk", type=_positive_int, default=10, help="games per sample file (default 10)")
