@@ -14,8 +14,9 @@ from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import LeaveTableError
 from engine.leastsquares import ridge_fit, solve_positive_definite
+from engine.leave import HandLeave
 from engine.leavesamples import sample_game
-from engine.leavetable import LearnedLeave, LeaveFeatures, read_table
+from engine.leavetable import LearnedLeave, LeaveFeatures, best_leave, learned_leave, read_table
 from engine.move import Placement
 from engine.movegen import generate
 from engine.rack import Rack
@@ -147,9 +148,30 @@ def test_self_play_samples_are_reproducible_leaves_of_at_most_six_tiles() -> Non
     assert exploring != samples  # every turn picks among the top five
 
 
-def test_equity_default_uses_the_shipped_table_when_there_is_one() -> None:
-    shipped = LearnedLeave.shipped(EN)
-    model = Equity()._model(EN)
-    assert model is (shipped if shipped is not None else model)
-    if shipped is not None:
-        assert shipped.about["games"] and shipped.about["samples"]
+def test_equity_by_default_plays_the_shipped_table() -> None:
+    assert Equity()._model(EN) is LearnedLeave.shipped(EN) is not None
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "good", "bad"), [(5, ["?", "S", "ERS"], ["Q", "VV", "UUU"]), (1, ["?", "E", "ER"], ["W", "FH"])]
+)
+def test_shipped_tables_load_and_know_the_basics(ruleset: int, good: list[str], bad: list[str]) -> None:
+    rules = Ruleset.for_id(ruleset)
+    shipped = LearnedLeave.shipped(rules)
+    assert shipped is not None and shipped.about["games"] and shipped.about["samples"]
+
+    def value(text: str) -> float:
+        return shipped.value(Rack.from_text(text, rules.alphabet))
+
+    assert all(value(g) > 0 for g in good) and all(value(b) < 0 for b in bad)
+    assert value("?") == max(value(t) for t in [*rules.alphabet.symbols, "?"])  # a blank is the best tile to keep
+    if ruleset == 5:
+        assert value("QU") > value("Q")  # the pair feature rescues the Q
+
+
+def test_rulesets_without_a_shipped_table_fall_back_to_the_hand_model() -> None:
+    assert isinstance(best_leave(EN), LearnedLeave)
+    german = Ruleset.for_id(9)
+    assert LearnedLeave.shipped(german) is None and isinstance(best_leave(german), HandLeave)
+    with pytest.raises(LeaveTableError, match="no learned leave table ships for ruleset 9"):
+        learned_leave(german)
