@@ -197,7 +197,8 @@ def demo(args: argparse.Namespace) -> int:
 def arena(args: argparse.Namespace) -> int:
     """Strategy against strategy with mirrored deals."""
     try:
-        for line in arena_lines(args.a, args.b, args.pairs, args.ruleset, args.seed, args.workers):
+        pairs = args.pairs or (args.games // 2 if args.games else 100)
+        for line in arena_lines(args.a, args.b, pairs, args.ruleset, args.seed, args.workers):
             print(line)
     except (ValueError, LexiconError) as exc:
         return _fail("arena", str(exc), EXIT_ERRORS)
@@ -219,6 +220,13 @@ def learn_leaves(args: argparse.Namespace) -> int:
     except (ValueError, EngineError, BotError, OSError) as exc:
         return _fail("learn-leaves", str(exc), EXIT_ERRORS)
     return EXIT_OK
+
+
+def _even_games(text: str) -> int:
+    games = _positive_int(text)
+    if games % 2:
+        raise argparse.ArgumentTypeError(f"games come in mirrored pairs: expected an even number, got {text!r}")
+    return games
 
 
 def _fraction(text: str) -> float:
@@ -320,7 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena_parser.add_argument("a", help="strategy A (the one the figures are about)")
     arena_parser.add_argument("b", help="strategy B")
-    arena_parser.add_argument("--pairs", type=_positive_int, default=100, help="mirrored pairs to play (default 100)")
+    size = arena_parser.add_mutually_exclusive_group()
+    size.add_argument("--pairs", type=_positive_int, help="mirrored pairs to play (default 100)")
+    size.add_argument("--games", type=_even_games, help="games to play instead: an even number, two per pair")
     arena_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
@@ -330,8 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
         "learn-leaves",
         help="learn leave values from self-play and write a leave table",
         description="Play GAMES self-play games with the PLAYER strategy on several processes, recording for every "
-        "kept leave the points the player scores next turn, then fit the factorised leave model (tiles, "
-        "duplicates, pairs, size and vowel count) by ridge least squares and write the table as JSON. Samples "
+        "kept leave the points the player scores next turn and the leave it keeps then, then fit the factorised "
+        "leave model (tiles, duplicates, pairs, size and vowel count) by ridge least squares in ROUNDS rounds "
+        "and write the table as JSON. Samples "
         "are kept per chunk in the work directory: an interrupted run goes on where it stopped when run again, "
         "and a larger --games adds to the games already played. Use the table with `arena equity:FILE ...`; "
         "copy it to engine/data/leaves/<ruleset>.json to make it the default of the equity strategy.",

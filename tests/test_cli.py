@@ -94,3 +94,15 @@ def test_demo_plays_a_whole_game_against_the_house(capsys: pytest.CaptureFixture
     final = re.search(r"Game over after (\d+) moves: bot (-?\d+), house (-?\d+)", out)
     assert final is not None, out[-500:]
     assert int(final.group(1)) == int(moves[-1][0])
+
+
+def test_arena_plays_mirrored_pairs_and_names_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "greedy", "equity-hand", "--games", "2", "--workers", "1", "--seed", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "greedy vs equity-hand: 2 games (1 mirrored pairs)" in captured.out
+    assert re.search(r"win rate \d+\.\d% \(95% CI", captured.out) and "1/1 pairs" in captured.err
+    assert main(["arena", "greedy", "genius", "--pairs", "1"]) == 1
+    assert "unknown strategy 'genius'; known: equity, equity-hand" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["arena", "greedy", "greedy", "--games", "3"])
+    assert "expected an even number, got '3'" in capsys.readouterr().err
