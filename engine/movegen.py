@@ -257,7 +257,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             lm = lms[r]
             wm = wms[r]
             sq = squares[r]
-            info = _row_info(line, cc, xs, lm, wm, sq, pts)
+            info = []  # built when the first anchor of the row that a rack tile fits needs it
             previous_anchor = -1
             for anchor in anchors:
                 cca = cc[anchor]
@@ -265,6 +265,8 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     # no rack tile fits here: no move covers this anchor
                     previous_anchor = anchor
                     continue
+                if not info:
+                    info = _row_info(line, cc, xs, lm, wm, sq, pts)
                 if anchor > 0 and line[anchor - 1] != EMPTY:
                     # the left part is the run of board tiles directly left of the anchor
                     start = anchor - 1
