@@ -96,7 +96,5 @@ def build(
     )
     strategy = strategy_named(config.play.strategy)
     turns = TurnPlayer(client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock)
-    bot = Bot(
-        client, store, turns, invites=config.invites, random_games=config.random_games, has_lexicon=has_lexicon
-    )
+    bot = Bot(client, store, turns, invites=config.invites, random_games=config.random_games, has_lexicon=has_lexicon)
     return Wiring(bot, client, store, lexicons)

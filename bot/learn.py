@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from bot.errors import LearnError
+from bot.workers import progress_printer, run_chunks
 from dictionaries.registry import LexiconRegistry
 from engine.arena import pair_seed
 from engine.dawg import Dawg
@@ -94,8 +93,9 @@ def _lexicon(ruleset: int) -> Dawg:
     return LexiconRegistry().get(ruleset)
 
 
-def _play_chunk(settings: Settings, work: str, first: int, last: int) -> int:
+def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
     """Worker: play games first..last and write their samples; returns the number of samples."""
+    first, last = games
     rules = Ruleset.for_id(settings.ruleset)
     lexicon = _lexicon(settings.ruleset)
     player = strategy_named(settings.player)
@@ -132,24 +132,17 @@ def play_games(
     done = games - sum(b - a + 1 for a, b in missing)
     if progress:
         progress(done, games)
-    played = 0
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        for a, b in missing:
-            _play_chunk(settings, str(work), a, b)
-            played += b - a + 1
-            if progress:
-                progress(done + played, games)
-        return played
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_play_chunk, settings, str(work), a, b): (a, b) for a, b in missing}
-        for future in as_completed(futures):
-            future.result()
-            a, b = futures[future]
-            played += b - a + 1
-            if progress:
-                progress(done + played, games)
-    return played
+    played = [0]
+
+    def finished(index: int, _samples: int) -> None:
+        first, last = missing[index]
+        played[0] += last - first + 1
+        if progress:
+            progress(done + played[0], games)
+
+    play = partial(_play_chunk, settings, str(work))
+    run_chunks(play, missing, workers=workers or os.cpu_count() or 1, done=finished)
+    return played[0]
 
 
 def read_samples(work: Path, games: int, chunk: int) -> Counter[Sample]:
@@ -246,29 +239,12 @@ def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
         yield f"  leave {text}: {table.value(leave):+.1f}"
 
 
-def _progress_printer() -> Callable[[int, int], None]:
-    started = time.monotonic()
-    first: list[int] = []
-
-    def show(done: int, total: int) -> None:
-        if not first:
-            first.append(done)
-        elapsed = time.monotonic() - started
-        new = done - first[0]
-        eta = elapsed / new * (total - done) if new else 0.0
-        print(f"\r{done}/{total} games, {elapsed:.0f} s, about {eta:.0f} s left ", end="", file=sys.stderr, flush=True)
-        if done == total:
-            print(file=sys.stderr)
-
-    return show
-
-
 def learn(
     work: Path, out: Path, settings: Settings, games: int, *, ridge: float, rounds: int, workers: int | None
 ) -> Iterator[str]:
     """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines."""
     started = time.monotonic()
-    played = play_games(work, settings, games, workers=workers, progress=_progress_printer())
+    played = play_games(work, settings, games, workers=workers, progress=progress_printer("games"))
     rules = Ruleset.for_id(settings.ruleset)
     counts = read_samples(work, games, settings.chunk)
     about: dict[str, object] = {"games": games, **settings.as_dict()}

@@ -26,6 +26,7 @@ SELFPLAY_RULESET = 5
 _BAG_BLANK = -1
 _PLAYERS = 2
 
+
 def _draw(rack: Rack, bag: list[int], rack_size: int) -> Rack:
     """The rack refilled from the end of the bag (which shrinks), as far as the bag allows."""
     drawn = [bag.pop() for _ in range(min(rack_size - len(rack), len(bag)))]

@@ -143,11 +143,20 @@ class Bot:
                     game_id = self.client.accept_invite(invite.id)
                     report.accepted.append(invite.id)
                     running += 1
-                    log.info("accepted invite %d from %s (ruleset %d): game %d", invite.id, invite.inviter,
-                             invite.ruleset, game_id)
+                    log.info(
+                        "accepted invite %d from %s (ruleset %d): game %d",
+                        invite.id,
+                        invite.inviter,
+                        invite.ruleset,
+                        game_id,
+                    )
                 elif verdict == "full":
-                    log.info("invite %d from %s waits: %d games running (invites.max_games)", invite.id,
-                             invite.inviter, running)
+                    log.info(
+                        "invite %d from %s waits: %d games running (invites.max_games)",
+                        invite.id,
+                        invite.inviter,
+                        running,
+                    )
                 else:
                     self.client.reject_invite(invite.id)
                     report.rejected.append(invite.id)

@@ -173,8 +173,18 @@ class Store:
                    ON CONFLICT (game_id) DO UPDATE SET updated = excluded.updated, move_count = excluded.move_count,
                    running = excluded.running, my_score = excluded.my_score, their_score = excluded.their_score,
                    my_turn = excluded.my_turn""",
-                (game.id, game.ruleset, other.username, game.updated, game.move_count, int(game.is_running),
-                 me.score, other.score, now, int(game.is_my_turn(user_id))),
+                (
+                    game.id,
+                    game.ruleset,
+                    other.username,
+                    game.updated,
+                    game.move_count,
+                    int(game.is_running),
+                    me.score,
+                    other.score,
+                    now,
+                    int(game.is_my_turn(user_id)),
+                ),
             )
             if game.tiles is not None:
                 last = self._db.execute(

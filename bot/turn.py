@@ -34,7 +34,14 @@ log = logging.getLogger(__name__)
 
 #: What happened to a game this pass.
 PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
-    "played", "swapped", "passed", "waiting", "changed", "unknown", "over", "dry_run",
+    "played",
+    "swapped",
+    "passed",
+    "waiting",
+    "changed",
+    "unknown",
+    "over",
+    "dry_run",
 )
 
 
@@ -137,7 +144,11 @@ class TurnPlayer:
         ranked = self.strategy.rank(situation_of(position, lexicon), moves)
         log.debug(
             "game %d: %d moves for rack %s ranked by %s in %.0f ms",
-            game.id, len(moves), position.rack.text(), self.strategy.name, (time.perf_counter() - started) * 1000,
+            game.id,
+            len(moves),
+            position.rack.text(),
+            self.strategy.name,
+            (time.perf_counter() - started) * 1000,
         )
         refused: list[str] = []
         tried = 0
@@ -189,8 +200,16 @@ class TurnPlayer:
         report = TurnReport(game.id, outcome, notation, points, tuple(refused), detail)
         log.info(
             "game %d vs %s (ruleset %d, move %d, rack %s): %s %s for %d points%s%s",
-            game.id, position.opponent, position.rules.id, game.move_count, position.rack.text(), outcome,
-            notation, points, f"; refused {', '.join(refused)}" if refused else "", f" ({detail})" if detail else "",
+            game.id,
+            position.opponent,
+            position.rules.id,
+            game.move_count,
+            position.rack.text(),
+            outcome,
+            notation,
+            points,
+            f"; refused {', '.join(refused)}" if refused else "",
+            f" ({detail})" if detail else "",
         )
         return report
 
