@@ -6,28 +6,20 @@ progress goes to stderr, the summary to stdout.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
-from functools import cache, partial
+from functools import partial
 
-from bot.workers import progress_printer, run_chunks
-from dictionaries.registry import LexiconRegistry
+from bot.workers import progress_printer, run_chunks, worker_lexicon
 from engine.arena import GameRecord, pair_seed, play_pair, summarize
-from engine.dawg import Dawg
 from engine.rules import Ruleset
 from engine.strategy import strategy_named
-
-
-@cache
-def _lexicon(ruleset: int) -> Dawg:
-    return LexiconRegistry().get(ruleset)
 
 
 def _play(a: str, b: str, ruleset: int, seeds: list[int]) -> list[GameRecord]:
     """Worker: play the pairs of these seeds."""
     rules = Ruleset.for_id(ruleset)
-    lexicon = _lexicon(ruleset)
+    lexicon = worker_lexicon(ruleset)
     records: list[GameRecord] = []
     for seed in seeds:
         records.extend(play_pair(strategy_named(a), strategy_named(b), rules, lexicon, seed))
@@ -47,19 +39,16 @@ def run_arena(
 ) -> list[GameRecord]:
     """Play ``pairs`` mirrored pairs of A against B; records in pair order (deterministic for a seed)."""
     strategy_named(a), strategy_named(b)  # unknown names fail here, not in a worker
-    _lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it
+    worker_lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it
     seeds = [pair_seed(seed, i) for i in range(pairs)]
     chunks = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
     results: dict[int, list[GameRecord]] = {}
-    finished = [0]
-
-    def done(index: int, records: list[GameRecord]) -> None:
+    finished = 0
+    for index, records in run_chunks(partial(_play, a, b, ruleset), chunks, workers=workers):
         results[index] = records
-        finished[0] += len(chunks[index])
+        finished += len(chunks[index])
         if progress:
-            progress(finished[0], pairs)
-
-    run_chunks(partial(_play, a, b, ruleset), chunks, workers=workers or os.cpu_count() or 1, done=done)
+            progress(finished, pairs)
     return [record for index in range(len(chunks)) for record in results[index]]
 
 

@@ -229,24 +229,19 @@ def _even_games(text: str) -> int:
     return games
 
 
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
-    return value
+def _number_in(low: float, high: float | None, wanted: str) -> Callable[[str], float]:
+    """An argparse type: a number from ``low`` to ``high`` (no upper bound if None); errors say ``wanted``."""
 
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+        return value
 
-def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
-    return value
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -355,11 +350,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--player", default="equity-hand", help="strategy that plays the games (default equity-hand; or equity:FILE)"
     )
     learn_parser.add_argument(
-        "--explore", type=_fraction, default=0.1, help="share of turns played with one of the top 5 moves (default 0.1)"
+        "--explore",
+        type=_number_in(0, 1, "a number from 0 to 1"),
+        default=0.1,
+        help="share of turns played with one of the top 5 moves (default 0.1)",
     )
     learn_parser.add_argument(
         "--ridge",
-        type=_non_negative_float,
+        type=_number_in(0, None, "a number >= 0"),
         default=100.0,
         help="pull of every value towards 0, in samples (default 100)",
     )

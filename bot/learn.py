@@ -13,15 +13,13 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import cache, partial
+from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 from bot.errors import LearnError
-from bot.workers import progress_printer, run_chunks
-from dictionaries.registry import LexiconRegistry
+from bot.workers import progress_printer, run_chunks, worker_lexicon
 from engine.arena import pair_seed
-from engine.dawg import Dawg
 from engine.leastsquares import RidgeProblem
 from engine.leavesamples import sample_game
 from engine.leavetable import LearnedLeave, LeaveFeatures
@@ -48,13 +46,7 @@ class Settings:
     chunk: int
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "ruleset": self.ruleset,
-            "seed": self.seed,
-            "player": self.player,
-            "explore": self.explore,
-            "chunk": self.chunk,
-        }
+        return asdict(self)
 
 
 def prepare(work: Path, settings: Settings) -> None:
@@ -88,16 +80,11 @@ def chunks(games: int, size: int) -> list[tuple[int, int]]:
     return [(first, min(first + size, games) - 1) for first in range(0, games, size)]
 
 
-@cache
-def _lexicon(ruleset: int) -> Dawg:
-    return LexiconRegistry().get(ruleset)
-
-
 def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
     """Worker: play games first..last and write their samples; returns the number of samples."""
     first, last = games
     rules = Ruleset.for_id(settings.ruleset)
-    lexicon = _lexicon(settings.ruleset)
+    lexicon = worker_lexicon(settings.ruleset)
     player = strategy_named(settings.player)
     lines: list[str] = []
     for game in range(first, last + 1):
@@ -126,23 +113,20 @@ def play_games(
 ) -> int:
     """Play the games of the run that have no sample file yet; returns how many games were played now."""
     strategy_named(settings.player)  # an unknown name fails here, not in a worker
-    _lexicon(settings.ruleset)  # a missing lexicon fails here, naming the command that builds it
+    worker_lexicon(settings.ruleset)  # a missing lexicon fails here, naming the command that builds it
     prepare(work, settings)
     missing = [(a, b) for a, b in chunks(games, settings.chunk) if not chunk_path(work, a, b).exists()]
     done = games - sum(b - a + 1 for a, b in missing)
     if progress:
         progress(done, games)
-    played = [0]
-
-    def finished(index: int, _samples: int) -> None:
-        first, last = missing[index]
-        played[0] += last - first + 1
-        if progress:
-            progress(done + played[0], games)
-
+    played = 0
     play = partial(_play_chunk, settings, str(work))
-    run_chunks(play, missing, workers=workers or os.cpu_count() or 1, done=finished)
-    return played[0]
+    for index, _ in run_chunks(play, missing, workers=workers):
+        first, last = missing[index]
+        played += last - first + 1
+        if progress:
+            progress(done + played, games)
+    return played
 
 
 def read_samples(work: Path, games: int, chunk: int) -> Counter[Sample]:
