@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
-from engine.strategy import TABLE_PREFIX, strategy_named
+from engine.strategy import strategy_named, table_file
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
@@ -101,8 +101,9 @@ class RandomGamesConfig(Section):
 
 def _check_strategy(value: str) -> str:
     strategy_named(value)  # ValueError lists the known names
-    if value.startswith(TABLE_PREFIX) and not Path(value[len(TABLE_PREFIX) :]).expanduser().is_file():
-        raise ValueError(f"no leave table file {value[len(TABLE_PREFIX) :]!r}")
+    path = table_file(value)
+    if path is not None and not Path(path).expanduser().is_file():
+        raise ValueError(f"no leave table file {path!r}")
     return value
 
 

@@ -222,10 +222,17 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 TABLE_PREFIX = "equity:"
 
 
+def table_file(name: str) -> str | None:
+    """The leave table file a strategy name ``equity:FILE`` asks for (None for other names)."""
+    if name.startswith(TABLE_PREFIX) and len(name) > len(TABLE_PREFIX):
+        return name[len(TABLE_PREFIX) :]
+    return None
+
+
 def strategy_named(name: str) -> Strategy:
     """A strategy by name (or ``equity:FILE``); ValueError lists the known names."""
-    if name.startswith(TABLE_PREFIX) and len(name) > len(TABLE_PREFIX):
-        path = name[len(TABLE_PREFIX) :]
+    path = table_file(name)
+    if path is not None:
         return Equity(source=lambda rules: _table(path, rules), name=name)
     try:
         return STRATEGIES[name]()
