@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.board import tile_runs
+from engine.board import EMPTY, tile_runs
 from engine.dawg import Dawg
 from engine.layout import SIZE
 from engine.tiles import BLANK_FLAG, LETTER_MASK
@@ -30,6 +30,8 @@ def cross_checks(
     masks = [[all_mask] * SIZE for _ in range(SIZE)]
     sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
     for c, col in enumerate(columns):
+        if max(col) == EMPTY:
+            continue
         runs = tile_runs(col)
         previous_end = -2
         for i, (first, end) in enumerate(runs):

@@ -30,7 +30,7 @@ own move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -49,8 +49,8 @@ DOWN = Direction.DOWN
 _SquareTable = tuple[tuple[tuple[Square, ...], ...], ...]
 _Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, int], _SquareTable]
 #: What the search needs about one square of the row: allowed letters, cross-word points (or -1),
-#: letter and word multiplier, square-tile table, the board tiles right after it (letters, points)
-#: or None, the next empty square, and the allowed letters there.
+#: letter and word multiplier, square-tile table, the board tiles right after it (one bit per
+#: letter, and their points) or None, the next empty square, and the allowed letters there.
 _SquareInfo = tuple[int, int, int, int, tuple[Square, ...], tuple[int, ...] | None, int, int, int]
 
 _new_placement: Callable[..., Placement] = tuple.__new__
@@ -120,29 +120,60 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
     axis = 1  # index in a (row, col, tile) square of the position along the row
     placed: list[Square] = []
 
+    def on_blank(i: int, wmul: int) -> tuple[Square, int]:
+        # new tile i as a blank: its square-tile and the points that takes off the move
+        _, _, letter = tile = placed[i]
+        p = tile[axis]
+        loss = pts[letter] * lm[p]
+        return sq[p][letter | BLANK_FLAG], loss * wmul + (loss * wm[p] if xs[p] >= 0 else 0)
+
     def emit(total: int, wmul: int) -> None:
         # The rack holds blanks: one move per way to put them on the new tiles, covering ``short``.
-        choices: Iterable[Sequence[int]]
-        if nshort == blanks:
-            # every blank is spoken for: it stands on one of the letters the rack lacked
-            candidates = [i for i, tile in enumerate(placed) if tile[2] in short]
-            # usually no other new tile shows those letters, and there is exactly one move
-            choices = (candidates,) if len(candidates) == nshort else _covering(candidates, nshort)
-        else:
-            sizes = range(nshort, min(blanks, len(placed)) + 1)
-            choices = (c for size in sizes for c in combinations(range(len(placed)), size))
-            if nshort:
-                choices = (c for c in choices if _covers(c))
-        for chosen in choices:
-            tiles = list(placed)
-            value = total
-            for i in chosen:
-                _, _, letter = tile = tiles[i]
-                p = tile[axis]
-                tiles[i] = sq[p][letter | BLANK_FLAG]
-                loss = pts[letter] * lm[p]
-                value -= loss * wmul + (loss * wm[p] if xs[p] >= 0 else 0)
-            append(newp(Placement, (tuple(tiles), direction, value)))
+        forced = [i for i, tile in enumerate(placed) if tile[2] in short] if nshort else []
+        if len(forced) != nshort:
+            # a letter the rack lacked shows on more new tiles than it lacked: which ones are blanks
+            # is a choice (rare)
+            emit_choices(total, wmul)
+            return
+        # Usually each letter the rack lacked is on exactly one new tile: those are blanks, and any
+        # blanks left over go on any other new tiles, each way a separate move.
+        tiles = list(placed)
+        for i in forced:
+            tiles[i], loss = on_blank(i, wmul)
+            total -= loss
+        append(newp(Placement, (tuple(tiles), direction, total)))
+        free = blanks - nshort
+        if not free:
+            return
+        others = [(i, *on_blank(i, wmul)) for i in range(len(placed)) if i not in forced]
+        for i, tile, loss in others:
+            tiles[i] = tile
+            append(newp(Placement, (tuple(tiles), direction, total - loss)))
+            tiles[i] = placed[i]
+        if free > 1:
+            for size in range(2, min(free, len(others)) + 1):
+                for chosen in combinations(others, size):
+                    value = total
+                    for i, tile, loss in chosen:
+                        tiles[i] = tile
+                        value -= loss
+                    append(newp(Placement, (tuple(tiles), direction, value)))
+                    for i, _, _ in chosen:
+                        tiles[i] = placed[i]
+
+    def emit_choices(total: int, wmul: int) -> None:
+        # every set of at most ``blanks`` new tiles whose letters include all of ``short``
+        sizes = range(nshort, min(blanks, len(placed)) + 1)
+        for size in sizes:
+            for chosen in combinations(range(len(placed)), size):
+                if not _covers(chosen):
+                    continue
+                tiles = list(placed)
+                value = total
+                for i in chosen:
+                    tiles[i], loss = on_blank(i, wmul)
+                    value -= loss
+                append(newp(Placement, (tuple(tiles), direction, value)))
 
     def _covers(chosen: Sequence[int]) -> bool:
         # the blanks on these tiles include every letter the rack lacked
@@ -151,9 +182,6 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             if placed[i][2] in missing:
                 missing.remove(placed[i][2])
         return not missing
-
-    def _covering(candidates: list[int], size: int) -> Iterator[Sequence[int]]:
-        return (c for c in combinations(candidates, size) if _covers(c))
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
@@ -188,9 +216,8 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             else:
                 # follow the board tiles after pos
                 fin = 0
-                for lt in run:
+                for bit in run:
                     bm = mask[n2]
-                    bit = 1 << lt
                     if not bm & bit:
                         n2 = -1
                         break
@@ -262,9 +289,8 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                 fin = e & low
             else:
                 fin = 0
-                for lt in run:
+                for bit in run:
                     bm = mask[n2]
-                    bit = 1 << lt
                     if not bm & bit:
                         n2 = -1
                         break
@@ -340,7 +366,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     tiles = line[start:anchor]
                     node = lexicon.walk(root, [t & LETTER_MASK for t in tiles])
                     if node >= 0:
-                        search(anchor, node, sum(pts[t] for t in tiles if t < BLANK_FLAG), 1, 0, 0, start)
+                        search(anchor, node, sum([pts[t] for t in tiles if t < BLANK_FLAG]), 1, 0, 0, start)
                 else:
                     # no left part, then left parts from the rack over the empty, non-anchor squares
                     search(anchor, root, 0, 1, 0, 0, anchor)
@@ -349,7 +375,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     # word there or lead on: into the board tiles after it, or into the next square
                     _, _, _, _, _, run, _, _, ccn = info[anchor]
                     if run is not None:
-                        lead_on, can_end = 1 << run[0], 0
+                        lead_on, can_end = run[0], 0
                     else:
                         lead_on, can_end = ccn, -1
                     for k in range(1, min(anchor - previous_anchor - 1, max_left) + 1):
@@ -458,16 +484,28 @@ def _row_info(
     pts: tuple[int, ...],
 ) -> list[_SquareInfo]:
     """What the search needs about each square of a row, one tuple per square (see _SquareInfo)."""
-    runs: list[tuple[int, ...] | None] = [None] * SIZE
-    run_pts = [0] * SIZE
-    nexts = list(range(1, SIZE + 1))
+    allowed_next = cc[1:]
+    allowed_next.append(0)
+    if max(line) == EMPTY:
+        # no tiles in the row itself (its anchors touch tiles above or below): nothing to follow
+        return list(zip(cc, xs, lm, wm, sq, _NO_RUNS, _NO_RUN_POINTS, _NEXT_SQUARES, allowed_next, strict=True))
+    runs: list[tuple[int, ...] | None] = list(_NO_RUNS)
+    run_pts = list(_NO_RUN_POINTS)
+    nexts = list(_NEXT_SQUARES)
     for p, q in tile_runs(line):
         if p:
-            runs[p - 1] = tuple(t & LETTER_MASK for t in line[p:q])
-            run_pts[p - 1] = sum(pts[t] for t in line[p:q] if t < BLANK_FLAG)
+            tiles = line[p:q]
+            runs[p - 1] = tuple([1 << (t & LETTER_MASK) for t in tiles])
+            run_pts[p - 1] = sum([pts[t] for t in tiles if t < BLANK_FLAG])
             nexts[p - 1] = q
-    allowed_next = [cc[n] if n < SIZE else 0 for n in nexts]
+            allowed_next[p - 1] = cc[q] if q < SIZE else 0
     return list(zip(cc, xs, lm, wm, sq, runs, run_pts, nexts, allowed_next, strict=True))
+
+
+#: A row without tiles: no runs to follow, and each square's next square is the one after it.
+_NO_RUNS: tuple[None, ...] = (None,) * SIZE
+_NO_RUN_POINTS = (0,) * SIZE
+_NEXT_SQUARES = tuple(range(1, SIZE + 1))
 
 
 def _anchors(g: list[list[int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
