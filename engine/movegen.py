@@ -98,7 +98,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
     bingo = rules.bingo_bonus
 
     # The rack, changed in place while searching and restored on the way back. A letter the rack
-    # has no tile left for goes on a blank and is pushed on ``short``.
+    # has no tile left for goes on a blank: its index among the new tiles is pushed on ``short``.
     counts = list(rack.counts)
     blanks = rack.blanks
     short: list[int] = []
@@ -108,80 +108,88 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
     for code, n in enumerate(counts):
         if n:
             rmask |= 1 << code
+    rack_letters = rmask
 
     # The row being searched; rebound for every row, read by the closures below.
     info: list[_SquareInfo] = []
     lm: tuple[int, ...] = ()
     wm: tuple[int, ...] = ()
     xs: list[int] = []
+    cwm: list[int] = []  # per square: word multiplier of its cross word (0 if none), racks with blanks only
     sq: tuple[tuple[Square, ...], ...] = ()
     direction = ACROSS
     down = False
     axis = 1  # index in a (row, col, tile) square of the position along the row
     placed: list[Square] = []
 
-    def on_blank(i: int, wmul: int) -> tuple[Square, int]:
-        # new tile i as a blank: its square-tile and the points that takes off the move
-        _, _, letter = tile = placed[i]
-        p = tile[axis]
-        loss = pts[letter] * lm[p]
-        return sq[p][letter | BLANK_FLAG], loss * wmul + (loss * wm[p] if xs[p] >= 0 else 0)
-
     def emit(total: int, wmul: int) -> None:
         # The rack holds blanks: one move per way to put them on the new tiles, covering ``short``.
-        forced = [i for i, tile in enumerate(placed) if tile[2] in short] if nshort else []
-        if len(forced) != nshort:
-            # a letter the rack lacked shows on more new tiles than it lacked: which ones are blanks
-            # is a choice (rare)
-            emit_choices(total, wmul)
-            return
-        # Usually each letter the rack lacked is on exactly one new tile: those are blanks, and any
-        # blanks left over go on any other new tiles, each way a separate move.
+        for i in short:
+            if rack_letters >> placed[i][2] & 1:
+                # the rack had this letter too, so another new tile shows it and is no blank:
+                # which of those tiles are blanks is a choice (rare)
+                emit_choices(total, wmul)
+                return
         tiles = list(placed)
-        for i in forced:
-            tiles[i], loss = on_blank(i, wmul)
-            total -= loss
+        for i in short:
+            _, _, letter = tile = placed[i]
+            p = tile[axis]
+            tiles[i] = sq[p][letter | BLANK_FLAG]
+            total -= pts[letter] * lm[p] * (wmul + cwm[p])
+        # the usual case: the tiles of ``short`` are blanks, and any blanks left over go on any
+        # other new tiles, each way a separate move
         append(newp(Placement, (tuple(tiles), direction, total)))
         free = blanks - nshort
         if not free:
             return
-        others = [(i, *on_blank(i, wmul)) for i in range(len(placed)) if i not in forced]
-        for i, tile, loss in others:
-            tiles[i] = tile
+        others = []
+        for i, tile in enumerate(placed):
+            if i not in short:
+                p = tile[axis]
+                letter = tile[2]
+                others.append((i, sq[p][letter | BLANK_FLAG], pts[letter] * lm[p] * (wmul + cwm[p])))
+        for i, blank, loss in others:
+            tiles[i] = blank
             append(newp(Placement, (tuple(tiles), direction, total - loss)))
             tiles[i] = placed[i]
-        if free > 1:
-            for size in range(2, min(free, len(others)) + 1):
-                for chosen in combinations(others, size):
-                    value = total
-                    for i, tile, loss in chosen:
-                        tiles[i] = tile
-                        value -= loss
-                    append(newp(Placement, (tuple(tiles), direction, value)))
-                    for i, _, _ in chosen:
-                        tiles[i] = placed[i]
+        if free < 2:
+            return
+        for a, (i, blank, loss) in enumerate(others):
+            tiles[i] = blank
+            for j, blank2, loss2 in others[a + 1 :]:
+                tiles[j] = blank2
+                append(newp(Placement, (tuple(tiles), direction, total - loss - loss2)))
+                tiles[j] = placed[j]
+            tiles[i] = placed[i]
+        for size in range(3, min(free, len(others)) + 1):  # no ruleset has more than two blanks
+            for chosen in combinations(others, size):
+                value = total
+                for i, blank, loss in chosen:
+                    tiles[i] = blank
+                    value -= loss
+                append(newp(Placement, (tuple(tiles), direction, value)))
+                for i, _, _ in chosen:
+                    tiles[i] = placed[i]
 
     def emit_choices(total: int, wmul: int) -> None:
-        # every set of at most ``blanks`` new tiles whose letters include all of ``short``
-        sizes = range(nshort, min(blanks, len(placed)) + 1)
-        for size in sizes:
+        # every set of at most ``blanks`` new tiles whose letters include all those of ``short``
+        lacked = [placed[i][2] for i in short]
+        for size in range(nshort, min(blanks, len(placed)) + 1):
             for chosen in combinations(range(len(placed)), size):
-                if not _covers(chosen):
+                missing = list(lacked)
+                for i in chosen:
+                    if placed[i][2] in missing:
+                        missing.remove(placed[i][2])
+                if missing:
                     continue
                 tiles = list(placed)
                 value = total
                 for i in chosen:
-                    tiles[i], loss = on_blank(i, wmul)
-                    value -= loss
+                    _, _, letter = tile = placed[i]
+                    p = tile[axis]
+                    tiles[i] = sq[p][letter | BLANK_FLAG]
+                    value -= pts[letter] * lm[p] * (wmul + cwm[p])
                 append(newp(Placement, (tuple(tiles), direction, value)))
-
-    def _covers(chosen: Sequence[int]) -> bool:
-        # the blanks on these tiles include every letter the rack lacked
-        missing = list(short)
-        for i in chosen:
-            if placed[i][2] in missing:
-                missing.remove(placed[i][2])
-        return not missing
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
@@ -240,7 +248,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                 if have == 1:
                     rmask ^= low
             else:
-                short.append(letter)
+                short.append(ntiles)
                 nshort += 1
             if fin:
                 if blanks:
@@ -358,6 +366,8 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     continue
                 if not info:
                     info = _row_info(line, cc, xs, lm, wm, sq, pts)
+                    if blanks:
+                        cwm = [w if x >= 0 else 0 for w, x in zip(wm, xs, strict=True)]
                 if anchor > 0 and line[anchor - 1] != EMPTY:
                     # the left part is the run of board tiles directly left of the anchor
                     start = anchor - 1
@@ -422,7 +432,8 @@ def _leads_on(m: int, node: int, child: Sequence[int], mask: Sequence[int], want
 
 
 #: A left part: the letters that may follow it (its node's edges the rack after it can play), its
-#: DAWG node, its letters, and the rack after it (counts, letters on blanks, letter mask).
+#: DAWG node, its letters, and the rack after it (counts, indices of the letters on blanks, letter
+#: mask).
 _LeftPart = tuple[int, int, tuple[int, ...], list[int], list[int], int]
 
 
@@ -456,7 +467,7 @@ def _left_parts(
                 have[letter] = n - 1
                 rmask2 = rmask ^ low if n == 1 else rmask
             else:
-                short.append(letter)
+                short.append(depth - 1)
                 rmask2 = rmask
             letters.append(letter)
             nexts = mask[nxt] if len(short) < blanks else mask[nxt] & rmask2
