@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from engine.board import EMPTY, Board, Square, tile_runs
+from engine.board import EMPTY, Board, Square
 from engine.crosschecks import NO_CROSS, cross_checks
 from engine.dawg import Dawg
 from engine.layout import SIZE, BoardLayout
@@ -503,13 +503,26 @@ def _row_info(
     runs: list[tuple[int, ...] | None] = list(_NO_RUNS)
     run_pts = list(_NO_RUN_POINTS)
     nexts = list(_NEXT_SQUARES)
-    for p, q in tile_runs(line):
-        if p:
-            tiles = line[p:q]
-            runs[p - 1] = tuple([1 << (t & LETTER_MASK) for t in tiles])
-            run_pts[p - 1] = sum([pts[t] for t in tiles if t < BLANK_FLAG])
-            nexts[p - 1] = q
-            allowed_next[p - 1] = cc[q] if q < SIZE else 0
+    # right to left, gathering each run of tiles until the empty square before it
+    bits: list[int] = []
+    points = 0
+    end = SIZE
+    for p in range(SIZE - 1, -1, -1):
+        t = line[p]
+        if t != EMPTY:
+            if not bits:
+                end = p + 1
+            bits.append(1 << (t & LETTER_MASK))
+            if t < BLANK_FLAG:
+                points += pts[t]
+        elif bits:
+            bits.reverse()
+            runs[p] = tuple(bits)
+            run_pts[p] = points
+            nexts[p] = end
+            allowed_next[p] = cc[end] if end < SIZE else 0
+            bits = []
+            points = 0
     return list(zip(cc, xs, lm, wm, sq, runs, run_pts, nexts, allowed_next, strict=True))
 
 
