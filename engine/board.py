@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from engine.errors import BoardError, TileError
 from engine.layout import SIZE
-from engine.tiles import Alphabet
+from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
 
 EMPTY = -1
 
@@ -140,23 +140,38 @@ class Board:
         return board
 
 
-def tile_runs(line: Sequence[int]) -> list[tuple[int, int]]:
-    """The runs of tiles along one row or column, as (first square, square after the last).
+#: A run of tiles along a line: first square, the square after the last, the tiles' letter codes
+#: (blank flags dropped) and the points of its tiles that are no blanks.
+Run = tuple[int, int, list[int], int]
 
-    >>> tile_runs([EMPTY, 3, 4, EMPTY, 5] + [EMPTY] * 10)
-    [(1, 3), (4, 5)]
+
+def scored_runs(line: Sequence[int], points: Sequence[int]) -> list[Run]:
+    """The runs of tiles along one row or column, with their letters and points.
+
+    >>> scored_runs([EMPTY, 3, 4 | BLANK_FLAG, EMPTY, 5] + [EMPTY] * 10, range(10, 40))
+    [(1, 3, [3, 4], 13), (4, 5, [5], 15)]
     """
-    runs = []
-    i = 0
-    size = len(line)
-    while i < size:
-        if line[i] == EMPTY:
-            i += 1
-            continue
-        first = i
-        while i < size and line[i] != EMPTY:
-            i += 1
-        runs.append((first, i))
+    runs: list[Run] = []
+    if max(line) == EMPTY:
+        return runs
+    letters: list[int] = []
+    total = first = 0
+    for p, t in enumerate(line):
+        if t == EMPTY:
+            if letters:
+                runs.append((first, p, letters, total))
+                letters = []
+        else:
+            if not letters:
+                first = p
+                total = 0
+            if t < BLANK_FLAG:
+                letters.append(t)
+                total += points[t]
+            else:
+                letters.append(t & LETTER_MASK)
+    if letters:
+        runs.append((first, len(line), letters, total))
     return runs
 
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from engine.board import EMPTY, Board, Square
+from engine.board import EMPTY, Board, Run, Square, scored_runs
 from engine.crosschecks import NO_CROSS, cross_checks
 from engine.dawg import Dawg
 from engine.layout import SIZE, BoardLayout
@@ -337,17 +337,23 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
     transposed = board.transposed_grid()
     if not empty:
         across_anchors, down_anchors = _anchors(board.grid)
+        # the runs of tiles of every row and column: the rows' runs are what an across move
+        # follows and what the down pass's cross words are made of, and the other way round
+        row_runs = [scored_runs(line, pts) for line in board.grid]
+        column_runs = [scored_runs(line, pts) for line in transposed]
     all_letters = alphabet.all_mask
     for direction, (lms, wms, start_square, squares) in zip((ACROSS, DOWN), _layout_tables(rules.layout), strict=True):
         down = direction is DOWN
         axis = 0 if down else 1
-        g, gt = (transposed, board.grid) if down else (board.grid, transposed)
+        g = transposed if down else board.grid
         if empty:
             masks = [[all_letters] * SIZE for _ in range(SIZE)]
             sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
             anchor_rows = {start_square[0]: [start_square[1]]}
+            line_runs: list[list[Run]] = [[] for _ in range(SIZE)]
         else:
-            masks, sums = cross_checks(gt, lexicon, pts, -1 if blanks else rmask)
+            line_runs, cross_runs = (column_runs, row_runs) if down else (row_runs, column_runs)
+            masks, sums = cross_checks(cross_runs, lexicon, -1 if blanks else rmask)
             anchor_rows = across_anchors if not down else down_anchors
         for r, anchors in anchor_rows.items():
             line = g[r]
@@ -365,7 +371,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     previous_anchor = anchor
                     continue
                 if not info:
-                    info = _row_info(line, cc, xs, lm, wm, sq, pts)
+                    info = _row_info(line_runs[r], cc, xs, lm, wm, sq)
                     if blanks:
                         cwm = [w if x >= 0 else 0 for w, x in zip(wm, xs, strict=True)]
                 if anchor > 0 and line[anchor - 1] != EMPTY:
@@ -486,44 +492,30 @@ def _left_parts(
 
 
 def _row_info(
-    line: list[int],
+    runs: list[Run],
     cc: list[int],
     xs: list[int],
     lm: tuple[int, ...],
     wm: tuple[int, ...],
     sq: tuple[tuple[Square, ...], ...],
-    pts: tuple[int, ...],
 ) -> list[_SquareInfo]:
     """What the search needs about each square of a row, one tuple per square (see _SquareInfo)."""
     allowed_next = cc[1:]
     allowed_next.append(0)
-    if max(line) == EMPTY:
+    if not runs:
         # no tiles in the row itself (its anchors touch tiles above or below): nothing to follow
         return list(zip(cc, xs, lm, wm, sq, _NO_RUNS, _NO_RUN_POINTS, _NEXT_SQUARES, allowed_next, strict=True))
-    runs: list[tuple[int, ...] | None] = list(_NO_RUNS)
+    follow: list[tuple[int, ...] | None] = list(_NO_RUNS)
     run_pts = list(_NO_RUN_POINTS)
     nexts = list(_NEXT_SQUARES)
-    # right to left, gathering each run of tiles until the empty square before it
-    bits: list[int] = []
-    points = 0
-    end = SIZE
-    for p in range(SIZE - 1, -1, -1):
-        t = line[p]
-        if t != EMPTY:
-            if not bits:
-                end = p + 1
-            bits.append(1 << (t & LETTER_MASK))
-            if t < BLANK_FLAG:
-                points += pts[t]
-        elif bits:
-            bits.reverse()
-            runs[p] = tuple(bits)
-            run_pts[p] = points
-            nexts[p] = end
-            allowed_next[p] = cc[end] if end < SIZE else 0
-            bits = []
-            points = 0
-    return list(zip(cc, xs, lm, wm, sq, runs, run_pts, nexts, allowed_next, strict=True))
+    for first, end, letters, points in runs:
+        if first:
+            # the square before the run: a word through it goes on over these tiles
+            follow[first - 1] = tuple([1 << letter for letter in letters])
+            run_pts[first - 1] = points
+            nexts[first - 1] = end
+            allowed_next[first - 1] = cc[end] if end < SIZE else 0
+    return list(zip(cc, xs, lm, wm, sq, follow, run_pts, nexts, allowed_next, strict=True))
 
 
 #: A row without tiles: no runs to follow, and each square's next square is the one after it.
