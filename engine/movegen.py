@@ -191,7 +191,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     value -= pts[letter] * lm[p] * (wmul + cwm[p])
                 append(newp(Placement, (tuple(tiles), direction, value)))
 
-    def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
+    def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, can_end: bool) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
         nonlocal rmask, nshort
         allowed, x, lmul, wmu, sqpos, run, run_pts, np, ccn = info[pos]
@@ -203,8 +203,6 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             return
         if ntiles >= last_tile:
             ccn = 0
-        # a lone tile with a word across is produced by the across pass only
-        can_end = (ntiles or not down or x < 0) and (pos > start or run is not None)
         e = ends[node] if can_end else 0
         if run is None and not ccn:
             # the word cannot go on past pos: only letters that end it here
@@ -256,7 +254,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                 else:
                     append(newp(Placement, (tuple(placed), direction, main2 * wmul2 + cross2 + bonus)))
             if deeper and (nshort < blanks or deeper & rmask):
-                extend(np, n2, main2, wmul2, cross2, ntiles2, start)
+                extend(np, n2, main2, wmul2, cross2, ntiles2, True)
             if have:
                 counts[letter] = have
                 if have == 1:
@@ -266,7 +264,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                 nshort -= 1
             placed.pop()
 
-    def extend_plain(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, start: int) -> None:
+    def extend_plain(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, can_end: bool) -> None:
         # ``extend`` for a rack without blanks, most racks: every letter comes from the rack, so the
         # blank bookkeeping goes and a letter leads deeper only if the rack still fits the next square.
         # Kept as a second copy on purpose: it runs 7.8% fewer instructions on the stress set's
@@ -279,7 +277,6 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
             return
         if ntiles >= last_tile:
             ccn = 0
-        can_end = (ntiles or not down or x < 0) and (pos > start or run is not None)
         e = ends[node] if can_end else 0
         if run is None and not ccn:
             m &= e
@@ -322,7 +319,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                 counts[letter] = have - 1
                 if have == 1:
                     rmask ^= low
-                extend_plain(np, n2, main2, wmul2, cross2, ntiles2, start)
+                extend_plain(np, n2, main2, wmul2, cross2, ntiles2, True)
                 counts[letter] = have
                 if have == 1:
                     rmask |= low
@@ -374,6 +371,9 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     info = _row_info(line_runs[r], cc, xs, lm, wm, sq)
                     if blanks:
                         cwm = [w if x >= 0 else 0 for w, x in zip(wm, xs, strict=True)]
+                _, x, _, _, _, run, _, _, ccn = info[anchor]
+                # a lone tile with a word across is produced by the across pass only
+                lone = not down or x < 0
                 if anchor > 0 and line[anchor - 1] != EMPTY:
                     # the left part is the run of board tiles directly left of the anchor
                     start = anchor - 1
@@ -382,18 +382,18 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     tiles = line[start:anchor]
                     node = lexicon.walk(root, [t & LETTER_MASK for t in tiles])
                     if node >= 0:
-                        search(anchor, node, sum([pts[t] for t in tiles if t < BLANK_FLAG]), 1, 0, 0, start)
+                        search(anchor, node, sum([pts[t] for t in tiles if t < BLANK_FLAG]), 1, 0, 0, lone)
                 else:
                     # no left part, then left parts from the rack over the empty, non-anchor squares
-                    search(anchor, root, 0, 1, 0, 0, anchor)
+                    # (a word may end on its first tile only if board tiles follow it: no one-letter words)
+                    search(anchor, root, 0, 1, 0, 0, lone and run is not None)
                     full = counts, short, nshort, rmask
                     # a left part is worth extending only if a letter at the anchor can end the
                     # word there or lead on: into the board tiles after it, or into the next square
-                    _, _, _, _, _, run, _, _, ccn = info[anchor]
                     if run is not None:
-                        lead_on, can_end = run[0], 0
+                        lead_on, ends_here = run[0], 0
                     else:
-                        lead_on, can_end = ccn, -1
+                        lead_on, ends_here = ccn, -1
                     for k in range(1, min(anchor - previous_anchor - 1, max_left) + 1):
                         base = anchor - k
                         lms_k = lm[base:anchor]
@@ -402,14 +402,14 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                             word_k *= wm[p]
                         squares_k = sq[base:anchor]
                         # the left parts that fit depend only on these masks, which many anchors share
-                        key = (k, cca, lead_on, can_end)
+                        key = (k, cca, lead_on, ends_here)
                         fitting = fitting_lefts.get(key)
                         if fitting is None:
                             fitting = fitting_lefts[key] = [
                                 left
                                 for left in lefts[k]
                                 if (m := left[0] & cca)
-                                and (ends[left[1]] & m & can_end or _leads_on(m, left[1], child, mask, lead_on))
+                                and (ends[left[1]] & m & ends_here or _leads_on(m, left[1], child, mask, lead_on))
                             ]
                         for _, node, letters, left_counts, left_short, left_rmask in fitting:
                             counts, short, rmask = left_counts, left_short, left_rmask
@@ -419,7 +419,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                                 letter = letters[i]
                                 main += pts[letter] * lms_k[i]
                                 placed.append(squares_k[i][letter])
-                            search(anchor, node, main, word_k, 0, k, base)
+                            search(anchor, node, main, word_k, 0, k, True)
                             del placed[:]
                     counts, short, nshort, rmask = full
                 previous_anchor = anchor
