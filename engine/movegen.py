@@ -395,12 +395,6 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                     else:
                         lead_on, ends_here = ccn, -1
                     for k in range(1, min(anchor - previous_anchor - 1, max_left) + 1):
-                        base = anchor - k
-                        lms_k = lm[base:anchor]
-                        word_k = 1
-                        for p in range(base, anchor):
-                            word_k *= wm[p]
-                        squares_k = sq[base:anchor]
                         # the left parts that fit depend only on these masks, which many anchors share
                         key = (k, cca, lead_on, ends_here)
                         fitting = fitting_lefts.get(key)
@@ -411,6 +405,14 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
                                 if (m := left[0] & cca)
                                 and (ends[left[1]] & m & ends_here or _leads_on(m, left[1], child, mask, lead_on))
                             ]
+                        if not fitting:
+                            continue
+                        base = anchor - k
+                        lms_k = lm[base:anchor]
+                        word_k = 1
+                        for p in range(base, anchor):
+                            word_k *= wm[p]
+                        squares_k = sq[base:anchor]
                         for _, node, letters, left_counts, left_short, left_rmask in fitting:
                             counts, short, rmask = left_counts, left_short, left_rmask
                             nshort = len(short)
