@@ -3,8 +3,9 @@
 Reads positions in the benchmark format ("= name RACK" then 15 board rows; ``?`` a blank in the
 rack, lower case a blank on the board), times full move generation several times per position and
 prints one TSV line per position, then a summary per number of blanks in the rack and the lexicon's
-build time, load time, file size and memory. Compare figures within one run: absolute times vary
-between machines and runs.
+build time, load time, file size and memory. The timings go round the whole set ``--repeat`` times,
+so that a slow spell of the machine spreads over many positions instead of spoiling a few. Compare
+figures within one run: absolute times vary between machines and runs.
 """
 
 from __future__ import annotations
@@ -99,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--positions", type=Path, required=True, help="positions file (benchmark format)")
     parser.add_argument("--ruleset", type=int, default=5, help="ruleset id for tile values (default 5, English)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per position (default 5)")
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="timed rounds over all positions, each timed once per round (default 5)"
+    )
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions (default: all)")
     args = parser.parse_args(argv)
     rules = Ruleset.for_id(args.ruleset)
@@ -109,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"lexicon {lexicon_path} does not exist")
     if not args.positions.exists():
         parser.error(f"positions file {args.positions} does not exist")
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, got {args.repeat}")
 
     calibration_start = calibration_ms()
     build_s: float | None = None
@@ -134,19 +139,23 @@ def main(argv: list[str] | None = None) -> int:
     positions = list(read_positions(args.positions, alphabet))
     if args.limit:
         positions = positions[: args.limit]
+    # Every position once untimed (warm-up, move count), then the whole set ``--repeat`` times
+    # over: a slow spell of a shared machine then hits one timing of many positions, which the
+    # median over rounds discards, instead of every timing of a few positions.
+    counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]
+    times: list[list[float]] = [[] for _ in positions]
+    for round_number in range(1, args.repeat + 1):
+        for pos, pos_times in zip(positions, times, strict=True):
+            start = time.perf_counter()
+            generate(pos.board, pos.rack, lexicon, rules)
+            pos_times.append(time.perf_counter() - start)
+        print(f"round {round_number}/{args.repeat} done", file=sys.stderr, flush=True)
     print("name\track\tmoves\tmin_ms\tmedian_ms")
     per_blanks: dict[int, list[tuple[float, int]]] = {}
-    for pos in positions:
-        generate(pos.board, pos.rack, lexicon, rules)  # warm-up
-        times = []
-        count = 0
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            count = len(generate(pos.board, pos.rack, lexicon, rules))
-            times.append(time.perf_counter() - start)
-        med = statistics.median(times)
+    for pos, count, pos_times in zip(positions, counts, times, strict=True):
+        med = statistics.median(pos_times)
         per_blanks.setdefault(pos.rack.blanks, []).append((med, count))
-        print(f"{pos.name}\t{pos.rack.text()}\t{count}\t{min(times) * 1000:.3f}\t{med * 1000:.3f}")
+        print(f"{pos.name}\t{pos.rack.text()}\t{count}\t{min(pos_times) * 1000:.3f}\t{med * 1000:.3f}")
     print()
     print("# summary per blanks in rack: positions, median ms, mean ms, moves/s")
     for blanks in sorted(per_blanks):

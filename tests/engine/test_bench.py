@@ -70,6 +70,14 @@ def test_missing_files_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFi
     assert "none.txt does not exist" in capsys.readouterr().err
 
 
+def test_repeat_below_one_is_a_usage_error(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    positions, words = files
+    with pytest.raises(SystemExit) as exc:
+        main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "0"])
+    assert exc.value.code == 2
+    assert "--repeat must be at least 1, got 0" in capsys.readouterr().err
+
+
 def test_positions_round_trip_board_text(files: tuple[Path, Path]) -> None:
     positions, _ = files
     mid = list(read_positions(positions, EN.alphabet))[1]
