@@ -8,6 +8,7 @@ crossings, on the standard board and on random layouts, in several alphabets.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import random
 from collections.abc import Iterator
@@ -213,3 +214,28 @@ def test_mismatched_alphabets_are_refused() -> None:
     lexicon = Dawg.build([nb.alphabet.parse_word("ÆR")], nb.alphabet)
     with pytest.raises(ValueError, match="alphabet"):
         generate(Board(en.alphabet), Rack.from_text("AB", en.alphabet), lexicon, en)
+
+
+def test_garbage_collector_is_left_as_found() -> None:
+    """generate pauses the cyclic collector while it runs; afterwards (or after an error) it is as before."""
+    rules = Ruleset.for_id(5)
+    en = rules.alphabet
+    lexicon = Dawg.build([en.parse_word(w) for w in ["AT", "TA"]], en)
+    other = Ruleset.for_id(1)
+    was_enabled = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            if enabled:
+                gc.enable()
+            else:
+                gc.disable()
+            assert len(generate(Board(en), Rack.from_text("AT", en), lexicon, rules)) == 8
+            assert gc.isenabled() is enabled
+            with pytest.raises(ValueError):
+                generate(Board(other.alphabet), Rack.from_text("AT", en), lexicon, rules)
+            assert gc.isenabled() is enabled
+    finally:
+        if was_enabled:
+            gc.enable()
+        else:
+            gc.disable()
