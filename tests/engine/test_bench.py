@@ -52,6 +52,10 @@ def test_prints_one_line_per_position_and_summaries(
     assert f"words={len(WORDS)}" in summary
     assert "build_s=" in summary and "load_ms=" in summary and "memory_bytes=" in summary
     assert "calibration_ms_start=" in summary
+    for line in out[3:]:
+        if line.startswith(("# blanks=", "# all")):
+            fields = dict(f.split("=", 1) for f in line.split("\t")[1:])
+            assert 0 <= float(fields["median_of_min_ms"]) <= float(fields["median_ms"])
 
 
 def test_bad_position_names_file_and_line(tmp_path: Path) -> None:
