@@ -3,9 +3,8 @@
 Reads positions in the benchmark format ("= name RACK" then 15 board rows; ``?`` a blank in the
 rack, lower case a blank on the board), times full move generation several times per position and
 prints one TSV line per position, then a summary per number of blanks in the rack and the lexicon's
-build time, load time, file size and memory. The timings go round the whole set ``--repeat`` times,
-so that a slow spell of the machine spreads over many positions instead of spoiling a few. Compare
-figures within one run: absolute times vary between machines and runs.
+build time, load time, file size and memory. Compare figures within one run: absolute times vary
+between machines and runs.
 """
 
 from __future__ import annotations
@@ -85,6 +84,13 @@ def calibration_ms() -> float:
     return best * 1000
 
 
+def _timed(pos: Position, lexicon: Dawg, rules: Ruleset) -> float:
+    """Seconds of one full move generation for the position."""
+    start = time.perf_counter()
+    generate(pos.board, pos.rack, lexicon, rules)
+    return time.perf_counter() - start
+
+
 def default_lexicon() -> Path:
     """The bundled English word list (public-domain ENABLE)."""
     return bundled_path(ENGLISH_WORDS)
@@ -100,8 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--positions", type=Path, required=True, help="positions file (benchmark format)")
     parser.add_argument("--ruleset", type=int, default=5, help="ruleset id for tile values (default 5, English)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per position (default 5)")
     parser.add_argument(
-        "--repeat", type=int, default=5, help="timed rounds over all positions, each timed once per round (default 5)"
+        "--interleave",
+        action="store_true",
+        help="time the whole set once per round instead of each position --repeat times in a row:"
+        " steadier when the machine's speed drifts, and with caches that another position filled",
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions (default: all)")
     args = parser.parse_args(argv)
@@ -139,17 +149,19 @@ def main(argv: list[str] | None = None) -> int:
     positions = list(read_positions(args.positions, alphabet))
     if args.limit:
         positions = positions[: args.limit]
-    # Every position once untimed (warm-up, move count), then the whole set ``--repeat`` times
-    # over: a slow spell of a shared machine then hits one timing of many positions, which the
-    # median over rounds discards, instead of every timing of a few positions.
-    counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]
+    counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]  # also a warm-up
     times: list[list[float]] = [[] for _ in positions]
-    for round_number in range(1, args.repeat + 1):
+    if args.interleave:
+        # the whole set ``--repeat`` times over: a slow spell of a shared machine hits one timing
+        # of many positions, and each run starts with caches holding another position's data
+        for round_number in range(1, args.repeat + 1):
+            for pos, pos_times in zip(positions, times, strict=True):
+                pos_times.append(_timed(pos, lexicon, rules))
+            print(f"round {round_number}/{args.repeat} done", file=sys.stderr, flush=True)
+    else:
         for pos, pos_times in zip(positions, times, strict=True):
-            start = time.perf_counter()
             generate(pos.board, pos.rack, lexicon, rules)
-            pos_times.append(time.perf_counter() - start)
-        print(f"round {round_number}/{args.repeat} done", file=sys.stderr, flush=True)
+            pos_times.extend(_timed(pos, lexicon, rules) for _ in range(args.repeat))
     print("name\track\tmoves\tmin_ms\tmedian_ms")
     # per number of blanks: (median, min, moves) of each position
     per_blanks: dict[int, list[tuple[float, float, int]]] = {}

@@ -34,11 +34,12 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     return positions, words
 
 
+@pytest.mark.parametrize("order", [[], ["--interleave"]])
 def test_prints_one_line_per_position_and_summaries(
-    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], order: list[str]
 ) -> None:
     positions, words = files
-    assert main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "2"]) == 0
+    assert main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", *order]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "name\track\tmoves\tmin_ms\tmedian_ms"
     rows = [line.split("\t") for line in out[1:3]]
