@@ -146,21 +146,18 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
                 return
         tiles = list(placed)
         for i in short:
-            _, _, letter = tile = placed[i]
-            p = tile[axis]
-            tiles[i] = sq[p][letter | BLANK_FLAG]
-            total -= pts[letter] * lm[p] * (wmul + cwm[p])
+            tiles[i], loss = as_blank(i, wmul)
+            total -= loss
         # the usual case: the tiles of ``short`` are blanks, and any blanks left over go on any
         # other new tiles, each way a separate move
         append(newp(Placement, (tuple(tiles), direction, total)))
         free = blanks - nshort
         if not free:
             return
-        others = []
-        for i, tile in enumerate(placed):
+        others = []  # (index, blank square-tile, loss): as_blank inlined, it runs for most new tiles
+        for i, (_, _, letter) in enumerate(placed):
             if i not in short:
-                p = tile[axis]
-                letter = tile[2]
+                p = placed[i][axis]
                 others.append((i, sq[p][letter | BLANK_FLAG], pts[letter] * lm[p] * (wmul + cwm[p])))
         for i, blank, loss in others:
             tiles[i] = blank
@@ -199,11 +196,15 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
                 tiles = list(placed)
                 value = total
                 for i in chosen:
-                    _, _, letter = tile = placed[i]
-                    p = tile[axis]
-                    tiles[i] = sq[p][letter | BLANK_FLAG]
-                    value -= pts[letter] * lm[p] * (wmul + cwm[p])
+                    tiles[i], loss = as_blank(i, wmul)
+                    value -= loss
                 append(newp(Placement, (tuple(tiles), direction, value)))
+
+    def as_blank(i: int, wmul: int) -> tuple[Square, int]:
+        # new tile i on a blank: its square-tile, and the points that takes off the move
+        _, _, letter = tile = placed[i]
+        p = tile[axis]
+        return sq[p][letter | BLANK_FLAG], pts[letter] * lm[p] * (wmul + cwm[p])
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, can_end: bool) -> None:
         # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
