@@ -7,19 +7,21 @@ word (sum ``NO_CROSS``). Only empty squares are meaningful.
 
 from __future__ import annotations
 
-from engine.board import Run
 from engine.dawg import Dawg
 from engine.layout import SIZE
 
 NO_CROSS = -1
 
+#: A run of tiles along a line (``board.Run``) and the DAWG node its letters lead to (-1 if none).
+WalkedRun = tuple[int, int, list[int], int, int]
+
 
 def cross_checks(
-    lines: list[list[Run]], lexicon: Dawg, wanted: int = -1
+    lines: list[list[WalkedRun]], lexicon: Dawg, wanted: int = -1
 ) -> tuple[list[list[int]], list[list[int]]]:
     """Per square ``[row][col]``: (allowed-letter bitmask, points of the cross word's tiles or -1).
 
-    ``lines[col]`` are the runs of tiles of column ``col`` (``board.scored_runs``): the cross words
+    ``lines[col]`` are the runs of tiles of column ``col``, walked in the lexicon: the cross words
     of an across move run down the columns. Only the letters in ``wanted`` are tried (the rack's
     letters, when it has no blank); the others are left out of a constrained square's mask.
     """
@@ -29,7 +31,7 @@ def cross_checks(
     sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
     for c, runs in enumerate(lines):
         previous_end = -2
-        for i, (first, end, letters, run_points) in enumerate(runs):
+        for i, (first, end, letters, run_points, node) in enumerate(runs):
             if first > 0 and first - 1 != previous_end:
                 # the square above the run, with nothing just above it
                 sums[first - 1][c] = run_points
@@ -37,7 +39,6 @@ def cross_checks(
             if end < SIZE:
                 # the square below the run; it may also sit just above the next run
                 below = runs[i + 1] if i + 1 < len(runs) and runs[i + 1][0] == end + 1 else None
-                node = lexicon.walk(root, letters)
                 if below is None:
                     sums[end][c] = run_points
                     masks[end][c] = mask[node] & ends[node] & wanted if node >= 0 else 0

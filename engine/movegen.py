@@ -35,14 +35,14 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from engine.board import EMPTY, Board, Run, Square, scored_runs
-from engine.crosschecks import NO_CROSS, cross_checks
+from engine.board import EMPTY, Board, Square, scored_runs
+from engine.crosschecks import NO_CROSS, WalkedRun, cross_checks
 from engine.dawg import Dawg
 from engine.layout import SIZE, BoardLayout
 from engine.move import Direction, Placement
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.tiles import BLANK_FLAG
 
 ACROSS = Direction.ACROSS
 DOWN = Direction.DOWN
@@ -351,8 +351,8 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
         across_anchors, down_anchors = _anchors(board.grid)
         # the runs of tiles of every row and column: the rows' runs are what an across move
         # follows and what the down pass's cross words are made of, and the other way round
-        row_runs = [scored_runs(line, pts) for line in board.grid]
-        column_runs = [scored_runs(line, pts) for line in transposed]
+        row_runs = _walked_runs(board.grid, pts, lexicon)
+        column_runs = _walked_runs(transposed, pts, lexicon)
     all_letters = alphabet.all_mask
     for direction, (lms, wms, start_square, squares) in zip((ACROSS, DOWN), _layout_tables(rules.layout), strict=True):
         down = direction is DOWN
@@ -362,7 +362,7 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
             masks = [[all_letters] * SIZE for _ in range(SIZE)]
             sums = [[NO_CROSS] * SIZE for _ in range(SIZE)]
             anchor_rows = {start_square[0]: [start_square[1]]}
-            line_runs: list[list[Run]] = [[] for _ in range(SIZE)]
+            line_runs: list[list[WalkedRun]] = [[] for _ in range(SIZE)]
         else:
             line_runs, cross_runs = (column_runs, row_runs) if down else (row_runs, column_runs)
             masks, sums = cross_checks(cross_runs, lexicon, -1 if blanks else rmask)
@@ -391,13 +391,11 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
                 lone = not down or x < 0
                 if anchor > 0 and line[anchor - 1] != EMPTY:
                     # the left part is the run of board tiles directly left of the anchor
-                    start = anchor - 1
-                    while start > 0 and line[start - 1] != EMPTY:
-                        start -= 1
-                    tiles = line[start:anchor]
-                    node = lexicon.walk(root, [t & LETTER_MASK for t in tiles])
-                    if node >= 0:
-                        search(anchor, node, sum([pts[t] for t in tiles if t < BLANK_FLAG]), 1, 0, 0, lone)
+                    for _, end, _, points, node in line_runs[r]:
+                        if end == anchor:
+                            if node >= 0:
+                                search(anchor, node, points, 1, 0, 0, lone)
+                            break
                 else:
                     # no left part, then left parts from the rack over the empty, non-anchor squares
                     # (a word may end on its first tile only if board tiles follow it: no one-letter words)
@@ -508,8 +506,21 @@ def _left_parts(
     return lefts
 
 
+def _walked_runs(lines: list[list[int]], pts: tuple[int, ...], lexicon: Dawg) -> list[list[WalkedRun]]:
+    """The runs of tiles of each line, each with the DAWG node its letters lead to (-1 if none).
+
+    A run's node serves twice: as the left part of the anchor after it, and in the cross-check of
+    the square after it in the other pass.
+    """
+    walk, root = lexicon.walk, lexicon.root
+    return [
+        [(first, end, letters, points, walk(root, letters)) for first, end, letters, points in scored_runs(line, pts)]
+        for line in lines
+    ]
+
+
 def _row_info(
-    runs: list[Run],
+    runs: list[WalkedRun],
     cc: list[int],
     xs: list[int],
     lm: tuple[int, ...],
@@ -525,7 +536,7 @@ def _row_info(
     follow: list[tuple[int, ...] | None] = list(_NO_RUNS)
     run_pts = list(_NO_RUN_POINTS)
     nexts = list(_NEXT_SQUARES)
-    for first, end, letters, points in runs:
+    for first, end, letters, points, _ in runs:
         if first:
             # the square before the run: a word through it goes on over these tiles
             follow[first - 1] = tuple([1 << letter for letter in letters])
