@@ -510,11 +510,14 @@ def _walked_runs(lines: list[list[int]], pts: tuple[int, ...], lexicon: Dawg) ->
     """The runs of tiles of each line, each with the DAWG node its letters lead to (-1 if none).
 
     A run's node serves twice: as the left part of the anchor after it, and in the cross-check of
-    the square after it in the other pass.
+    the square after it in the other pass; a run that ends at the edge has no such square (-1).
     """
     walk, root = lexicon.walk, lexicon.root
     return [
-        [(first, end, letters, points, walk(root, letters)) for first, end, letters, points in scored_runs(line, pts)]
+        [
+            (first, end, letters, points, walk(root, letters) if end < SIZE else -1)
+            for first, end, letters, points in scored_runs(line, pts)
+        ]
         for line in lines
     ]
 
