@@ -91,6 +91,11 @@ def _timed(pos: Position, lexicon: Dawg, rules: Ruleset) -> float:
     return time.perf_counter() - start
 
 
+def _position_line(pos: Position, count: int, times: list[float]) -> str:
+    """The TSV line of one position: name, rack, moves, min and median ms."""
+    return f"{pos.name}\t{pos.rack.text()}\t{count}\t{min(times) * 1000:.3f}\t{statistics.median(times) * 1000:.3f}"
+
+
 def default_lexicon() -> Path:
     """The bundled English word list (public-domain ENABLE)."""
     return bundled_path(ENGLISH_WORDS)
@@ -151,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         positions = positions[: args.limit]
     counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]  # also a warm-up
     times: list[list[float]] = [[] for _ in positions]
+    print("name\track\tmoves\tmin_ms\tmedian_ms", flush=True)
     if args.interleave:
         # the whole set ``--repeat`` times over: a slow spell of a shared machine hits one timing
         # of many positions, and each run starts with caches holding another position's data
@@ -158,17 +164,17 @@ def main(argv: list[str] | None = None) -> int:
             for pos, pos_times in zip(positions, times, strict=True):
                 pos_times.append(_timed(pos, lexicon, rules))
             print(f"round {round_number}/{args.repeat} done", file=sys.stderr, flush=True)
+        for pos, count, pos_times in zip(positions, counts, times, strict=True):
+            print(_position_line(pos, count, pos_times))
     else:
-        for pos, pos_times in zip(positions, times, strict=True):
+        for pos, count, pos_times in zip(positions, counts, times, strict=True):
             generate(pos.board, pos.rack, lexicon, rules)
             pos_times.extend(_timed(pos, lexicon, rules) for _ in range(args.repeat))
-    print("name\track\tmoves\tmin_ms\tmedian_ms")
+            print(_position_line(pos, count, pos_times), flush=True)
     # per number of blanks: (median, min, moves) of each position
     per_blanks: dict[int, list[tuple[float, float, int]]] = {}
     for pos, count, pos_times in zip(positions, counts, times, strict=True):
-        med = statistics.median(pos_times)
-        per_blanks.setdefault(pos.rack.blanks, []).append((med, min(pos_times), count))
-        print(f"{pos.name}\t{pos.rack.text()}\t{count}\t{min(pos_times) * 1000:.3f}\t{med * 1000:.3f}")
+        per_blanks.setdefault(pos.rack.blanks, []).append((statistics.median(pos_times), min(pos_times), count))
     print()
     print(
         "# summary per blanks in rack: positions, median and mean ms (of each position's median),"
