@@ -85,7 +85,7 @@ def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Pl
     if not gc.isenabled():
         return _generate(board, rack, lexicon, rules)
     # The search allocates tens of thousands of small tuples that live on (the moves) or die at
-    # once: the cyclic garbage collector's passes over them find nothing to free and took 8-24%
+    # once: the cyclic garbage collector's passes over them find nothing to free and took 6-24%
     # of the time on the benchmark positions. It is paused while the search runs.
     gc.disable()
     try:
@@ -207,7 +207,8 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
         return sq[p][letter | BLANK_FLAG], pts[letter] * lm[p] * (wmul + cwm[p])
 
     def extend(pos: int, node: int, main: int, wmul: int, cross: int, ntiles: int, can_end: bool) -> None:
-        # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1.
+        # ``pos`` is an empty square; ``node`` the DAWG state of the word up to pos - 1; ``can_end``
+        # false if the word may not end at pos (a one-letter word, or a lone tile the across pass makes)
         nonlocal rmask, nshort
         allowed, x, lmul, wmu, sqpos, run, run_pts, np, ccn = info[pos]
         nm = mask[node]
