@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             print(_position_line(pos, count, pos_times))
     else:
         for pos, count, pos_times in zip(positions, counts, times, strict=True):
-            generate(pos.board, pos.rack, lexicon, rules)
+            generate(pos.board, pos.rack, lexicon, rules)  # caches warm with this position, not the last
             pos_times.extend(_timed(pos, lexicon, rules) for _ in range(args.repeat))
             print(_position_line(pos, count, pos_times), flush=True)
     # per number of blanks: (median, min, moves) of each position

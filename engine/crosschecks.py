@@ -1,8 +1,8 @@
 """Cross-checks: for every empty square, which letters may go there and what the cross word is worth.
 
 Computed for the across pass (the cross word runs down the column); the down pass passes the runs
-of the rows instead of the columns. A square with no perpendicular neighbour allows every letter and has no cross
-word (sum ``NO_CROSS``). Only empty squares are meaningful.
+of the rows instead of the columns. A square with no perpendicular neighbour allows every letter
+and has no cross word (sum ``NO_CROSS``). Only empty squares are meaningful.
 """
 
 from __future__ import annotations
