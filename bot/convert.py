@@ -72,44 +72,49 @@ def tiles_to_squares(tiles: Iterable[ApiTile], alphabet: Alphabet, game_id: int)
     squares = []
     for x, y, letter, is_blank in tiles:
         if not (0 <= x < 15 and 0 <= y < 15):
-            raise ConversionError(f"game {game_id}: tile {letter!r} at x={x}, y={y} is off the board")
+            raise ConversionError(f"game {game_id}: field 'tiles': {letter!r} at x={x}, y={y} is off the board")
         try:
             code = alphabet.code(letter)
         except EngineError as exc:
-            raise ConversionError(f"game {game_id}: tile at x={x}, y={y}: {exc}") from None
+            raise ConversionError(f"game {game_id}: field 'tiles': tile at x={x}, y={y}: {exc}") from None
         squares.append((y, x, code | BLANK_FLAG if is_blank else code))
     return squares
 
 
-def rack_from_api(letters: Sequence[str], alphabet: Alphabet, game_id: int) -> Rack:
-    """A rack from the API's strings (``""`` = blank)."""
+def rack_from_api(letters: Sequence[str], rules: Ruleset, game_id: int) -> Rack:
+    """A rack from the API's strings (``""`` = blank), no larger than the ruleset's rack."""
+    if len(letters) > rules.rack_size:
+        raise ConversionError(
+            f"game {game_id}: field 'rack': {len(letters)} tiles; "
+            f"ruleset {rules.id} racks hold at most {rules.rack_size}"
+        )
+    alphabet = rules.alphabet
     try:
         codes = [alphabet.code(letter) for letter in letters if letter != ""]
     except EngineError as exc:
-        raise ConversionError(f"game {game_id}: rack {letters!r}: {exc}") from None
+        raise ConversionError(f"game {game_id}: field 'rack' {list(letters)!r}: {exc}") from None
     return Rack.from_codes(alphabet, codes, blanks=sum(1 for letter in letters if letter == ""))
 
 
 def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
-    """The engine position of a detailed game (``game/<id>/``) from the seat of ``user_id``."""
-    if game.tiles is None:
-        raise ConversionError(f"game {game.id}: no 'tiles' (the list form of a game cannot be played)")
-    try:
-        me = game.me(user_id)
-        opponent = game.opponent(user_id)
-    except (LookupError, StopIteration):
-        raise ConversionError(f"game {game.id}: user {user_id} is not one of its two players") from None
+    """The engine position of a detailed game (``game/<id>/``) from the seat of ``user_id``.
+
+    Raises ConversionError (a ProtocolError) naming the field when the game breaks its ruleset."""
+    if game.tiles is None or game.bag_count is None:
+        missing = "tiles" if game.tiles is None else "bag_count"
+        raise ConversionError(f"game {game.id}: field {missing!r} is missing (a game's list form cannot be played)")
+    me = game.me(user_id)
+    opponent = game.opponent(user_id)
     rules = ruleset_of(game, board_grid)
     board = Board(rules.alphabet)
     try:
         board.place(tiles_to_squares(game.tiles, rules.alphabet, game.id))
     except EngineError as exc:
-        raise ConversionError(f"game {game.id}: board tiles: {exc}") from None
-    rack = rack_from_api(me.rack or [], rules.alphabet, game.id)
+        raise ConversionError(f"game {game.id}: field 'tiles': {exc}") from None
+    rack = rack_from_api(me.rack or [], rules, game.id)
     scores = [0, 0]
     for player in game.players:
-        if player.position in (0, 1):
-            scores[player.position] = player.score
+        scores[player.position] = player.score
     return Position(
         game_id=game.id,
         rules=rules,
@@ -117,7 +122,7 @@ def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
         rack=rack,
         seat=me.position,
         scores=(scores[0], scores[1]),
-        bag_count=game.bag_count if game.bag_count is not None else 0,
+        bag_count=game.bag_count,
         move_count=game.move_count,
         my_turn=game.is_running and game.current_player == me.position,
         opponent=opponent.username,

@@ -68,6 +68,11 @@ class AuthError(ApiStatusError):
     that stays invalid after logging in again."""
 
 
+class LoginRefusedError(AuthError):
+    """The server refused the login itself (``wrong_password``, ``unknown_email``, ...) or there are no
+    credentials to log in with: retrying cannot help, so the daemon stops (exit status 4)."""
+
+
 class IllegalWordError(ApiStatusError):
     """``illegal_word``: the server's dictionary does not have a word of the move."""
 
@@ -82,11 +87,11 @@ class GameOverApiError(ApiStatusError):
 
 #: API error types that get their own class; any other type is a plain ApiStatusError.
 STATUS_ERRORS: dict[str, type[ApiStatusError]] = {
-    "wrong_password": AuthError,
-    "unknown_email": AuthError,
-    "wrong_email": AuthError,
-    "unknown_username": AuthError,
-    "unknown_user_id": AuthError,
+    "wrong_password": LoginRefusedError,
+    "unknown_email": LoginRefusedError,
+    "wrong_email": LoginRefusedError,
+    "unknown_username": LoginRefusedError,
+    "unknown_user_id": LoginRefusedError,
     "login_required": AuthError,
     "illegal_word": IllegalWordError,
     "not_your_turn": NotYourTurnError,

@@ -1,7 +1,12 @@
 """Pydantic models of the API's payloads: lenient on fields we do not use, strict on those we do.
 
-Ids are Python ints (the server's exceed 2**31), timestamps floats (old servers sent fractions,
-newer ones whole seconds). A tile on the board is ``[x, y, letter, is_blank]`` with x the column.
+Ids are Python ints (the server's exceed 2**31, and SQLite holds them up to 2**63), timestamps finite
+floats (old servers sent fractions, newer ones whole seconds). A tile on the board is
+``[x, y, letter, is_blank]`` with x the column. Everything the bot acts on is checked here, once:
+a game has exactly two players in seats 0 and 1, coordinates are 0..14, counts and scores are
+bounded numbers (``true`` or ``"7"`` is not a number). What depends on the ruleset (rack size,
+letters) is checked by ``bot.convert``. In ``user/status/`` one malformed entry is skipped (and
+named in ``skipped``), not the whole answer.
 
 >>> game = Game.model_validate({"id": 2226982257, "ruleset": 5, "board": 0, "current_player": 0,
 ...     "is_running": True, "move_count": 0, "updated": 1521776416, "players": [
@@ -13,12 +18,60 @@ newer ones whole seconds). A tile on the board is ``[x, y, letter, is_blank]`` w
 
 from __future__ import annotations
 
-from typing import Any
+import reprlib
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    field_validator,
+    model_validator,
+)
+
+from bot.errors import ProtocolError
+
+
+def _no_bool_or_text(value: Any) -> Any:
+    """Numbers must come as JSON numbers: ``true`` or ``"7"`` where a count belongs is a broken payload."""
+    if isinstance(value, bool | str):
+        raise ValueError(f"expected a number, got {reprlib.repr(value)}")
+    return value
+
+
+def _dropped_if_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """For informational fields: a malformed value is dropped (None) instead of failing the game."""
+    try:
+        return handler(value)
+    except ValidationError:
+        return None
+
+
+Number = Annotated[int, BeforeValidator(_no_bool_or_text)]
+#: Ids of games, users, invites and boards: what SQLite can hold (the server's exceed 2**31).
+Id = Annotated[Number, Field(ge=0, lt=2**63)]
+#: Move counts, tiles in the bag, passes: never negative, never astronomical.
+Count = Annotated[Number, Field(ge=0, lt=2**31)]
+#: A score: negative after end-of-game deductions, far below 2**31 in any real game.
+Score = Annotated[Number, Field(gt=-(2**31), lt=2**31)]
+#: A player's position (seat) in a game: Wordfeud has two.
+Seat = Annotated[Number, Field(ge=0, le=1)]
+#: A board coordinate.
+Coordinate = Annotated[Number, Field(ge=0, le=14)]
+#: A timestamp (Unix seconds, float or int); NaN and infinities are refused.
+Stamp = Annotated[float, BeforeValidator(_no_bool_or_text), Field(allow_inf_nan=False)]
+#: A tile's letter as the API writes it (multi-letter tiles such as Spanish CH are a few characters).
+Letter = Annotated[str, Field(strict=True, min_length=1, max_length=4)]
+#: A rack entry: a letter, or ``""`` for a blank.
+RackLetter = Annotated[str, Field(strict=True, max_length=4)]
 
 #: One board tile as the API sends it: (x = column, y = row, letter, is_blank).
-ApiTile = tuple[int, int, str, bool]
+ApiTile = tuple[Coordinate, Coordinate, Letter, StrictBool]
 
 
 class ApiModel(BaseModel):
@@ -30,7 +83,7 @@ class ApiModel(BaseModel):
 class LoginUser(ApiModel):
     """What a login answers: the account."""
 
-    id: int
+    id: Id
     username: str
     email: str | None = None
 
@@ -38,8 +91,8 @@ class LoginUser(ApiModel):
 class StatusGame(ApiModel):
     """A game in ``user/status/``: enough to see that it changed."""
 
-    id: int
-    updated: float
+    id: Id
+    updated: Stamp
     chat_count: int = 0
     read_chat_count: int = 0
 
@@ -47,7 +100,7 @@ class StatusGame(ApiModel):
 class Invite(ApiModel):
     """An invitation (received or sent)."""
 
-    id: int
+    id: Id
     inviter: str = ""
     invitee: str | None = None
     ruleset: int
@@ -62,7 +115,7 @@ class Invite(ApiModel):
 class RandomRequest(ApiModel):
     """A pending request for a random opponent (``board_type`` is an int here on the real server)."""
 
-    id: int
+    id: Id
     ruleset: int | None = None
     board_type: str | int | None = None
     created: float | None = None
@@ -75,16 +128,40 @@ class Status(ApiModel):
     invites_received: list[Invite] = Field(default_factory=list)
     invites_sent: list[Invite] = Field(default_factory=list)
     random_requests: list[RandomRequest] = Field(default_factory=list)
+    #: Entries left out because they are malformed, each named (``games[2] (id 123): field 'updated': ...``).
+    skipped: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _skip_bad_entries(cls, data: Any) -> Any:
+        """Keep the well-formed entries of each list; name the others in ``skipped``."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        skipped: list[str] = []
+        for key, model in _STATUS_LISTS.items():
+            entries = data.get(key)
+            if not isinstance(entries, list):
+                continue
+            kept = []
+            for index, entry in enumerate(entries):
+                try:
+                    kept.append(model.model_validate(entry))
+                except ValidationError as exc:
+                    skipped.append(f"{key}[{index}]{_id_text(entry)}: {field_problem(exc)}")
+            data[key] = kept
+        data["skipped"] = skipped
+        return data
 
 
 class Player(ApiModel):
     """A player entry of a game; only the logged-in player's has ``rack`` (blank = ``""``)."""
 
-    id: int
+    id: Id
     username: str = ""
-    position: int
-    score: int
-    rack: list[str] | None = None
+    position: Seat
+    score: Score
+    rack: Annotated[list[RackLetter], Field(max_length=100)] | None = None
     is_local: bool | None = None
 
 
@@ -92,40 +169,50 @@ class LastMove(ApiModel):
     """The previous action in a game."""
 
     move_type: str
-    user_id: int | None = None
+    user_id: Id | None = None
     move: list[ApiTile] | None = None
     main_word: str | None = None
-    points: int | None = None
-    tile_count: int | None = None
+    points: Score | None = None
+    tile_count: Count | None = None
 
 
 class Game(ApiModel):
     """A game object: the list form lacks ``tiles``, ``bag_count`` and ``pass_count``."""
 
-    id: int
-    ruleset: int
-    board: int = 0
-    players: list[Player]
-    current_player: int
-    is_running: bool
+    id: Id
+    ruleset: Count
+    board: Id = 0
+    players: Annotated[list[Player], Field(min_length=2, max_length=2)]
+    current_player: Seat
+    is_running: StrictBool
     end_game: int = 0
-    move_count: int
-    updated: float
-    created: float | None = None
-    tiles: list[ApiTile] | None = None
-    bag_count: int | None = None
-    pass_count: int | None = None
-    last_move: LastMove | None = None
+    move_count: Count
+    updated: Stamp
+    created: Stamp | None = None
+    tiles: Annotated[list[ApiTile], Field(max_length=225)] | None = None
+    bag_count: Count | None = None
+    pass_count: Count | None = None
+    #: Informational (replay, the demo, whether a lost submission was followed by a resignation):
+    #: a malformed one is dropped rather than failing the game.
+    last_move: Annotated[LastMove | None, WrapValidator(_dropped_if_invalid)] = None
     chat_count: int = 0
     read_chat_count: int = 0
 
+    @field_validator("players")
+    @classmethod
+    def _two_seats(cls, players: list[Player]) -> list[Player]:
+        if {p.position for p in players} != {0, 1}:
+            raise ValueError(f"the players' positions are {[p.position for p in players]}, not 0 and 1")
+        return players
+
     def me(self, user_id: int) -> Player:
-        """The logged-in player's entry (``is_local``, else the matching id); ProtocolError-free:
-        raises LookupError when the game is not ours."""
-        for player in self.players:
-            if player.is_local or player.id == user_id:
-                return player
-        raise LookupError(f"user {user_id} does not play game {self.id}")
+        """The logged-in player's entry (the one with our user id); ProtocolError when the game
+        does not have us as exactly one of its two players."""
+        mine = [player for player in self.players if player.id == user_id]
+        if len(mine) != 1:
+            how = "is not one of its players" if not mine else "is both of its players"
+            raise ProtocolError(f"game {self.id}: field 'players': user {user_id} {how}")
+        return mine[0]
 
     def opponent(self, user_id: int) -> Player:
         """The other player's entry."""
@@ -181,6 +268,27 @@ class Notifications(ApiModel):
 
 JSONObject = dict[str, Any]
 
+_STATUS_LISTS: dict[str, type[ApiModel]] = {
+    "games": StatusGame,
+    "invites_received": Invite,
+    "invites_sent": Invite,
+    "random_requests": RandomRequest,
+}
+
+
+def field_problem(exc: ValidationError) -> str:
+    """The first problem of a validation error, naming the field: ``field 'players.0.position': ...``."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "content"
+    return f"field {where!r}: {first['msg'].removeprefix('Value error, ')}"
+
+
+def _id_text(entry: Any) -> str:
+    """`` (id 123)`` when a malformed entry still has a readable id, to name it in the log."""
+    if isinstance(entry, dict) and isinstance(entry.get("id"), int) and not isinstance(entry.get("id"), bool):
+        return f" (id {entry['id']})"
+    return ""
+
 __all__ = [
     "ApiTile",
     "ChatMessage",
@@ -197,4 +305,5 @@ __all__ = [
     "Status",
     "StatusGame",
     "SwapResult",
+    "field_problem",
 ]

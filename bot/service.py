@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 
 from bot.client import WordfeudClient
 from bot.config import InvitesConfig, RandomGamesConfig
-from bot.convert import ConversionError
-from bot.errors import ApiError, ApiStatusError, AuthError
+from bot.errors import ApiError, ApiStatusError, BotError, LoginRefusedError
 from bot.models import Invite, Status
 from bot.store import PENDING, Store
 from bot.turn import PASSED, PLAYED, SWAPPED, UNKNOWN, TurnPlayer, TurnReport
-from engine.errors import LexiconError
+from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ class Bot:
         report = PassReport()
         try:
             status = self.client.status()
-        except AuthError:
+        except LoginRefusedError:
             raise  # the login itself is refused: nothing else can work
         except ApiError as exc:
             report.errors.append(f"user/status/: {exc}")
@@ -89,20 +88,32 @@ class Bot:
     # -- games ------------------------------------------------------------------------------
 
     def _handle_games(self, status: Status, report: PassReport, stop: threading.Event | None) -> set[int]:
-        """Play every changed game; returns the ids of the account's running games."""
+        """Play every changed game; returns the ids of the account's running games.
+
+        One game's failure (a malformed payload, a refused request, even a bug) is logged in one line
+        naming the game and skipped: the other games are played. Only a refused login stops the pass."""
         failed: set[int] = set()
+        for problem in status.skipped:
+            report.errors.append(f"user/status/: {problem}")
+            log.error("user/status/: skipped %s", problem)
         for entry in status.games:
             if stop is not None and stop.is_set():
                 log.info("stopping: the remaining games wait for the next run")
                 break
-            seen = self.store.seen(entry.id)
-            if seen is not None and seen[0] == entry.updated and not seen[1] and not self._open(entry.id):
-                continue
             try:
+                seen = self.store.seen(entry.id)
+                if seen is not None and seen[0] == entry.updated and not seen[1] and not self._open(entry.id):
+                    continue
                 report.turns.append(self.turns.play(entry.id))
-            except (ApiError, ConversionError, LexiconError) as exc:
+            except LoginRefusedError:
+                raise
+            except (BotError, EngineError) as exc:
                 report.errors.append(f"game {entry.id}: {exc}")
                 log.error("game %d: %s", entry.id, exc)
+                failed.add(entry.id)
+            except Exception as exc:  # a bug: this game waits, the others are played
+                report.errors.append(f"game {entry.id}: unexpected {type(exc).__name__}: {exc}")
+                log.exception("game %d: unexpected %s (a bug; skipped this pass)", entry.id, type(exc).__name__)
                 failed.add(entry.id)
         listed = {entry.id for entry in status.games}
         return (self.store.running_ids() & listed) | failed

@@ -4,10 +4,12 @@ The flow: read the game; settle decisions an earlier run left pending; if it is 
 generate every placement, rank them, and submit the best. Before each submission the game is
 read again (it must not have changed) and the decision is written to the store as pending.
 ``illegal_word`` records the refused word for the ruleset and tries the next candidate (up to
-``max_candidates``); when nothing is accepted or no placement exists the bot swaps its rack
-(bag >= 7) or passes. A move is never submitted twice: when a submission's outcome is unknown
-the game is re-read before anything else, and if it looks unplayed the game is left alone for
-``quarantine`` seconds (the request may still be on its way) and settled on a later pass.
+``max_candidates``); any other refusal (``illegal_tiles``, an unknown type) tries the next
+candidate without blaming a word, and a session the server keeps refusing ends the turn for this
+pass; when nothing is accepted or no placement exists the bot swaps its rack (bag >= 7) or passes.
+A move is never submitted twice: when a submission's outcome is unknown the game is re-read before
+anything else, and if it looks unplayed the game is left alone for ``quarantine`` seconds (the
+request may still be on its way) and settled on a later pass.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.client import WordfeudClient
-from bot.convert import Position, move_payload, placement_words, swap_letters, to_position
-from bot.errors import ApiStatusError, IllegalWordError, OutcomeUnknownError
+from bot.convert import ConversionError, Position, move_payload, placement_words, swap_letters, to_position
+from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
 from bot.models import Game
 from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED, Store
 from engine.dawg import Dawg
@@ -31,6 +33,9 @@ from engine.strategy import Greedy, Situation, Strategy, unseen_tiles
 
 log = logging.getLogger(__name__)
 
+
+#: A submission refused because of a word (``illegal_word``): the only refusal that teaches a word.
+REFUSED_WORD = "refused_word"
 
 #: What happened to a game this pass.
 PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
@@ -46,10 +51,19 @@ PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
 
 
 def situation_of(position: Position, lexicon: Dawg) -> Situation:
-    """What the strategy sees of an API position (the unseen tiles worked out from the board and rack)."""
+    """What the strategy sees of an API position (the unseen tiles worked out from the board and rack).
+
+    ConversionError when the bag count cannot be right: the unseen tiles are the bag plus the
+    opponent's rack, which holds no more than a rack."""
     rules = position.rules
     mine, theirs = position.scores[position.seat], position.scores[1 - position.seat]
     unseen = unseen_tiles(position.board, position.rack, rules)
+    theirs_held = len(unseen) - position.bag_count
+    if not 0 <= theirs_held <= rules.rack_size:
+        raise ConversionError(
+            f"game {position.game_id}: field 'bag_count': {position.bag_count} tiles in the bag and "
+            f"{len(unseen)} unseen would leave the opponent {theirs_held} tiles (a rack holds {rules.rack_size})"
+        )
     return Situation(position.board, position.rack, rules, lexicon, unseen, position.bag_count, (mine, theirs))
 
 
@@ -117,6 +131,8 @@ class TurnPlayer:
                 return TurnReport(game_id, UNKNOWN, detail="waiting to learn the outcome of the last submission")
             del self._quarantined[game_id]
         game = self.client.game(game_id)
+        if game.id != game_id:
+            raise ProtocolError(f"game/{game_id}/: field 'id': the answer is game {game.id}")
         self._observe(game)
         if not game.is_running:
             return TurnReport(game_id, OVER)
@@ -164,9 +180,11 @@ class TurnPlayer:
             notation = format_move(move, position.board)
             payload = move_payload(move, position.board, rules)
             outcome, detail = self._submit(game, position, "move", notation, payload, move.score or 0)
-            if outcome == REFUSED:
+            if outcome == REFUSED_WORD:
                 refused.extend(self._refused_words(detail, words, rules.id))
                 continue
+            if outcome == REFUSED:
+                continue  # refused for another reason: no word is to blame
             return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
         swap = next((m for m in ranked if isinstance(m, Swap)), None)
         if swap is None and not isinstance(ranked[0], Pass):
@@ -175,7 +193,7 @@ class TurnPlayer:
             letters = swap_letters(swap.tiles, rules.alphabet)
             notation = format_move(swap, position.board)
             outcome, detail = self._submit(game, position, "swap", notation, {"tiles": letters}, 0)
-            if outcome != REFUSED:
+            if outcome not in (REFUSED, REFUSED_WORD):
                 return self._report(game, position, outcome, notation, 0, refused, detail, swap=True)
         outcome, detail = self._submit(game, position, "pass", "PASS", {}, 0)
         return self._report(game, position, outcome, "PASS", 0, refused, detail, passed=True)
@@ -225,9 +243,18 @@ class TurnPlayer:
     def _submit(
         self, game: Game, position: Position, kind: str, notation: str, payload: dict[str, Any], points: int
     ) -> tuple[str, str]:
-        """Re-check the game, record the decision, send it; returns (status, detail)."""
+        """Re-check the game, record the decision, send it; returns (status, detail).
+
+        ``REFUSED_WORD`` (detail: the server's message) is the only outcome that blames a word.
+        A session the server refuses even after logging in again raises AuthError (nothing more can
+        be sent in this pass); the decision is settled first, as the server did not carry it out."""
         fresh = self.client.game(game.id)
-        if fresh.move_count != game.move_count or not fresh.is_my_turn(self.user_id):
+        mine = self.user_id
+        if (
+            fresh.move_count != game.move_count
+            or not fresh.is_my_turn(mine)
+            or sorted(fresh.me(mine).rack or []) != sorted(game.me(mine).rack or [])
+        ):
             self._observe(fresh)
             return CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
         decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
@@ -238,7 +265,10 @@ class TurnPlayer:
             server_points = self._send(game.id, kind, payload)
         except IllegalWordError as exc:
             self.store.settle(decision, REFUSED, detail=str(exc))
-            return REFUSED, exc.message
+            return REFUSED_WORD, exc.message
+        except AuthError as exc:
+            self.store.settle(decision, REFUSED, detail=str(exc))
+            raise
         except ApiStatusError as exc:
             self.store.settle(decision, REFUSED, detail=str(exc))
             log.warning("game %d: the server refused %s %s: %s", game.id, kind, notation, exc)

@@ -23,6 +23,11 @@ class BoardError(EngineError, ValueError):
     """A board text or board operation that is malformed (bad size, occupied square...)."""
 
 
+class PositionError(EngineError, ValueError):
+    """A position that cannot occur under its ruleset: a rack larger than a rack, more unseen tiles than
+    the bag and one rack can hold."""
+
+
 class InvalidMoveError(EngineError, ValueError):
     """A move that is malformed: unreadable notation, squares off the board, duplicated squares."""
 

@@ -38,6 +38,7 @@ from itertools import combinations
 from engine.board import EMPTY, Board, Square, scored_runs
 from engine.crosschecks import NO_CROSS, WalkedRun, cross_checks
 from engine.dawg import Dawg
+from engine.errors import PositionError
 from engine.layout import SIZE, BoardLayout
 from engine.move import Direction, Placement
 from engine.rack import Rack
@@ -98,6 +99,8 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
     alphabet = rules.alphabet
     if lexicon.alphabet != alphabet or board.alphabet != alphabet:
         raise ValueError("board, rack, lexicon and ruleset must share one alphabet")
+    if len(rack) > rules.rack_size:  # the search's cost grows with the rack's subsets
+        raise PositionError(f"a rack of {len(rack)} tiles; ruleset {rules.id} racks hold {rules.rack_size}")
     out: list[Placement] = []
     if len(rack) == 0:
         return out

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from engine.board import Board
 from engine.dawg import Dawg
+from engine.errors import PositionError
 from engine.game import BLANK, rack_tiles
 from engine.leave import HandLeave, LeaveModel
 from engine.leavetable import best_leave, learned_leave, read_table
@@ -41,6 +42,15 @@ class Situation:
     unseen: tuple[int, ...]
     bag_count: int
     scores: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        """Refuse racks no game can have: the rankings' cost grows with the subsets of the rack (and,
+        with the bag empty, of the unseen tiles, the opponent's rack), so these would never finish."""
+        size = self.rules.rack_size
+        if len(self.rack) > size:
+            raise PositionError(f"a rack of {len(self.rack)} tiles; ruleset {self.rules.id} racks hold {size}")
+        if self.bag_count <= 0 and len(self.unseen) > size:
+            raise PositionError(f"the bag is empty but {len(self.unseen)} tiles are unseen (a rack holds {size})")
 
 
 def unseen_tiles(board: Board, rack: Rack, rules: Ruleset) -> tuple[int, ...]:

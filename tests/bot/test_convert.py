@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from bot.convert import ConversionError, move_payload, placement_from_api, rack_from_api, to_position
-from bot.models import Game
+from bot.errors import ProtocolError
+from bot.models import Game, field_problem
 from engine.board import Board
 from engine.move import parse_move
 from engine.rules import Ruleset
@@ -38,7 +40,7 @@ def test_sandbox_games_convert_to_the_engines_own_position() -> None:
 
 
 def test_blanks_in_rack_and_on_board() -> None:
-    rack = rack_from_api(["A", "", "Q", ""], EN.alphabet, 1)
+    rack = rack_from_api(["A", "", "Q", ""], EN, 1)
     assert rack.text() == "AQ??"
     board = Board(EN.alphabet)
     move = parse_move("8G HOuSE", board)
@@ -51,10 +53,15 @@ def test_blanks_in_rack_and_on_board() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"tiles": None}, "no 'tiles'"),
-        ({"tiles": [[15, 0, "A", False]]}, "off the board"),
-        ({"tiles": [[0, 0, "Å", False]]}, "not a letter"),
+        ({"tiles": None}, "game 5: field 'tiles' is missing"),
+        ({"bag_count": None}, "game 5: field 'bag_count' is missing"),
+        ({"tiles": [[0, 0, "Å", False]]}, "game 5: field 'tiles': .*not a letter"),
+        ({"tiles": [[0, 0, "A", False], [0, 0, "B", False]]}, "game 5: field 'tiles': .*already occupied"),
         ({"ruleset": 42}, "unknown ruleset"),
+        ({"players": [{"id": 1, "position": 0, "score": 0, "rack": ["A"] * 8}, {"id": 2, "position": 1, "score": 0}]},
+         "game 5: field 'rack': 8 tiles; ruleset 5 racks hold at most 7"),
+        ({"players": [{"id": 1, "position": 0, "score": 0, "rack": ["A", "7"]}, {"id": 2, "position": 1, "score": 0}]},
+         "game 5: field 'rack'.*'7' is not a letter"),
     ],
 )
 def test_games_the_engine_cannot_take_name_the_problem(change: dict[str, object], message: str) -> None:
@@ -66,8 +73,57 @@ def test_games_the_engine_cannot_take_name_the_problem(change: dict[str, object]
         "move_count": 0,
         "updated": 1,
         "tiles": [],
+        "bag_count": 86,
         "players": [{"id": 1, "position": 0, "score": 0, "rack": []}, {"id": 2, "position": 1, "score": 0}],
     }
     data.update(change)
     with pytest.raises(ConversionError, match=message):
         to_position(Game.model_validate(data), 1, lambda board_id: [])
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"tiles": [[15, 0, "A", False]]}, "tiles.0.0"),
+        ({"tiles": [[0, -1, "A", False]]}, "tiles.0.1"),
+        ({"tiles": [[0, 0, "A", "yes"]]}, "tiles.0.3"),
+        ({"id": 2**63}, "id"),
+        ({"current_player": 2}, "current_player"),
+        ({"move_count": True}, "move_count"),
+        ({"updated": float("nan")}, "updated"),
+        ({"players": [{"id": 1, "position": 0, "score": 0}]}, "players"),
+        ({"players": [{"id": 1, "position": 0, "score": 0}, {"id": 2, "position": 0, "score": 0}]}, "players"),
+        ({"players": [{"id": 1, "position": 5, "score": 0}, {"id": 2, "position": 1}]}, "players.0.position"),
+        ({"players": [{"id": 1, "position": 0, "score": 2**63}, {"id": 2, "position": 1}]}, "players.0.score"),
+    ],
+)
+def test_payloads_no_game_can_have_are_refused_naming_the_field(change: dict[str, object], field: str) -> None:
+    data = {
+        "id": 5,
+        "ruleset": 5,
+        "current_player": 0,
+        "is_running": True,
+        "move_count": 0,
+        "updated": 1,
+        "tiles": [],
+        "bag_count": 86,
+        "players": [{"id": 1, "position": 0, "score": 0, "rack": []}, {"id": 2, "position": 1, "score": 0}],
+    }
+    data.update(change)
+    with pytest.raises(ValidationError) as caught:
+        Game.model_validate(data)
+    assert field_problem(caught.value).startswith(f"field {field!r}: ")
+
+
+def test_the_bot_must_be_exactly_one_of_the_players() -> None:
+    players = [{"id": 1, "position": 0, "score": 0}, {"id": 2, "position": 1, "score": 0}]
+    game = Game.model_validate(
+        {"id": 5, "ruleset": 5, "current_player": 0, "is_running": True, "move_count": 0, "updated": 1,
+         "players": players}
+    )
+    assert game.me(1).id == 1 and game.opponent(1).id == 2
+    with pytest.raises(ProtocolError, match="game 5: field 'players': user 3 is not one of its players"):
+        game.me(3)
+    twice = game.model_copy(update={"players": [game.players[0], game.players[0].model_copy(update={"position": 1})]})
+    with pytest.raises(ProtocolError, match="user 1 is both of its players"):
+        twice.me(1)

@@ -7,10 +7,13 @@ from pathlib import Path
 from bot.convert import move_payload, placement_words
 from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED
 from bot.turn import CHANGED, DRY, PASSED, PLAYED, SWAPPED, UNKNOWN, TurnSettings
+from engine.board import EMPTY
 from engine.dawg import Dawg
+from engine.game import BLANK
 from engine.move import Placement
 from engine.movegen import generate
 from engine.strategy import Equity, Situation
+from engine.tiles import BLANK_FLAG
 from tests.bot.conftest import Sandbox, Ticker
 from tests.sandbox.test_http import EN, english
 
@@ -69,7 +72,12 @@ def test_no_move_means_swap_then_pass_when_the_bag_is_low(sandbox: Sandbox, tmp_
     assert report.outcome == SWAPPED
     assert type(sgame.game.history[0].action).__name__ == "Swap"
     assert 1 <= len(sgame.game.history[0].action.tiles) <= 7  # type: ignore[union-attr]  # equity keeps its best tiles
-    del sgame.game.bag[3:]  # fewer than 7 tiles left: swapping is not allowed
+    # fewer than 7 tiles left: swapping is not allowed (the others go on the board, out of the way,
+    # so that the tiles still add up: the bot refuses a bag count that cannot be right)
+    drawn, sgame.game.bag[3:] = sgame.game.bag[3:], []
+    free = ((r, c) for r in range(15) for c in range(15) if sgame.game.board[r, c] == EMPTY and abs(r - 7) > 2)
+    squares = zip(free, drawn, strict=False)
+    sgame.game.board.place([(r, c, BLANK_FLAG if tile == BLANK else tile) for (r, c), tile in squares])
     assert wiring.bot.turns.play(sgame.id).outcome == PASSED
     assert sandbox.state.duplicate_submissions() == []
 
