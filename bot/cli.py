@@ -22,10 +22,10 @@ from pathlib import Path
 
 from bot.app import build, registry_for
 from bot.arena import arena_lines
-from bot.config import BotConfig, load_config, load_credentials
+from bot.config import BotConfig, exposure_warning, load_config, load_credentials
 from bot.daemon import Daemon
 from bot.demo import run_demo
-from bot.errors import ApiError, AuthError, BotError, ConfigError, LockedError, StoreError
+from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
 from bot.learn import Settings as LearnSettings
 from bot.learn import learn
 from bot.logs import setup_logging
@@ -58,6 +58,9 @@ def _positive_int(text: str) -> int:
 def _config(args: argparse.Namespace) -> BotConfig:
     path = args.config or os.environ.get(CONFIG_VARIABLE)
     config = load_config(Path(path) if path else None)
+    warning = exposure_warning(Path(path)) if path else None
+    if warning is not None:
+        print(f"wordfeud-bot {args.command}: warning: {warning}", file=sys.stderr)
     if getattr(args, "dry_run", False):
         config = config.model_copy(update={"play": config.play.model_copy(update={"dry_run": True})})
     return config
@@ -86,7 +89,7 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
             return body(config, args)
     except LockedError as exc:
         return _fail(args.command, str(exc), EXIT_LOCKED)
-    except AuthError as exc:
+    except LoginRefusedError as exc:
         return _fail(args.command, f"login refused: {exc}", EXIT_AUTH)
     except (ApiError, StoreError, LexiconError) as exc:
         return _fail(args.command, str(exc), EXIT_ERRORS)

@@ -159,6 +159,21 @@ def load_config(path: Path | None) -> BotConfig:
     return parse_config(data, str(path))
 
 
+def exposure_warning(path: Path) -> str | None:
+    """A warning when other users can read the config file (it holds no secret by design, but a
+    user may have put one in), else None."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    return (
+        f"config file {path} can be read by other users (mode {mode:o}); secrets belong in the environment "
+        f"or account.secrets_file, but if this file holds any, run: chmod 600 {path}"
+    )
+
+
 def parse_config(data: Mapping[str, object], source: str = "config") -> BotConfig:
     """Check a parsed config table."""
     try:

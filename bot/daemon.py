@@ -3,7 +3,9 @@
 APScheduler calls ``Bot.run_pass`` every ``poll_seconds`` (plus up to ``jitter_seconds`` of
 random jitter, so many bots do not poll in step). One pass runs at a time (a late pass is
 skipped, not queued). SIGINT and SIGTERM stop the daemon gracefully: the pass in progress
-finishes the game it is playing, then the daemon exits.
+finishes the game it is playing, ``run`` waits for it, and only then returns (so the caller can
+close the store). A refused login stops the daemon too: ``run`` raises the LoginRefusedError, as
+retrying a wrong password every poll helps nobody.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from types import FrameType
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 
+from bot.errors import BotError, LoginRefusedError
 from bot.service import Bot, PassReport
 
 log = logging.getLogger(__name__)
@@ -41,10 +44,13 @@ class Daemon:
         self.stopping = threading.Event()
         self.passes = 0
         self.reports: deque[PassReport] = deque(maxlen=100)  # the latest passes, for tests and status
+        self.fatal: LoginRefusedError | None = None  # why the daemon stopped on its own, if it did
+        self._pass = threading.Lock()  # held while a pass runs: run() waits for it before returning
         self._scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
     def run(self, *, handle_signals: bool = True) -> None:
-        """Poll until stopped (blocks). With ``handle_signals``, SIGINT/SIGTERM stop it gracefully."""
+        """Poll until stopped (blocks); returns once no pass runs any more. With ``handle_signals``,
+        SIGINT/SIGTERM stop it gracefully. Raises LoginRefusedError when the server refused the login."""
         previous = {}
         if handle_signals:
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -61,10 +67,14 @@ class Daemon:
         log.info("polling every %g s (jitter up to %g s); Ctrl-C stops", self.poll_seconds, self.jitter_seconds)
         try:
             self._scheduler.start()
+            with self._pass:  # the scheduler lets its worker finish on its own: wait for the pass
+                pass
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         log.info("stopped after %d passes", self.passes)
+        if self.fatal is not None:
+            raise self.fatal
 
     def stop(self) -> None:
         """Stop after the game being played; safe to call from any thread or a signal handler."""
@@ -73,18 +83,31 @@ class Daemon:
             self._scheduler.shutdown(wait=False)
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        log.info("%s received: finishing the move in progress, then stopping", signal.Signals(signum).name)
+        name = signal.Signals(signum).name
+        if self.stopping.is_set():
+            log.info("%s received: still finishing the move in progress", name)
+        else:
+            log.info("%s received: finishing the move in progress, then stopping", name)
         self.stop()
 
     def _tick(self) -> None:
-        if self.stopping.is_set():
-            return
-        try:
-            report = self.bot.run_pass(self.stopping)
-        except Exception:  # one bad pass must not end a daemon meant to run for months
-            log.exception("the pass failed; trying again at the next poll")
-            return
-        self.passes += 1
-        self.reports.append(report)
-        if self.until is not None and self.until(report):
-            self.stop()
+        with self._pass:
+            if self.stopping.is_set():
+                return
+            try:
+                report = self.bot.run_pass(self.stopping)
+            except LoginRefusedError as exc:
+                log.error("login refused: %s; stopping", exc)
+                self.fatal = exc
+                self.stop()
+                return
+            except BotError as exc:  # a typed failure (the store, the server): one line, then the next poll
+                log.error("the pass failed: %s; trying again at the next poll", exc)
+                return
+            except Exception:  # one bad pass must not end a daemon meant to run for months
+                log.exception("the pass failed; trying again at the next poll")
+                return
+            self.passes += 1
+            self.reports.append(report)
+            if self.until is not None and self.until(report):
+                self.stop()

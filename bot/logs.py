@@ -13,6 +13,7 @@ library that logs a header or a URL cannot leak one.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -55,8 +56,10 @@ def setup_logging(level: str = "INFO", file: Path | None = None, *, verbose: boo
     redactor = Redactor()
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if file is not None:
-        file.expanduser().parent.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(file.expanduser(), encoding="utf-8"))
+        path = file.expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # a new log is its owner's only
+        handlers.append(logging.FileHandler(path, encoding="utf-8"))
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "_wordfeud_bot", False):

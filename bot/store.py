@@ -116,13 +116,18 @@ class Store:
     def lock(self) -> Iterator[None]:
         """Hold the run lock (a file lock next to the database, released even if the process dies).
 
-        Raises LockedError when another run holds it.
+        The lock belongs to the resolved file, so the same state reached through a symbolic link or
+        another relative path is one lock. Raises LockedError when another run holds it.
         """
         if self.path == ":memory:":
             yield
             return
-        lock_path = self.path + ".lock"
-        handle = open(lock_path, "a", encoding="utf-8")  # noqa: SIM115 - held for the duration
+        lock_path = os.path.realpath(self.path) + ".lock"
+        try:
+            descriptor = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        except OSError as exc:
+            raise StoreError(f"lock file {lock_path}: {exc.strerror or exc}") from None
+        handle = os.fdopen(descriptor, "a", encoding="utf-8")
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -296,7 +301,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, OverflowError) as exc:  # OverflowError: an int SQLite cannot hold
             raise StoreError(f"state file {self.path}: {exc}") from None
 
     def _check_meta(self) -> None:

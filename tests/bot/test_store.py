@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -100,3 +102,26 @@ def test_the_file_is_private_and_others_files_are_refused(tmp_path: Path) -> Non
     garbage.chmod(0o600)
     with pytest.raises(StoreError, match=r"garbage\.db"):
         Store(garbage)
+
+
+def test_one_state_file_is_one_lock_whatever_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tmp_path / "data" / "s.db"
+    first = Store(real)
+    (tmp_path / "link.db").symlink_to(real)
+    through_link = Store(tmp_path / "link.db")
+    monkeypatch.chdir(tmp_path / "data")
+    relative = Store("s.db")
+    with first.lock():
+        for other in (through_link, relative):
+            with pytest.raises(LockedError, match=re.escape(str(real.resolve()) + ".lock")), other.lock():
+                pass
+    assert stat.S_IMODE((real.parent / "s.db.lock").stat().st_mode) == 0o600
+    for store in (first, through_link, relative):
+        store.close()
+
+
+def test_ints_sqlite_cannot_hold_are_a_store_error(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    with pytest.raises(StoreError, match=r"s\.db"):
+        store.save_board(2**63, [[0] * 15] * 15)
+    store.close()
