@@ -17,6 +17,7 @@ strings with ``""`` for a blank, and board ids (0 = the standard layout, others 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -60,10 +61,13 @@ def ruleset_of(game: Game, board_grid: BoardGrid) -> Ruleset:
     """The game's ruleset on its board: the standard layout for board 0, else the fetched grid."""
     try:
         rules = Ruleset.for_id(game.ruleset)
-        if game.board != 0:
-            rules = rules.with_layout(BoardLayout.from_api_grid(board_grid(game.board)))
     except EngineError as exc:
-        raise ConversionError(f"game {game.id}: {exc}") from None
+        raise ConversionError(f"game {game.id}: field 'ruleset': {exc}") from None
+    if game.board != 0:
+        try:
+            rules = rules.with_layout(BoardLayout.from_api_grid(board_grid(game.board)))
+        except EngineError as exc:
+            raise ConversionError(f"game {game.id}: field 'board' ({game.board}): {exc}") from None
     return rules
 
 
@@ -112,6 +116,7 @@ def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
     except EngineError as exc:
         raise ConversionError(f"game {game.id}: field 'tiles': {exc}") from None
     rack = rack_from_api(me.rack or [], rules, game.id)
+    _check_tile_counts(board, rack, rules, game.id)
     scores = [0, 0]
     for player in game.players:
         scores[player.position] = player.score
@@ -127,6 +132,22 @@ def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
         my_turn=game.is_running and game.current_player == me.position,
         opponent=opponent.username,
     )
+
+
+def _check_tile_counts(board: Board, rack: Rack, rules: Ruleset, game_id: int) -> None:
+    """No letter (or blank) on the board and our rack more often than the ruleset's bag holds it."""
+    alphabet = rules.alphabet
+    seen = Counter(BLANK if tile & BLANK_FLAG else tile for _, _, tile in board.tiles())
+    seen.update(rack.letters())
+    seen[BLANK] += rack.blanks
+    for code, count in sorted(seen.items()):
+        have = alphabet.blanks if code == BLANK else alphabet.counts[code]
+        if count > have:
+            what = "blanks" if code == BLANK else f"{alphabet.symbol(code)} tiles"
+            raise ConversionError(
+                f"game {game_id}: fields 'tiles' and 'rack': {count} {what} on the board and the rack; "
+                f"ruleset {rules.id} has {have}"
+            )
 
 
 def board_without(board: Board, squares: Iterable[tuple[int, int, int]]) -> Board:

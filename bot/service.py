@@ -108,8 +108,9 @@ class Bot:
             except LoginRefusedError:
                 raise
             except (BotError, EngineError) as exc:
-                report.errors.append(f"game {entry.id}: {exc}")
-                log.error("game %d: %s", entry.id, exc)
+                problem = _naming_game(entry.id, str(exc))
+                report.errors.append(problem)
+                log.error("%s", problem)
                 failed.add(entry.id)
             except Exception as exc:  # a bug: this game waits, the others are played
                 report.errors.append(f"game {entry.id}: unexpected {type(exc).__name__}: {exc}")
@@ -195,3 +196,10 @@ class Bot:
             report.requested += 1
             have += 1
             log.info("asked for a random opponent (ruleset %d, %s board)", ruleset, self.random_games.board_type)
+
+
+def _naming_game(game_id: int, problem: str) -> str:
+    """The problem as one line that starts by naming the game (most messages already do)."""
+    if problem.startswith((f"game {game_id}:", f"game/{game_id}/")):
+        return problem
+    return f"game {game_id}: {problem}"

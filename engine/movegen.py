@@ -99,8 +99,11 @@ def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[P
     alphabet = rules.alphabet
     if lexicon.alphabet != alphabet or board.alphabet != alphabet:
         raise ValueError("board, rack, lexicon and ruleset must share one alphabet")
-    if len(rack) > rules.rack_size:  # the search's cost grows with the rack's subsets
+    # the search's cost grows with the rack's subsets and steeply with its blanks: refuse what no game has
+    if len(rack) > rules.rack_size:
         raise PositionError(f"a rack of {len(rack)} tiles; ruleset {rules.id} racks hold {rules.rack_size}")
+    if rack.blanks > alphabet.blanks:
+        raise PositionError(f"a rack with {rack.blanks} blanks; ruleset {rules.id} has {alphabet.blanks}")
     out: list[Placement] = []
     if len(rack) == 0:
         return out

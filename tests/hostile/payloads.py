@@ -364,12 +364,13 @@ def _int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def violation(game: Any, kind: str, body: JSON) -> str | None:
-    """Why submitting ``kind`` with ``body`` in ``game`` (the raw payload) breaks the rules, or None."""
+def violation(game: Any, kind: str, body: JSON, game_id: int = GAME_ID) -> str | None:
+    """Why submitting ``kind`` with ``body`` to ``game/<game_id>/`` whose answer was ``game`` (the raw
+    payload) breaks the rules, or None."""
     if not isinstance(game, dict):
         return "acted on a game that is not an object"
-    if game.get("id") != GAME_ID:
-        return f"acted on game/{GAME_ID}/ although its answer was game {game.get('id')!r}"
+    if game.get("id") != game_id:
+        return f"acted on game/{game_id}/ although its answer was game {game.get('id')!r}"
     ruleset = game.get("ruleset")
     if not _int(ruleset) or not 0 <= ruleset <= 12:
         return f"acted in a game with ruleset {ruleset!r}"
@@ -391,6 +392,16 @@ def violation(game: Any, kind: str, body: JSON) -> str | None:
         return f"acted with a rack {rack_raw!r}"
     if len(rack_raw) > rules.rack_size:
         return f"acted with a rack of {len(rack_raw)} tiles"
+    tiles_raw = game.get("tiles")
+    if isinstance(tiles_raw, list):
+        held = Counter("" if isinstance(t, list) and len(t) == 4 and t[3] is True else str(t[2])
+                       for t in tiles_raw if isinstance(t, list) and len(t) == 4)
+        held.update(rack_raw)
+        for letter, count in held.items():
+            if letter in rules.alphabet.symbols or letter == "":
+                have = rules.alphabet.blanks if letter == "" else rules.alphabet.counts[rules.alphabet.code(letter)]
+                if count > have:
+                    return f"acted with {count} of {letter or 'blank'} on the board and rack (the bag has {have})"
     try:
         rack = Rack.from_codes(
             rules.alphabet, [rules.alphabet.code(t) for t in rack_raw if t], blanks=rack_raw.count("")
@@ -401,9 +412,9 @@ def violation(game: Any, kind: str, body: JSON) -> str | None:
     if kind == "move":
         return _move_violation(board, rack, rules, body)
     if kind == "swap":
-        bag = game.get("bag_count")
-        if not _int(bag) or bag < rules.swap_min_bag:
-            return f"swapped with bag_count {bag!r}"
+        in_bag = game.get("bag_count")
+        if not _int(in_bag) or in_bag < rules.swap_min_bag:
+            return f"swapped with bag_count {in_bag!r}"
         letters = body.get("tiles")
         if not isinstance(letters, list) or not 1 <= len(letters) <= len(rack_raw):
             return f"swapped {letters!r}"
