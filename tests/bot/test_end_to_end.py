@@ -16,7 +16,7 @@ from bot.service import PassReport
 from bot.store import APPLIED, Store
 from dictionaries.registry import LexiconRegistry
 from engine.game import Resign
-from sandbox.faults import Faults
+from sandbox.faults import KINDS, Faults
 from sandbox.state import SandboxGame
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
 
@@ -65,21 +65,13 @@ def test_the_daemon_plays_three_games_to_the_end(sandbox: Sandbox, tmp_path: Pat
 
 
 def test_the_daemon_survives_every_fault(sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    sandbox.server.faults = Faults(
-        {
-            "http_500": 0.03,
-            "http_502": 0.03,
-            "http_503": 0.03,
-            "drop": 0.03,
-            "non_json": 0.03,
-            "expire": 0.03,
-            "apply_then_fail": 0.04,
-            "slow": 0.02,
-        },
-        seed=5,
-        slow_seconds=0.4,
-    )
-    games = [sandbox.game(5), sandbox.game(0), sandbox.game(5, "random")]
+    """The fault soak in-process: every fault kind switched on, ten games played to the end, no
+    submission sent twice (``python -m sandbox.soak`` adds kills of the bot and the server)."""
+    rates = {kind: 0.03 for kind in KINDS}
+    rates.update(apply_then_fail=0.04, slow=0.02)
+    sandbox.server.faults = Faults(rates, seed=5, slow_seconds=0.4)
+    games = [sandbox.game(ruleset, board) for ruleset, board in [(5, "normal"), (0, "normal"), (5, "random")] * 3]
+    games.append(sandbox.game(0, "random"))
     with caplog.at_level(logging.INFO):
         run_daemon(
             sandbox,
