@@ -228,9 +228,9 @@ class MoveResult(ApiModel):
     """Answer to a placement."""
 
     main_word: str = ""
-    points: int
+    points: Score
     new_tiles: list[str] = Field(default_factory=list)
-    updated: float | None = None
+    updated: Stamp | None = None
     is_running: bool = True
 
 
@@ -238,7 +238,7 @@ class SwapResult(ApiModel):
     """Answer to a swap."""
 
     new_tiles: list[str] = Field(default_factory=list)
-    updated: float | None = None
+    updated: Stamp | None = None
 
 
 class ChatMessage(ApiModel):
