@@ -29,12 +29,14 @@ from bot.errors import (
     STATUS_ERRORS,
     ApiStatusError,
     AuthError,
+    ConfigError,
     OutcomeUnknownError,
     ProtocolError,
     RateLimitedError,
     TransportError,
 )
 from bot.models import ApiTile, ChatMessage, Game, Invite, LoginUser, MoveResult, Notifications, Status, SwapResult
+from bot.transport import check_base_url
 
 DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"
 #: The official app's style of User-Agent, as the API notes recommend.
@@ -80,7 +82,10 @@ class WordfeudClient:
         sleep: Callable[[float], None] = time.sleep,
         on_session: Callable[[str, int], None] | None = None,
     ) -> None:
-        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        try:
+            self.base_url = check_base_url(base_url)  # the config's own check, for clients made in code too
+        except ValueError as exc:
+            raise ConfigError(f"api.base_url: {exc}") from None
         self.credentials = credentials
         self.session_id = session_id
         self.user_id = user_id

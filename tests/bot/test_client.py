@@ -16,6 +16,7 @@ from bot.credentials import Credentials, hash_password
 from bot.errors import (
     ApiStatusError,
     AuthError,
+    ConfigError,
     GameOverApiError,
     IllegalWordError,
     NotYourTurnError,
@@ -365,3 +366,19 @@ def test_non_envelope_json_is_a_protocol_error(client: WordfeudClient) -> None:
     responses.post(BASE + "user/status/", body=json.dumps([1, 2]))
     with pytest.raises(ProtocolError, match="envelope"):
         client.status()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://evil.example.net\\@127.0.0.1/wf/",
+        "http://user:s3cretpass@127.0.0.1/wf/",
+        "https://user:s3cretpass@api.example.test/wf/",
+        "https://api.example.test/wf/\r\nX: 1",
+        "http://api.example.test/wf/",
+    ],
+)
+def test_the_client_checks_its_base_url_itself(url: str) -> None:
+    with pytest.raises(ConfigError, match=r"api\.base_url") as exc:
+        WordfeudClient(url)
+    assert "s3cretpass" not in str(exc.value)
