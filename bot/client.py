@@ -3,12 +3,12 @@
 Each exchange has a total deadline (``timeout``: connect, headers and body together), never
 follows a redirect, and reads at most a few MB (``bot.transport``). Reads are retried with
 exponential backoff and jitter (``tenacity``) on transport failures (connection errors, timeouts,
-HTTP 5xx/429, bodies that are not JSON), bounded in attempts and total time, never on
+HTTP 5xx/429, bodies that are not JSON we accept), bounded in attempts and total time, never on
 API-level errors or on final HTTP answers (3xx, other 4xx). Writes (move, swap, pass, resign,
 invites, chat) are never retried blindly: a write without a usable answer raises
 ``OutcomeUnknownError`` and the caller re-reads the game. ``login_required`` triggers one
-re-login and one repeat of the call. The session id is sent as the ``sessionid`` cookie and never
-logged.
+re-login and one repeat of the call. The session id is sent as the ``sessionid`` cookie; neither
+it nor the password hash appears in any message or log line of the client.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ Model = TypeVar("Model", bound=BaseModel)
 JSON = dict[str, Any]
 #: What a session id may look like: cookie-safe characters only, so it can go back in a header.
 _SESSION_ID = re.compile(r"[A-Za-z0-9._~+/=:-]{1,512}")
+_MIN_SECRET = 6  # shorter values would scrub ordinary words
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class WordfeudClient:
         except ValueError as exc:
             raise ConfigError(f"api.base_url: {exc}") from None
         self.credentials = credentials
+        self._secrets: set[str] = set(credentials.secrets()) if credentials is not None else set()
         self.session_id: str | None = None
         if session_id is not None and _SESSION_ID.fullmatch(session_id):
             self._keep_session(session_id)
@@ -134,7 +136,7 @@ class WordfeudClient:
         if self.session_id is None:
             raise ProtocolError(f"{path}: the login answer set no usable sessionid cookie")
         self.user_id = user.id
-        log.info("logged in as %s (user id %d)", user.username, user.id)
+        log.info("logged in as %s (user id %d)", self._scrub(user.username), user.id)
         if self._on_session is not None:
             self._on_session(self.session_id, user.id)
         return user
@@ -144,6 +146,14 @@ class WordfeudClient:
 
     def _keep_session(self, session_id: str) -> None:
         self.session_id = session_id
+        if len(session_id) >= _MIN_SECRET:
+            self._secrets.add(session_id)
+
+    def _scrub(self, text: str) -> str:
+        """``text`` (from the server) with the password hash and every session id seen replaced by ``***``."""
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -245,9 +255,9 @@ class WordfeudClient:
             if envelope["status"] == "success":
                 return content
             type_ = content.get("type")
-            type_ = type_ if isinstance(type_, str) else "unknown_error"
+            type_ = self._scrub(type_) if isinstance(type_, str) else "unknown_error"
             message = content.get("message")
-            message = message if isinstance(message, str) else ""
+            message = self._scrub(message) if isinstance(message, str) else ""
             if type_ == "login_required" and auth and attempt == 1 and self.credentials is not None:
                 log.info("%s: session expired; logging in again", path)
                 self.login()
@@ -297,10 +307,7 @@ class WordfeudClient:
         self.requests_sent += 1
         answer = self._transport.post(self.base_url + path, data, headers, path)
         self._check_status(answer, path)
-        try:
-            envelope = json.loads(answer.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise TransportError(f"{path}: the answer is not JSON") from None
+        envelope = _decode_json(answer.body, path)
         if (
             not isinstance(envelope, dict)
             or envelope.get("status") not in ("success", "error")
@@ -324,7 +331,7 @@ class WordfeudClient:
             raise RateLimitedError(f"{path}: HTTP 429 (rate limited)", wait)
         if 300 <= status < 400:
             location = answer.headers.get("Location")
-            shown = masked_url(location) if location is not None else "nowhere (no Location)"
+            shown = masked_url(self._scrub(location)) if location is not None else "nowhere (no Location)"
             raise RedirectError(path, status, shown)
         if 400 <= status < 500:
             raise HttpStatusError(path, status)
@@ -337,19 +344,56 @@ class WordfeudClient:
             raise ProtocolError(f"{path}: {key!r} is not a list")
         return value
 
-    @staticmethod
-    def _parse(model: type[Model], data: Any, path: str) -> Model:
+    def _parse(self, model: type[Model], data: Any, path: str) -> Model:
         try:
             return model.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "content"
+            where = self._scrub(".".join(str(p) for p in first["loc"]))[:80] or "content"  # keys come from the server
             raise ProtocolError(f"{path}: {model.__name__} field {where!r}: {first['msg']}") from None
 
 
 def _log_retry(state: RetryCallState) -> None:
     exc = state.outcome.exception() if state.outcome else None
     log.warning("%s; retrying (attempt %d)", exc, state.attempt_number + 1)
+
+
+class _RefusedJsonError(ValueError):
+    """A JSON value the client does not accept, though ``json`` would."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _RefusedJsonError(f"{name}, which is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _RefusedJsonError("a number too large for a float")
+    return value
+
+
+def _int64(text: str) -> int:
+    value = int(text) if len(text) <= 20 else None  # longer is out of range, and slow to convert
+    if value is None or not -(2**63) <= value < 2**63:
+        raise _RefusedJsonError("an integer beyond 64 bits")
+    return value
+
+
+def _decode_json(body: bytes, path: str) -> Any:
+    """The parsed body; TransportError for anything that is not strict UTF-8 JSON with finite,
+    64-bit numbers and whole strings (a lone surrogate could not be stored or logged)."""
+    try:
+        text = body.decode("utf-8")
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_int64)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise TransportError(f"{path}: the answer is JSON nested too deeply") from None
+    except _RefusedJsonError as exc:
+        raise TransportError(f"{path}: the answer has {exc}") from None
+    except (UnicodeError, ValueError):
+        raise TransportError(f"{path}: the answer is not JSON") from None
+    return value
 
 
 def _session_cookie(set_cookies: Sequence[str]) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from http.cookies import CookieError
@@ -16,6 +17,7 @@ from responses import matchers
 from bot.client import USER_AGENT, RetryPolicy, WordfeudClient
 from bot.credentials import Credentials, hash_password
 from bot.errors import (
+    ApiError,
     ApiStatusError,
     AuthError,
     ConfigError,
@@ -390,6 +392,16 @@ def test_redirects_are_final_errors_naming_the_location(client: WordfeudClient, 
         client.pass_turn(9)
 
 
+@responses.activate
+def test_a_redirect_location_is_shown_without_user_info_or_secrets(client: WordfeudClient) -> None:
+    location = f"https://user:s3cretpass@elsewhere.example.net/?sid={SESSION}"
+    responses.post(BASE + "user/status/", status=302, headers={"Location": location})
+    with pytest.raises(RedirectError) as exc:
+        client.status()
+    assert "s3cretpass" not in str(exc.value) and SESSION not in str(exc.value)
+    assert "elsewhere.example.net" in str(exc.value)
+
+
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 405, 410, 418, 451])
 @responses.activate
 def test_client_errors_are_final_and_name_status_and_path(client: WordfeudClient, sleeps: Sleeps, status: int) -> None:
@@ -453,6 +465,30 @@ def test_hostile_retry_after_never_reaches_sleep_unchecked(
     assert len(sleeps) == 1 and math.isfinite(sleeps[0]) and 0 <= sleeps[0] <= 30
     if expected is not None:
         assert sleeps[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        (b"[" * 100_000, "nested too deeply"),
+        (b'{"status": "success", "content": {"games": [{"id": 1, "updated": NaN}]}}', "NaN"),
+        (b'{"status": "success", "content": {"games": [{"id": 1, "updated": Infinity}]}}', "Infinity"),
+        (b'{"status": "success", "content": {"games": [{"id": 1, "updated": 1e999}]}}', "too large"),
+        (b'{"status": "success", "content": {"games": [{"id": 123456789012345678901234, "updated": 1}]}}', "64 bits"),
+        (b'{"status": "success", "content": {"games": [{"id": ' + b"9" * 5000 + b', "updated": 1}]}}', "64 bits"),
+        (b'{"status": "success", "content": {"x": "\\ud800"}}', "not JSON"),
+        (b'{"status": "success", "content": {"x": "\xff"}}', "not JSON"),
+        (b"\xef\xbb\xbf{}", "not JSON"),
+    ],
+)
+@responses.activate
+def test_hostile_json_is_a_transport_error(client: WordfeudClient, body: bytes, named: str) -> None:
+    responses.post(BASE + "user/status/", body=body)
+    with pytest.raises(TransportError, match=named):
+        client.status()
+    responses.post(BASE + "game/9/pass/", body=body)
+    with pytest.raises(OutcomeUnknownError):
+        client.pass_turn(9)
 
 
 @pytest.mark.parametrize(
@@ -538,3 +574,28 @@ def test_the_client_checks_its_base_url_itself(url: str) -> None:
     with pytest.raises(ConfigError, match=r"api\.base_url") as exc:
         WordfeudClient(url)
     assert "s3cretpass" not in str(exc.value)
+
+
+@responses.activate
+def test_secrets_never_reach_messages_or_logs(caplog: pytest.LogCaptureFixture) -> None:
+    """A server that echoes the session id and the password hash wherever it can."""
+    caplog.set_level(logging.DEBUG)
+    secret = CREDS.password_hash
+    client = WordfeudClient(BASE, credentials=CREDS, session_id=SESSION, sleep=lambda s: None)
+    echo = f"{SESSION} {secret}"
+    responses.post(BASE + "user/status/", status=302, headers={"Location": f"https://x.example/{SESSION}/{secret}"})
+    responses.post(BASE + "user/games/", json=err(echo, echo))
+    responses.post(BASE + "game/1/", json=ok({"game": {"id": 1, echo: 1}}))
+    responses.post(BASE + "game/2/", status=503)
+    responses.post(BASE + "game/3/", body=requests.exceptions.InvalidHeader(f"Cookie: sessionid={SESSION}"))
+    messages = []
+    for call in (client.status, client.games, lambda: client.game(1), lambda: client.game(2), lambda: client.game(3)):
+        with pytest.raises(ApiError) as exc:
+            call()
+        messages.append(str(exc.value))
+    fresh = {"Set-Cookie": "sessionid=fresh-session-1111"}
+    responses.post(BASE + "user/login/email/", json=ok({"id": 7, "username": echo}), headers=fresh)
+    client.login()
+    text = "\n".join(messages) + "\n" + caplog.text
+    assert SESSION not in text and secret not in text and "fresh-session-1111" not in caplog.text
+    assert "***" in text

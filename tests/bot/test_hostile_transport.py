@@ -167,6 +167,12 @@ def test_an_answer_just_under_the_cap_is_read() -> None:
         assert client_for(server.base_url, timeout=10.0).status().games == []
 
 
+def test_a_deeply_nested_answer_from_the_wire_is_a_transport_error() -> None:
+    with HostileServer(Script([answer(200, b"[" * 100_000)])) as server:
+        error, _ = timed(client_for(server.base_url).status)
+    assert type(error) is TransportError and "nested too deeply" in str(error)
+
+
 @pytest.mark.parametrize(
     "raw",
     [
