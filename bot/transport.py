@@ -46,7 +46,6 @@ _LOOPBACK_NAMES = ("localhost",)
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _SEGMENT = re.compile(r"[A-Za-z0-9._~-]+")
 _PORT = re.compile(r"[0-9]{1,5}")
-_DIGITS = re.compile(r"[0-9]{1,12}")
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +55,15 @@ log = logging.getLogger(__name__)
 
 def masked_url(value: str, limit: int = 120) -> str:
     """``value`` quoted for a message: anything from ``//`` to the last ``@`` (user info, a password)
-    replaced by ``***``, shortened to ``limit`` characters, control characters escaped."""
+    and any query or fragment replaced by ``***``, shortened to ``limit`` characters, control
+    characters escaped.
+
+    >>> masked_url("https://me:pw@example.net/wf/?token=t0p")
+    "'https://***@example.net/wf/?***'"
+    """
+    cut = min((i for i in (value.find("?"), value.find("#")) if i >= 0), default=-1)
+    if cut >= 0:
+        value = value[: cut + 1] + "***"
     at = value.rfind("@")
     if at >= 0:
         slashes = value.find("//")
@@ -81,10 +88,10 @@ def check_base_url(value: str) -> str:
         raise ValueError(f"{shown} contains {_char_name(bad)}; a base URL is plain printable ASCII")
     if "\\" in value:
         raise ValueError(f"{shown} contains a backslash, which URL parsers read differently")
-    if "@" in value:
-        raise ValueError(f"{shown} contains user info (user:password@); the API takes none in its URL")
     if "?" in value or "#" in value:
         raise ValueError(f"{shown} has a query or fragment; use scheme://host[:port]/path/")
+    if "@" in value:
+        raise ValueError(f"{shown} contains user info (user:password@); the API takes none in its URL")
     scheme, sep, rest = value.partition("://")
     scheme = scheme.lower()
     if not sep or scheme not in ("http", "https"):
@@ -216,7 +223,6 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
         return None
     wait = stamp - (time.time() if now is None else now)
     return max(wait, 0.0) if math.isfinite(wait) else None
-
 
 
 # -- the transport --------------------------------------------------------------------------
@@ -355,7 +361,10 @@ class Transport:
         outcome = _Outcome()
         worker = threading.Thread(target=self._exchange, args=(request, outcome, what), name="wordfeud-http")
         worker.daemon = True
-        worker.start()
+        try:
+            worker.start()
+        except RuntimeError:  # no thread to be had (resources exhausted, or the interpreter is exiting)
+            raise TransportError(f"{what}: the exchange could not be started (no thread)") from None
         try:
             finished = outcome.watch.done.wait(self.timeout)
         except BaseException:  # Ctrl-C while waiting: hang up rather than leave the worker reading
@@ -364,6 +373,7 @@ class Transport:
         if not finished:
             outcome.watch.expire()
             raise TransportError(f"{what}: no answer within {self.timeout:g} s")
+        worker.join()  # it has finished its work; no thread is left behind a completed exchange
         if outcome.error is not None:
             raise outcome.error
         if outcome.answer is None:  # pragma: no cover - the worker always leaves one or the other
@@ -407,10 +417,10 @@ class Transport:
             raise TransportError(f"{what}: the answer is compressed (Content-Encoding), though none was asked for")
         declared = response.headers.get("Content-Length", "").strip()
         too_large = TransportError(f"{what}: the answer is larger than {self.max_bytes} bytes")
-        if _DIGITS.fullmatch(declared) and int(declared) > self.max_bytes:
-            raise too_large
-        if declared and not _DIGITS.fullmatch(declared):
+        if declared and not (declared.isascii() and declared.isdigit()):
             raise TransportError(f"{what}: the answer's Content-Length is not a number")
+        if declared and (len(declared) > 12 or int(declared) > self.max_bytes):
+            raise too_large
         chunks: list[bytes] = []
         size = 0
         for chunk in response.iter_content(_CHUNK):

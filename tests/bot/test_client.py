@@ -6,6 +6,7 @@ import json
 import logging
 import math
 import re
+import threading
 from http.cookies import CookieError
 from typing import Any
 
@@ -517,6 +518,20 @@ def test_no_foreign_exception_escapes(client: WordfeudClient, sleeps: Sleeps, ra
     assert type(raised).__name__ in str(exc.value) and SESSION not in str(exc.value)
     assert exc.value.__cause__ is None and (exc.value.__context__ is None or exc.value.__suppress_context__)
     responses.post(BASE + "game/9/pass/", body=raised)
+    with pytest.raises(OutcomeUnknownError):
+        client.pass_turn(9)
+
+
+def test_no_thread_for_the_exchange_is_a_transport_error(
+    client: WordfeudClient, sleeps: Sleeps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    with pytest.raises(TransportError, match="could not be started"):
+        client.status()
+    assert len(sleeps) == 3  # retried like any transport failure
     with pytest.raises(OutcomeUnknownError):
         client.pass_turn(9)
 

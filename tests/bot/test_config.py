@@ -124,6 +124,7 @@ def test_secrets_file_must_be_private(tmp_path: Path) -> None:
         ("https://api.wordfeud.com/w\x00f/", "control character"),
         ("https://аpi.wordfeud.com/wf/", "non-ASCII"),  # a Cyrillic a
         ("https://api.wordfeud.com/wf/?next=x", "query"),
+        ("https://api.wordfeud.com/wf/?token=s3cretpass", "query"),
         ("https://api.wordfeud.com/wf/#x", "query or fragment"),
         ("https://api.wordfeud.com/wf/../admin/", "no . or .."),
         ("https://api.wordfeud.com//wf/", "path"),

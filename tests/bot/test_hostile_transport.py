@@ -179,6 +179,7 @@ def test_a_deeply_nested_answer_from_the_wire_is_a_transport_error() -> None:
         pytest.param(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", id="bad-chunk-size"),
         pytest.param(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\nabcd", id="gzip"),
         pytest.param(b"HTTP/1.1 200 OK\r\nContent-Length: 12x\r\n\r\n{}", id="bad-length"),
+        pytest.param(b"HTTP/1.1 200 OK\r\nContent-Length: " + b"9" * 5000 + b"\r\n\r\n{}", id="endless-length"),
         pytest.param(b"HTTP/1.1 2000 OK\r\n\r\n", id="bad-status"),
         pytest.param(b"garbage\r\n\r\n", id="not-http"),
         pytest.param(b"HTTP/1.1 200 OK\r\nX: " + b"a" * 70_000 + b"\r\n\r\n", id="huge-header"),
