@@ -1,22 +1,25 @@
 """``WordfeudClient``: one method per API endpoint over a ``requests.Session``.
 
-Every request has a timeout. Reads are retried with exponential backoff and jitter (``tenacity``)
-on transport failures (connection errors, timeouts, HTTP 5xx/429, bodies that are not JSON),
-bounded in attempts and total time, never on API-level errors. Writes (move, swap, pass, resign,
+Each exchange has a total deadline (``timeout``: connect, headers and body together), never
+follows a redirect, and reads at most a few MB (``bot.transport``). Reads are retried with
+exponential backoff and jitter (``tenacity``) on transport failures (connection errors, timeouts,
+HTTP 5xx/429, bodies that are not JSON we accept), bounded in attempts and total time, never on
+API-level errors or on final HTTP answers (3xx, other 4xx). Writes (move, swap, pass, resign,
 invites, chat) are never retried blindly: a write without a usable answer raises
 ``OutcomeUnknownError`` and the caller re-reads the game. ``login_required`` triggers one
-re-login and one repeat of the call. The session id is sent as the ``sessionid`` cookie and never
-logged.
+re-login and one repeat of the call. The session id is sent as the ``sessionid`` cookie; neither
+it nor the password hash appears in any message or log line of the client.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 from typing import Any, TypeVar
 
 import requests
@@ -29,12 +32,16 @@ from bot.errors import (
     STATUS_ERRORS,
     ApiStatusError,
     AuthError,
+    ConfigError,
+    HttpStatusError,
     OutcomeUnknownError,
     ProtocolError,
     RateLimitedError,
+    RedirectError,
     TransportError,
 )
 from bot.models import ApiTile, ChatMessage, Game, Invite, LoginUser, MoveResult, Notifications, Status, SwapResult
+from bot.transport import Answer, Transport, check_base_url, masked_url, retry_after_seconds
 
 DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"
 #: The official app's style of User-Agent, as the API notes recommend.
@@ -43,6 +50,9 @@ USER_AGENT = "WebFeudClient/3.0.17 (Android 10)"
 log = logging.getLogger(__name__)
 Model = TypeVar("Model", bound=BaseModel)
 JSON = dict[str, Any]
+#: What a session id may look like: cookie-safe characters only, so it can go back in a header.
+_SESSION_ID = re.compile(r"[A-Za-z0-9._~+/=:-]{1,512}")
+_MIN_SECRET = 6  # shorter values would scrub ordinary words
 
 
 @dataclass(frozen=True)
@@ -80,13 +90,23 @@ class WordfeudClient:
         sleep: Callable[[float], None] = time.sleep,
         on_session: Callable[[str, int], None] | None = None,
     ) -> None:
-        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        try:
+            self.base_url = check_base_url(base_url)
+        except ValueError as exc:
+            raise ConfigError(f"api.base_url: {exc}") from None
         self.credentials = credentials
-        self.session_id = session_id
+        self._secrets: set[str] = set(credentials.secrets()) if credentials is not None else set()
+        self.session_id: str | None = None
+        if session_id is not None and _SESSION_ID.fullmatch(session_id):
+            self._keep_session(session_id)
+        elif session_id is not None:
+            log.warning("the saved session id is not usable; logging in again")
         self.user_id = user_id
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
         self._http = http or requests.Session()
+        self._transport = Transport(self._http, timeout)
+        self._transport.mount(self.base_url)
         self._sleep = sleep
         self._on_session = on_session
         self._boards: dict[int, list[list[int]]] = {}
@@ -106,18 +126,34 @@ class WordfeudClient:
         path = {"email": "user/login/email/", "username": "user/login/", "id": "user/login/id/"}[creds.method]
         value: str | int = int(creds.login) if creds.method == "id" else creds.login
         self._forget_session()
-        content = self._call(path, {key: value, "password": creds.password_hash}, write=False, auth=False)
+        try:
+            content = self._call(path, {key: value, "password": creds.password_hash}, write=False, auth=False)
+        except HttpStatusError as exc:
+            if exc.status in (401, 403):
+                raise AuthError(f"http_{exc.status}", f"HTTP {exc.status}", path) from None
+            raise
         user = self._parse(LoginUser, content, path)
         if self.session_id is None:
-            raise ProtocolError(f"{path}: the login answer set no sessionid cookie")
+            raise ProtocolError(f"{path}: the login answer set no usable sessionid cookie")
         self.user_id = user.id
-        log.info("logged in as %s (user id %d)", user.username, user.id)
+        log.info("logged in as %s (user id %d)", self._scrub(user.username), user.id)
         if self._on_session is not None:
             self._on_session(self.session_id, user.id)
         return user
 
     def _forget_session(self) -> None:
         self.session_id = None
+
+    def _keep_session(self, session_id: str) -> None:
+        self.session_id = session_id
+        if len(session_id) >= _MIN_SECRET:
+            self._secrets.add(session_id)
+
+    def _scrub(self, text: str) -> str:
+        """``text`` (from the server) with the password hash and every session id seen replaced by ``***``."""
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -219,9 +255,9 @@ class WordfeudClient:
             if envelope["status"] == "success":
                 return content
             type_ = content.get("type")
-            type_ = type_ if isinstance(type_, str) else "unknown_error"
+            type_ = self._scrub(type_) if isinstance(type_, str) else "unknown_error"
             message = content.get("message")
-            message = message if isinstance(message, str) else ""
+            message = self._scrub(message) if isinstance(message, str) else ""
             if type_ == "login_required" and auth and attempt == 1 and self.credentials is not None:
                 log.info("%s: session expired; logging in again", path)
                 self.login()
@@ -244,7 +280,9 @@ class WordfeudClient:
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
-            return min(exc.retry_after, self.retry.max_wait)
+            asked = exc.retry_after
+            if math.isfinite(asked) and asked >= 0:  # anything else: our own backoff
+                return min(asked, self.retry.max_wait)
         return float(wait_exponential_jitter(initial=self.retry.first_wait, max=self.retry.max_wait)(state))
 
     def _send_once(self, path: str, body: JSON | None) -> JSON:
@@ -256,45 +294,48 @@ class WordfeudClient:
             raise OutcomeUnknownError(f"{exc}; the request may or may not have been carried out") from exc
 
     def _send(self, path: str, body: JSON | None) -> JSON:
-        """One HTTP exchange, turned into an envelope dict or a TransportError/ProtocolError."""
+        """One HTTP exchange, turned into an envelope dict or the precise ApiError."""
         headers = {
             "Content-Type": "application/json; charset=UTF-8",
             "Accept": "application/json",
+            "Accept-Encoding": "identity",
             "User-Agent": USER_AGENT,
         }
         if self.session_id is not None:
             headers["Cookie"] = f"sessionid={self.session_id}"
         data = json.dumps(body if body is not None else {}).encode("utf-8")
         self.requests_sent += 1
-        try:
-            response = self._http.post(self.base_url + path, data=data, headers=headers, timeout=self.timeout)
-        except requests.Timeout:
-            raise TransportError(f"{path}: no answer within {self.timeout:g} s") from None
-        except requests.ConnectionError as exc:
-            raise TransportError(f"{path}: connection failed ({type(exc).__name__})") from None
-        except requests.RequestException as exc:
-            raise TransportError(f"{path}: request failed ({type(exc).__name__})") from None
-        finally:
-            self._http.cookies.clear()  # the session id travels only in our own header
-        if response.status_code == 429:
-            raise RateLimitedError(f"{path}: HTTP 429 (rate limited)", _retry_after(response))
-        if response.status_code != 200:
-            raise TransportError(f"{path}: HTTP {response.status_code}")
-        try:
-            envelope = json.loads(response.content.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise TransportError(f"{path}: the answer is not JSON") from None
+        answer = self._transport.post(self.base_url + path, data, headers, path)
+        self._check_status(answer, path)
+        envelope = _decode_json(answer.body, path)
         if (
             not isinstance(envelope, dict)
             or envelope.get("status") not in ("success", "error")
             or not isinstance(envelope.get("content"), dict)
         ):
             raise ProtocolError(f"{path}: the answer is not a {{status, content}} envelope")
-        session = _session_cookie(response)
+        session = _session_cookie(answer.set_cookies)
         if session is not None:
-            self.session_id = session
+            self._keep_session(session)
         log.debug("%s -> %s", path, envelope["status"])
         return envelope
+
+    def _check_status(self, answer: Answer, path: str) -> None:
+        """Raise for any status but 200: 429 and 5xx (and oddities) are worth another try, a
+        redirect or another 4xx is final."""
+        status = answer.status
+        if status == 200:
+            return
+        if status == 429:
+            wait = retry_after_seconds(answer.headers.get("Retry-After"))
+            raise RateLimitedError(f"{path}: HTTP 429 (rate limited)", wait)
+        if 300 <= status < 400:
+            location = answer.headers.get("Location")
+            shown = masked_url(self._scrub(location)) if location is not None else "nowhere (no Location)"
+            raise RedirectError(path, status, shown)
+        if 400 <= status < 500:
+            raise HttpStatusError(path, status)
+        raise TransportError(f"{path}: HTTP {status}")
 
     @staticmethod
     def _list(content: JSON, key: str, path: str) -> list[Any]:
@@ -303,13 +344,12 @@ class WordfeudClient:
             raise ProtocolError(f"{path}: {key!r} is not a list")
         return value
 
-    @staticmethod
-    def _parse(model: type[Model], data: Any, path: str) -> Model:
+    def _parse(self, model: type[Model], data: Any, path: str) -> Model:
         try:
             return model.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "content"
+            where = self._scrub(".".join(str(p) for p in first["loc"]))[:80] or "content"  # keys come from the server
             raise ProtocolError(f"{path}: {model.__name__} field {where!r}: {first['msg']}") from None
 
 
@@ -318,22 +358,54 @@ def _log_retry(state: RetryCallState) -> None:
     log.warning("%s; retrying (attempt %d)", exc, state.attempt_number + 1)
 
 
-def _retry_after(response: requests.Response) -> float | None:
-    try:
-        return float(response.headers.get("Retry-After", ""))
-    except ValueError:
-        return None
+class _RefusedJsonError(ValueError):
+    """A JSON value the client does not accept, though ``json`` would."""
 
 
-def _session_cookie(response: requests.Response) -> str | None:
-    raw = response.headers.get("Set-Cookie")
-    if not raw:
-        return None
+def _no_constant(name: str) -> Any:
+    raise _RefusedJsonError(f"{name}, which is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _RefusedJsonError("a number too large for a float")
+    return value
+
+
+def _int64(text: str) -> int:
+    value = int(text) if len(text) <= 20 else None  # longer is out of range, and slow to convert
+    if value is None or not -(2**63) <= value < 2**63:
+        raise _RefusedJsonError("an integer beyond 64 bits")
+    return value
+
+
+def _decode_json(body: bytes, path: str) -> Any:
+    """The parsed body; TransportError for anything that is not strict UTF-8 JSON with finite,
+    64-bit numbers and whole strings (a lone surrogate could not be stored or logged)."""
     try:
-        morsel = SimpleCookie(raw).get("sessionid")
-    except CookieError:
-        return None
-    return morsel.value if morsel is not None and morsel.value else None
+        text = body.decode("utf-8")
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_int64)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise TransportError(f"{path}: the answer is JSON nested too deeply") from None
+    except _RefusedJsonError as exc:
+        raise TransportError(f"{path}: the answer has {exc}") from None
+    except (UnicodeError, ValueError):
+        raise TransportError(f"{path}: the answer is not JSON") from None
+    return value
+
+
+def _session_cookie(set_cookies: Sequence[str]) -> str | None:
+    """The ``sessionid`` of the ``Set-Cookie`` values, if one is a usable token (the first one wins)."""
+    for header in set_cookies:
+        name, sep, value = header.partition(";")[0].partition("=")
+        if sep and name.strip() == "sessionid":
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            return value if _SESSION_ID.fullmatch(value) else None
+    return None
 
 
 __all__ = ["DEFAULT_BASE_URL", "USER_AGENT", "Invite", "RetryPolicy", "WordfeudClient"]

@@ -8,20 +8,19 @@ lines) which must be readable by its owner only. A bad file names the key and th
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import stat
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
+from bot.transport import check_base_url
 from engine.strategy import strategy_named, table_file
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
@@ -58,6 +57,9 @@ class AccountConfig(Section):
 
 
 class ApiConfig(Section):
+    # a refused base_url may hold a password: pydantic's own message must not quote it
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+
     base_url: str = DEFAULT_BASE_URL
     timeout_seconds: float = Field(default=15.0, gt=0, le=300)
     retry_attempts: int = Field(default=6, ge=1, le=50)
@@ -66,11 +68,7 @@ class ApiConfig(Section):
     @field_validator("base_url")
     @classmethod
     def _https(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"{value!r} is not an http(s) URL")
-        if parts.scheme == "http" and not _loopback(parts.hostname):
-            raise ValueError(f"{value!r}: plain http is only allowed for a local server; use https")
+        check_base_url(value)  # the client's own check: ValueError naming the (masked) value
         return value
 
 
@@ -134,6 +132,8 @@ class LoggingConfig(Section):
 
 class BotConfig(Section):
     """The whole configuration file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)  # see ApiConfig
 
     account: AccountConfig = AccountConfig()
     api: ApiConfig = ApiConfig()
@@ -235,11 +235,3 @@ def _secrets_file(path: Path) -> dict[str, str]:
         values[key.strip()] = value.strip().strip('"').strip("'")
     return values
 
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

@@ -1,8 +1,9 @@
 """The bot's exceptions: what went wrong, named precisely, so callers can tell a retry from a bug.
 
 ``ApiError`` covers everything the Wordfeud server (or the way to it) did: ``TransportError`` when
-the answer never arrived or made no sense (worth retrying a read), ``ApiStatusError`` when the
-server answered "no" in its envelope (never retried). Foreign exceptions (``requests``,
+the answer never arrived or made no sense (worth retrying a read), ``HttpStatusError`` for an HTTP
+status that another try would not change (a redirect, a 4xx), ``ApiStatusError`` when the server
+answered "no" in its envelope (neither is retried). Foreign exceptions (``requests``,
 ``pydantic``, ``sqlite3``) are translated into these once, where they happen.
 """
 
@@ -30,7 +31,8 @@ class ApiError(BotError):
 
 
 class TransportError(ApiError):
-    """No usable answer: connection failure, timeout, HTTP error status, a body that is not JSON."""
+    """No usable answer: connection failure, no whole answer within the deadline, HTTP 5xx or 429,
+    a body that is not JSON we accept or is too large."""
 
 
 class OutcomeUnknownError(TransportError):
@@ -46,6 +48,27 @@ class RateLimitedError(TransportError):
     def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class HttpStatusError(ApiError):
+    """An HTTP status that asking again will not change (3xx, 4xx other than 429): a wrong base URL,
+    a refused or unknown request. Never retried; names the status and the path."""
+
+    def __init__(self, path: str, status: int, detail: str = "") -> None:
+        text = f"{path}: HTTP {status}"
+        super().__init__(f"{text} ({detail})" if detail else text)
+        self.path = path
+        self.status = status
+
+
+class RedirectError(HttpStatusError):
+    """A 3xx answer. The API never redirects, and following one would send the login or a move to
+    another server; ``location`` is where it pointed (user info masked), shown so the operator can
+    check ``api.base_url``."""
+
+    def __init__(self, path: str, status: int, location: str) -> None:
+        super().__init__(path, status, f"redirect to {location}, not followed; check api.base_url")
+        self.location = location
 
 
 class ProtocolError(ApiError):

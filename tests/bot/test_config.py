@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+import requests
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+from urllib3.util import parse_url
 
-from bot.config import BotConfig, load_config, load_credentials, parse_config
+from bot.config import ApiConfig, BotConfig, load_config, load_credentials, parse_config
 from bot.credentials import hash_password
 from bot.errors import ConfigError
+from bot.transport import check_base_url
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "config" / "bot.example.toml"
 
@@ -102,3 +110,103 @@ def test_secrets_file_must_be_private(tmp_path: Path) -> None:
     secrets.write_text("garbage line\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="line 1"):
         load_credentials(config, {})
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://evil.example.net\\@127.0.0.1/wf/", "backslash"),
+        ("http://user:s3cretpass@127.0.0.1:8080/wf/", "user info"),
+        ("https://s3cretpass@api.wordfeud.com/wf/", "user info"),
+        ("https://api.wordfeud.com@evil.example.net/wf/", "user info"),
+        ("http://127.0.0.1 /wf/", "whitespace"),
+        ("https://api.wordfeud.com/wf/\n", "whitespace"),
+        ("https://api.wordfeud.com/w\x00f/", "control character"),
+        ("https://аpi.wordfeud.com/wf/", "non-ASCII"),  # a Cyrillic a
+        ("https://api.wordfeud.com/wf/?next=x", "query"),
+        ("https://api.wordfeud.com/wf/?token=s3cretpass", "query"),
+        ("https://api.wordfeud.com/wf/#x", "query or fragment"),
+        ("https://api.wordfeud.com/wf/../admin/", "no . or .."),
+        ("https://api.wordfeud.com//wf/", "path"),
+        ("http://127.0.0.1.evil.example.net/wf/", "plain http"),
+        ("http://localhost.evil.example.net/wf/", "plain http"),
+        ("http://[::ffff:8.8.8.8]/wf/", "plain http"),
+        ("http://127.1/wf/", "not a host name"),
+        ("http://0x7f.0.0.1/wf/", "not a host name"),
+        ("http://2130706433/wf/", "not a host name"),
+        ("https://-x.example.net/wf/", "not a host name"),
+        ("http://[::1%25lo]/wf/", "IPv6"),
+        ("http://127.0.0.1:0/wf/", "port"),
+        ("http://127.0.0.1:65536/wf/", "port"),
+        ("http://127.0.0.1:+80/wf/", "port"),
+        ("https:/api.wordfeud.com/wf/", "not an http(s) URL"),
+        ("api.wordfeud.com/wf/", "not an http(s) URL"),
+    ],
+)
+def test_base_url_is_checked_strictly_and_named_without_its_secrets(url: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"api": {"base_url": url}}, "bot.toml")
+    message = str(exc.value)
+    assert message.startswith("bot.toml: api.base_url: ") and problem in message
+    assert "s3cretpass" not in message
+    if "@" in url:
+        assert "***@" in message
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://api.wordfeud.com/wf/", "http://127.0.0.1:8080/wf/", "http://localhost:8080/wf", "http://[::1]:8080/wf/"],
+)
+def test_good_base_urls_pass_unchanged(url: str) -> None:
+    assert parse_config({"api": {"base_url": url}}).api.base_url == url
+
+
+def test_a_refused_base_url_is_not_quoted_by_pydantic_either() -> None:
+    with pytest.raises(ValidationError) as exc:
+        BotConfig.model_validate({"api": {"base_url": "https://me:s3cretpass@api.wordfeud.com/wf/"}})
+    assert "s3cretpass" not in str(exc.value)
+    with pytest.raises(ValidationError) as direct:
+        ApiConfig(base_url="https://me:s3cretpass@api.wordfeud.com/wf/")
+    assert "s3cretpass" not in str(direct.value)
+
+
+_HOSTS = [
+    *("127.0.0.1", "localhost", "LocalHost", "[::1]", "[0:0::1]", "example.net", "api.example.net"),
+    *("xn--bcher-kva.example", "evil.net\\@127.0.0.1", "127.0.0.1@evil.net", "127.0.0.1.evil.net", "127.1"),
+    *("0x7f.1", "[::1%25lo]", "127.0.0.1."),
+    *("é.example", "ex ample.net", "%31%32%37.0.0.1", "[::ffff:127.0.0.1]", "", "a..b", "-a.b"),
+]
+_PATH_PIECES = ["/", "/", "/wf", "/wf/", "wf", "/.", "/..", "/%2f", "@", "\\", "?", "#", " ", ":", "/~x-y_z."]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    scheme=st.sampled_from(["http://", "https://", "HTTP://", "http:/", "http:\\\\"]),
+    host=st.sampled_from(_HOSTS),
+    port=st.sampled_from(["", "", ":8080", ":0", ":99999", ":", ":8o"]),
+    path=st.lists(st.sampled_from(_PATH_PIECES), max_size=3),
+)
+def test_an_accepted_base_url_is_read_alike_by_every_parser(scheme: str, host: str, port: str, path: list[str]) -> None:
+    """Whatever ``check_base_url`` accepts goes, by requests and urllib3 alike, to the host it checked."""
+    url = scheme + host + port + "".join(path)
+    try:
+        canonical = check_base_url(url)
+    except ValueError:
+        return
+    by_urllib3 = parse_url(url)
+    assert by_urllib3.auth is None and by_urllib3.host is not None
+    name = _host(by_urllib3.host)
+    assert name == _host(urlsplit(url).hostname) == _host(parse_url(canonical).host)
+    prepared = requests.Request("POST", canonical + "user/status/").prepare().url or ""
+    assert _host(urlsplit(prepared).hostname) == name
+    if by_urllib3.scheme == "http":
+        assert name in ("localhost", "::1") or name.startswith("127.")
+
+
+def _host(host: str | None) -> str:
+    """A host as one string per machine: IP addresses in their compressed form, names in lower case."""
+    bare = (host or "").strip("[]").lower()
+    try:
+        return ipaddress.ip_address(bare).compressed
+    except ValueError:
+        return bare
