@@ -34,13 +34,25 @@ from bot.errors import (
     AuthError,
     ConfigError,
     HttpStatusError,
+    LoginRefusedError,
     OutcomeUnknownError,
     ProtocolError,
     RateLimitedError,
     RedirectError,
     TransportError,
 )
-from bot.models import ApiTile, ChatMessage, Game, Invite, LoginUser, MoveResult, Notifications, Status, SwapResult
+from bot.models import (
+    ApiTile,
+    ChatMessage,
+    Game,
+    Invite,
+    LoginUser,
+    MoveResult,
+    Notifications,
+    Status,
+    SwapResult,
+    field_problem,
+)
 from bot.transport import Answer, Transport, check_base_url, masked_url, retry_after_seconds
 
 DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"
@@ -120,7 +132,7 @@ class WordfeudClient:
     def login(self) -> LoginUser:
         """Log in with the credentials; keeps the new session id. Raises AuthError when refused."""
         if self.credentials is None:
-            raise AuthError("login_required", "no credentials to log in with")
+            raise LoginRefusedError("login_required", "no credentials to log in with")
         creds = self.credentials
         key = {"email": "email", "username": "username", "id": "id"}[creds.method]
         path = {"email": "user/login/email/", "username": "user/login/", "id": "user/login/id/"}[creds.method]
@@ -347,10 +359,8 @@ class WordfeudClient:
     def _parse(self, model: type[Model], data: Any, path: str) -> Model:
         try:
             return model.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = self._scrub(".".join(str(p) for p in first["loc"]))[:80] or "content"  # keys come from the server
-            raise ProtocolError(f"{path}: {model.__name__} field {where!r}: {first['msg']}") from None
+        except ValidationError as exc:  # keys (and so the field's name) may come from the server: scrubbed
+            raise ProtocolError(self._scrub(f"{path}: {model.__name__} {field_problem(exc)}")[:300]) from None
 
 
 def _log_retry(state: RetryCallState) -> None:
@@ -362,31 +372,39 @@ class _RefusedJsonError(ValueError):
     """A JSON value the client does not accept, though ``json`` would."""
 
 
-def _no_constant(name: str) -> Any:
-    raise _RefusedJsonError(f"{name}, which is not JSON")
+#: Integers longer than this are refused with the whole answer (no id or count comes near; converting
+#: thousands of digits is slow). Shorter ones out of range are refused by the models, naming the field.
+_MAX_INT_DIGITS = 40
+_SURROGATE = re.compile("[\ud800-\udfff]")  # json joins escaped pairs: what is left of these is alone
 
 
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _RefusedJsonError("a number too large for a float")
-    return value
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_INT_DIGITS:
+        raise _RefusedJsonError(f"an integer of {len(text.lstrip('-'))} digits")
+    return int(text)
 
 
-def _int64(text: str) -> int:
-    value = int(text) if len(text) <= 20 else None  # longer is out of range, and slow to convert
-    if value is None or not -(2**63) <= value < 2**63:
-        raise _RefusedJsonError("an integer beyond 64 bits")
+def _whole_strings(value: Any) -> Any:
+    """``value`` with every lone surrogate (from a ``\\ud800`` escape) replaced by U+FFFD, so each string
+    can be stored and logged; a malformed entry is then refused by its model, not the whole answer."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_whole_strings(item) for item in value]
+    if isinstance(value, dict):
+        return {_whole_strings(key): _whole_strings(item) for key, item in value.items()}
     return value
 
 
 def _decode_json(body: bytes, path: str) -> Any:
-    """The parsed body; TransportError for anything that is not strict UTF-8 JSON with finite,
-    64-bit numbers and whole strings (a lone surrogate could not be stored or logged)."""
+    """The parsed body; TransportError for anything that is not UTF-8 JSON, nested too deeply or
+    with absurdly long integers. NaN, infinities and numbers out of range are left to the models,
+    which refuse them naming the field (so one bad entry of a list does not spoil the answer)."""
     try:
         text = body.decode("utf-8")
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_int64)
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        value = json.loads(text, parse_int=_bounded_int)
+        if "\\u" in text:  # only an escape can make a lone surrogate
+            value = _whole_strings(value)
     except RecursionError:
         raise TransportError(f"{path}: the answer is JSON nested too deeply") from None
     except _RefusedJsonError as exc:

@@ -18,7 +18,6 @@ named in ``skipped``), not the whole answer.
 
 from __future__ import annotations
 
-import reprlib
 from typing import Annotated, Any
 
 from pydantic import (
@@ -40,7 +39,7 @@ from bot.errors import ProtocolError
 def _no_bool_or_text(value: Any) -> Any:
     """Numbers must come as JSON numbers: ``true`` or ``"7"`` where a count belongs is a broken payload."""
     if isinstance(value, bool | str):
-        raise ValueError(f"expected a number, got {reprlib.repr(value)}")
+        raise ValueError(f"expected a number, got {type(value).__name__}")
     return value
 
 
