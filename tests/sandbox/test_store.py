@@ -122,8 +122,8 @@ def test_submission_report_names_a_bad_file(tmp_path: Path) -> None:
         submission_report(tmp_path / "missing.db")
     assert not (tmp_path / "missing.db").exists()
     (tmp_path / "text.db").write_text("not a database\n" * 100, encoding="utf-8")
-    with pytest.raises(ValueError, match="text.db is not a sandbox file"):
+    with pytest.raises(ValueError, match=r"text\.db is not a sandbox file"):
         submission_report(tmp_path / "text.db")
     Store(tmp_path / "empty.db").close()
-    with pytest.raises(ValueError, match="empty.db holds no sandbox state"):
+    with pytest.raises(ValueError, match=r"empty\.db holds no sandbox state"):
         submission_report(tmp_path / "empty.db")
