@@ -198,12 +198,13 @@ class SubmissionReport:
 
 
 def submission_report(path: str | Path) -> SubmissionReport:
-    """Games and submissions of a sandbox file, read without a server or lexicons (the file is opened
-    read-only: a running sandbox may keep writing it). Raises FileNotFoundError or ValueError naming it."""
+    """Games and submissions of a sandbox file, read without a server or lexicons, while a sandbox may
+    be writing it. Raises FileNotFoundError or ValueError naming the file."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no sandbox file {path}")
-    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    # Not read-only: after a sandbox was killed mid-write, reading first rolls its transaction back.
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
     try:
         row = db.execute("SELECT value FROM kv WHERE key = 'state'").fetchone()
         rows = db.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions ORDER BY seq").fetchall()
