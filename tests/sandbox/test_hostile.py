@@ -79,9 +79,7 @@ def envelope(raw: bytes) -> tuple[str, dict[str, Any]]:
 
 def request(path: str, body: bytes, length: int | None = None, extra: str = "") -> bytes:
     size = len(body) if length is None else length
-    return (
-        f"POST /wf/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {size}\r\n{extra}\r\n".encode() + body
-    )
+    return f"POST /wf/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {size}\r\n{extra}\r\n".encode() + body
 
 
 # -- bodies ---------------------------------------------------------------------------------------
