@@ -113,12 +113,36 @@ def _counted(
     return result
 
 
+#: Deepest nesting of arrays and objects a body may have (the API's deepest is 3: a move's tiles).
+MAX_DEPTH = 20
+# A bracket, or a whole string (to the end of the body if unterminated: every string matches, so
+# the scan stays linear however hostile the body).
+_TOKENS = re.compile(rb'[\[{\]}]|"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.DOTALL)
+
+
+def _deeper_than(body: bytes, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than ``limit`` in a JSON text, found without parsing it:
+    ``json.loads`` recurses, and a body of 100,000 ``[`` exhausts the stack (RecursionError)."""
+    depth = 0
+    for token in _TOKENS.finditer(body):
+        first = token.group()[:1]
+        if first in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif first in (b"]", b"}"):
+            depth -= 1
+    return False
+
+
 def _parse_body(body: bytes) -> JSON:
     if not body.strip():
         return {}
+    if _deeper_than(body, MAX_DEPTH):
+        raise ApiError("bad_request", f"the body nests arrays and objects more than {MAX_DEPTH} deep")
     try:
         data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ApiError("bad_request", f"the body is not JSON: {exc}") from None
     if isinstance(data, list) and not data:
         return {}

@@ -1,4 +1,5 @@
-"""``python -m sandbox`` (also ``wordfeud-bot sandbox``): run the local Wordfeud-compatible server until Ctrl-C."""
+"""``python -m sandbox`` (also ``wordfeud-bot sandbox``): run the local Wordfeud-compatible server until
+Ctrl-C, or with ``--check``, report on a sandbox file's games and submissions."""
 
 from __future__ import annotations
 
@@ -10,23 +11,53 @@ from pathlib import Path
 from dictionaries.registry import LexiconRegistry
 from engine.errors import LexiconError
 from sandbox.faults import KINDS, Faults
-from sandbox.server import SandboxServer
-from sandbox.state import State
-from sandbox.store import Store
+from sandbox.server import READ_TIMEOUT, SandboxServer
+from sandbox.state import NORMAL, RANDOM, State
+from sandbox.store import Store, submission_report
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
-    """Parse the options, start the server and serve until interrupted; returns the exit status."""
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected more than 0 seconds, got {text}")
+    return value
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    """The command's options."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description=(
             "Run a local Wordfeud-compatible server on 127.0.0.1 (API under /wf/). It creates a player account "
-            "for your bot and a house player that answers every move, starts a game between them on the "
+            "for your bot and a house player that answers every move, starts games between them on the "
             "chosen ruleset, and prints the accounts."
         ),
     )
     parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
-    parser.add_argument("--ruleset", type=int, default=5, help="ruleset of the first game (default 5, English)")
+    parser.add_argument("--ruleset", type=int, default=5, help="ruleset of the games started (default 5, English)")
+    parser.add_argument(
+        "--games",
+        type=_count,
+        default=1,
+        help="games to start between the player and the house (default 1); a state loaded from --db keeps its "
+        "games and gets no new ones",
+    )
+    parser.add_argument(
+        "--board", choices=(NORMAL, RANDOM), default=NORMAL, help="board of the games started (default normal)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the bags and of the faults (default 1)")
     parser.add_argument(
         "--fault",
@@ -36,9 +67,51 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         help=f"inject a fault into this share of requests, e.g. http_503=0.1; kinds: {', '.join(KINDS)}",
     )
     parser.add_argument(
+        "--slow-seconds",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a request with the 'slow' fault is held (default 30)",
+    )
+    parser.add_argument(
+        "--read-timeout",
+        type=_seconds,
+        default=READ_TIMEOUT,
+        metavar="SECONDS",
+        help=f"a request must arrive in whole within this time, else it is refused (default {READ_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--db", type=Path, help="keep the state in this SQLite file (default: in memory); games survive a restart"
     )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="start no server: print the games and the game actions recorded in the --db file (submissions, "
+        "by outcome, and duplicates: a move sent again, an action out of turn); exit 1 if there are duplicates, "
+        "2 if the file holds no sandbox",
+    )
+    return parser
+
+
+def check(path: Path) -> int:
+    """Print the report of a sandbox file; the exit status says whether it holds duplicates."""
+    try:
+        report = submission_report(path)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"sandbox: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(report.lines()))
+    return 1 if report.duplicates else 0
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
+    """Parse the options, start the server and serve until interrupted; returns the exit status."""
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
+    if args.check:
+        if args.db is None:
+            parser.error("--check needs --db FILE")
+        return check(args.db)
     rates: dict[str, float] = {}
     for spec in args.fault:
         kind, _, rate = spec.partition("=")
@@ -47,7 +120,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         except ValueError:
             parser.error(f"--fault {spec!r}: expected KIND=RATE with RATE a number between 0 and 1")
     try:
-        faults = Faults(rates, seed=args.seed)
+        faults = Faults(rates, seed=args.seed, slow_seconds=args.slow_seconds)
     except ValueError as exc:
         parser.error(f"--fault: {exc}")
     registry = LexiconRegistry()
@@ -66,19 +139,21 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         player = state.add_user("player", "player@sandbox.local", "player-password")
         house = state.add_user("house", "house@sandbox.local", "house-password")
         state.house.add(house.id)
-        state.new_game(player, house, args.ruleset)
+        for _ in range(args.games):
+            state.new_game(player, house, args.ruleset, args.board)
         if store is not None:
             store.save(state)
-    game = next(g for g in state.games.values() if player.id in g.players)
     try:
-        server = SandboxServer(state, port=args.port, faults=faults, store=store)
+        server = SandboxServer(state, port=args.port, faults=faults, store=store, read_timeout=args.read_timeout)
     except OSError as exc:
         print(f"sandbox: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    games = [g for g in state.games.values() if player.id in g.players]
+    running = sum(1 for g in games if not g.game.is_over)
     print(f"sandbox serving {server.base_url}")
     print(f"  account: email {player.email}  username {player.username}  password player-password  id {player.id}")
     print(f"  house player: {house.username} (id {house.id}) answers every move")
-    print(f"  game {game.id}: ruleset {game.game.rules.id}; Ctrl-C stops the server")
+    print(f"  games: {len(games)} ({running} running): {', '.join(str(g.id) for g in games)}; Ctrl-C stops the server")
     if rates:
         print("  faults: " + ", ".join(f"{kind} {rate:.0%}" for kind, rate in rates.items()))
     sys.stdout.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.errors import LexiconError
 from sandbox.api import JSON, Answer, ApiError, invite_json, my_game, ok, request_json, require, route
 from sandbox.state import NORMAL, RANDOM, Invite, RandomRequest, State, User
 
@@ -9,10 +10,14 @@ from sandbox.state import NORMAL, RANDOM, Invite, RandomRequest, State, User
 MAX_CHAT = 1000
 
 
-def _game_settings(data: JSON) -> tuple[int, str]:
+def _game_settings(state: State, data: JSON) -> tuple[int, str]:
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, int) or isinstance(ruleset, bool) or not 0 <= ruleset <= 12:
         raise ApiError("invalid_ruleset", f"ruleset {ruleset!r} is not one of 0..12")
+    try:
+        state.lexicons(ruleset)  # a game needs one: refuse now rather than fail when it starts
+    except LexiconError:
+        raise ApiError("invalid_ruleset", f"this sandbox has no lexicon for ruleset {ruleset}") from None
     board_type = data.get("board_type")
     if board_type not in (NORMAL, RANDOM):
         raise ApiError("invalid_board_type", f"board_type {board_type!r} is not 'normal' or 'random'")
@@ -22,7 +27,7 @@ def _game_settings(data: JSON) -> tuple[int, str]:
 @route(r"invite/new", write=True)
 def _invite(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answer:
     name = require(data, "invitee", str).lower()
-    ruleset, board_type = _game_settings(data)
+    ruleset, board_type = _game_settings(state, data)
     invitee = next((u for u in state.users.values() if u.username.lower() == name), None)
     if invitee is None or invitee.id == user.id:
         raise ApiError("user_not_found", f"no other user {name!r}")
@@ -67,7 +72,7 @@ def _reject(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> An
 
 @route(r"random_request/create", write=True)
 def _random_request(state: State, user: User, data: JSON, groups: tuple[str, ...]) -> Answer:
-    ruleset, board_type = _game_settings(data)
+    ruleset, board_type = _game_settings(state, data)
     request = RandomRequest(state.next_id("request"), user.id, ruleset, board_type, state.clock())
     answer = ok({"request_status": "request_scheduled", "request": request_json(request)})
     partner = next(

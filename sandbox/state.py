@@ -11,7 +11,7 @@ import json
 import random
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.dawg import Dawg
@@ -95,6 +95,20 @@ class Submission:
     kind: str
     body: str
     outcome: str
+
+
+def duplicates(submissions: Iterable[Submission]) -> list[Submission]:
+    """Actions a careful client never sends: a placement sent again after the same one was carried
+    out, and any action that arrived when it was not the sender's turn (a stale view)."""
+    applied: set[tuple[int, int, str]] = set()
+    bad = []
+    for sub in submissions:
+        key = (sub.game_id, sub.user_id, sub.body)
+        if sub.outcome in ("not_your_turn", "game_over") or (sub.kind == "move" and key in applied):
+            bad.append(sub)
+        if sub.outcome == "success" and sub.kind == "move":
+            applied.add(key)
+    return bad
 
 
 def random_layout(rng: random.Random) -> BoardLayout:
@@ -223,17 +237,8 @@ class State:
         self.submissions.append(Submission(game_id, user_id, turn, kind, json.dumps(data, sort_keys=True), outcome))
 
     def duplicate_submissions(self) -> list[Submission]:
-        """Actions a careful client never sends: a placement sent again after the same one was
-        carried out, and any action that arrived when it was not the sender's turn (a stale view)."""
-        applied: set[tuple[int, int, str]] = set()
-        bad = []
-        for sub in self.submissions:
-            key = (sub.game_id, sub.user_id, sub.body)
-            if sub.outcome in ("not_your_turn", "game_over") or (sub.kind == "move" and key in applied):
-                bad.append(sub)
-            if sub.outcome == "success" and sub.kind == "move":
-                applied.add(key)
-        return bad
+        """Actions a careful client never sends (see ``duplicates``)."""
+        return duplicates(self.submissions)
 
     def play_house_turns(self, sandbox_game: SandboxGame) -> None:
         """While it is a house player's turn, play its move: the best-scoring placement, else a

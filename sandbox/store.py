@@ -2,7 +2,9 @@
 
 The whole state is written after every request that changed it, in one transaction. A game is
 stored as its seed, board and actions, and rebuilt by replaying them: an engine game is fully
-determined by its seed and what the players did.
+determined by its seed and what the players did. The game actions clients sent (``State.submissions``)
+go to an append-only table in the same transaction, so duplicates can be counted after a crash or
+restart, by ``submission_report`` without a server.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from collections import Counter
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +21,29 @@ from engine.game import Game, Resign
 from engine.layout import BoardLayout
 from engine.move import Direction, Pass, Placement, Swap
 from engine.rules import Ruleset
-from sandbox.state import Invite, RandomRequest, SandboxGame, State, User
+from sandbox.state import Invite, RandomRequest, SandboxGame, State, Submission, User, duplicates
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS submissions (seq INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, "
+    "user_id INTEGER NOT NULL, turn INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, outcome TEXT NOT NULL)",
+)
+_SUBMISSION_COLUMNS = "game_id, user_id, turn, kind, body, outcome"
 
 
 class Store:
-    """One SQLite file holding a sandbox's users, games, invites, requests and notifications."""
+    """One SQLite file holding a sandbox's users, games, invites, requests, notifications and submissions."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.db = sqlite3.connect(self.path, check_same_thread=False)
-        self.db.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        self.db.commit()
+        with self.db:
+            for statement in _SCHEMA:
+                self.db.execute(statement)
         self._saved = ""  # the last document written: reads (often POSTed) need no write
+        # How many of the state's submissions the table holds; None until loaded or saved once (a
+        # state that was not loaded from this file replaces the submissions it holds).
+        self._stored: int | None = None
 
     def close(self) -> None:
         self.db.close()
@@ -49,11 +64,21 @@ class Store:
             "rng": _rng_state(state.rng),
         }
         document = json.dumps(data)
-        if document == self._saved:
+        first = self._stored or 0
+        new = state.submissions[first:]
+        if document == self._saved and not new:
             return
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO kv VALUES ('state', ?)", (document,))
+            if self._stored is None:
+                self.db.execute("DELETE FROM submissions")
+            if document != self._saved:
+                self.db.execute("INSERT OR REPLACE INTO kv VALUES ('state', ?)", (document,))
+            self.db.executemany(
+                f"INSERT INTO submissions (seq, {_SUBMISSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(first + i, *astuple(sub)) for i, sub in enumerate(new)],
+            )
         self._saved = document
+        self._stored = len(state.submissions)
 
     def load_into(self, state: State) -> bool:
         """Fill an empty state from the file; False if the file holds none yet."""
@@ -73,6 +98,9 @@ class Store:
         state.notifications = {int(k): v for k, v in data["notifications"].items()}
         state.restore_counters(data["counters"])
         state.rng.setstate(_rng_from(data["rng"]))
+        rows = self.db.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions ORDER BY seq").fetchall()
+        state.submissions = [Submission(*row) for row in rows]
+        self._stored = len(rows)
         return True
 
 
@@ -109,6 +137,7 @@ def _game_data(sgame: SandboxGame) -> dict[str, Any]:
         "updated": sgame.updated,
         "chat": sgame.chat,
         "actions": actions,
+        "over": game.is_over,  # for submission_report, which rebuilds no game
     }
 
 
@@ -135,4 +164,63 @@ def _rebuild(state: State, item: dict[str, Any]) -> SandboxGame:
     players = (item["players"][0], item["players"][1])
     return SandboxGame(
         item["id"], players, game, item["board_id"], item["created"], item["updated"], item["seed"], item["chat"]
+    )
+
+
+@dataclass(frozen=True)
+class SubmissionReport:
+    """What a sandbox file says about its games and the game actions clients sent."""
+
+    path: Path
+    games: int
+    running: list[int]  # ids of the games not over
+    submissions: int
+    outcomes: dict[str, int]  # submissions by outcome: "success" or the error type
+    duplicates: list[Submission]
+
+    def lines(self) -> list[str]:
+        """The report as printed by ``python -m sandbox --db FILE --check``."""
+        outcomes = ", ".join(f"{kind} {count}" for kind, count in sorted(self.outcomes.items()))
+        running = f"; running: {', '.join(map(str, self.running))}" if self.running else ""
+        lines = [
+            f"sandbox file {self.path}",
+            f"games: {self.games}, finished {self.games - len(self.running)}{running}",
+            f"submissions: {self.submissions}" + (f" ({outcomes})" if outcomes else ""),
+            f"duplicate submissions: {len(self.duplicates)}",
+        ]
+        lines += [
+            f"  game {d.game_id} user {d.user_id} turn {d.turn}: {d.kind} {d.body} -> {d.outcome}"
+            for d in self.duplicates[:20]
+        ]
+        if len(self.duplicates) > 20:
+            lines.append(f"  ... and {len(self.duplicates) - 20} more")
+        return lines
+
+
+def submission_report(path: str | Path) -> SubmissionReport:
+    """Games and submissions of a sandbox file, read without a server or lexicons, while a sandbox may
+    be writing it. Raises FileNotFoundError or ValueError naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no sandbox file {path}")
+    # Not read-only: after a sandbox was killed mid-write, reading first rolls its transaction back.
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
+    try:
+        row = db.execute("SELECT value FROM kv WHERE key = 'state'").fetchone()
+        rows = db.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions ORDER BY seq").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise ValueError(f"{path} is not a sandbox file: {exc}") from None
+    finally:
+        db.close()
+    if row is None:
+        raise ValueError(f"{path} holds no sandbox state yet")
+    games = json.loads(row[0])["games"]
+    submissions = [Submission(*r) for r in rows]
+    return SubmissionReport(
+        path,
+        len(games),
+        [g["id"] for g in games if not g.get("over")],
+        len(submissions),
+        dict(Counter(s.outcome for s in submissions)),
+        duplicates(submissions),
     )

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sandbox.server import SandboxServer
 from sandbox.state import State
-from sandbox.store import Store
+from sandbox.store import Store, submission_report
 from tests.sandbox.test_http import FakeClock, english, login, post, wire_move
 
 
@@ -64,3 +66,64 @@ def test_empty_file_loads_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "new.db")
     assert not store.load_into(State(lambda _: english(), FakeClock()))
     store.close()
+
+
+def test_submissions_survive_a_restart(tmp_path: Path) -> None:
+    """Duplicate submissions are still counted after the sandbox restarts (they were kept in memory only)."""
+    db = tmp_path / "sandbox.db"
+    state = State(lambda _: english(), FakeClock(), seed=5)
+    alice_user = state.add_user("alice", "alice@example.org", "a")
+    house = state.add_user("house", "house@example.org", "h")
+    state.house.add(house.id)
+    game = state.new_game(alice_user, house, 5)
+    store = Store(db)
+    store.save(state)
+    with SandboxServer(state, store=store) as server:
+        alice = login(server, "alice@example.org", "a")
+        tiles, _points = wire_move(game)
+        assert post(alice, server, f"game/{game.id}/move/", {"move": tiles})["status"] == "success"
+        # the same move again: refused, the game unchanged, but a duplicate all the same
+        assert post(alice, server, f"game/{game.id}/move/", {"move": tiles})["status"] == "error"
+    store.close()
+    before = list(state.submissions)
+    assert len(before) == 2 and state.duplicate_submissions() == before[1:]
+
+    again = State(lambda _: english(), FakeClock(), seed=99)
+    store2 = Store(db)
+    assert store2.load_into(again)
+    assert again.submissions == before and again.duplicate_submissions() == before[1:]
+    report = submission_report(db)
+    assert (report.games, report.running, report.submissions) == (1, [game.id], 2)
+    assert report.outcomes == {"success": 1, before[1].outcome: 1} and report.duplicates == before[1:]
+    assert "duplicate submissions: 1" in report.lines()
+    again.log_submission(game.id, alice_user.id, 2, "pass", {}, "success")  # saving goes on appending
+    store2.save(again)
+    store2.close()
+    assert submission_report(db).submissions == 3
+
+
+def test_a_new_state_replaces_the_submissions_of_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "sandbox.db"
+    old = State(lambda _: english(), FakeClock())
+    old.log_submission(1, 2, 0, "pass", {}, "not_your_turn")
+    store = Store(db)
+    store.save(old)
+    store.close()
+    assert submission_report(db).submissions == 1
+    store = Store(db)
+    store.save(State(lambda _: english(), FakeClock()))  # not loaded: it replaces the file's state
+    store.close()
+    report = submission_report(db)
+    assert (report.games, report.submissions, report.duplicates) == (0, 0, [])
+
+
+def test_submission_report_names_a_bad_file(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no sandbox file"):
+        submission_report(tmp_path / "missing.db")
+    assert not (tmp_path / "missing.db").exists()
+    (tmp_path / "text.db").write_text("not a database\n" * 100, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"text\.db is not a sandbox file"):
+        submission_report(tmp_path / "text.db")
+    Store(tmp_path / "empty.db").close()
+    with pytest.raises(ValueError, match=r"empty\.db holds no sandbox state"):
+        submission_report(tmp_path / "empty.db")
