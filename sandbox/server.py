@@ -83,6 +83,10 @@ class _DeadlineReader(io.RawIOBase):
 class _Handler(BaseHTTPRequestHandler):
     server: SandboxServer
     protocol_version = "HTTP/1.1"
+    # An answer goes out as two writes (headers, body); with Nagle's algorithm the body waits for the
+    # client's delayed ACK of the headers: about 40 ms per request on Linux (a 10-game fault run 27.5 s
+    # with it, 6.0 s without).
+    disable_nagle_algorithm = True
 
     def setup(self) -> None:
         super().setup()
