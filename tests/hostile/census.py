@@ -205,14 +205,17 @@ def deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def turn_player(base_url: str, store: Store, http: requests.Session | None = None) -> TurnPlayer:
-    """The bot's turn logic as the service wires it (default strategy), logged in as ``BOT_ID``."""
+def turn_player(
+    base_url: str, store: Store, http: requests.Session | None = None, *, timeout: float = 5.0, attempts: int = 2
+) -> TurnPlayer:
+    """The bot's turn logic as the service wires it (default strategy), logged in as ``BOT_ID``; reads
+    are tried ``attempts`` times (no waits between), each exchange bounded by ``timeout`` seconds."""
     client = WordfeudClient(
         base_url,
         session_id=SESSION,
         user_id=BOT_ID,
-        timeout=5,
-        retry=RetryPolicy(attempts=2),
+        timeout=timeout,
+        retry=RetryPolicy(attempts=attempts, first_wait=0, max_wait=0),
         http=http,
         sleep=lambda s: None,
     )

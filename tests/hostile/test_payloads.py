@@ -15,6 +15,7 @@ from bot.service import Bot
 from bot.store import Store
 from tests.hostile.census import BASE, Census, FakeApi, run_cases, run_census, turn_player
 from tests.hostile.payloads import MUTATIONS, Case, base_games
+from tests.hostile.transport import TIMEOUT, run_transport_census
 
 
 def assert_sound(census: Census, cases: int) -> None:
@@ -128,3 +129,14 @@ def test_a_malformed_status_entry_is_skipped_and_named(entry: object, caplog: py
     assert len(report.errors) == 1 and report.errors[0].startswith("user/status/: games[1]"), report.errors
     assert "field" in report.errors[0]
 
+
+
+def test_seeded_hostile_answers_on_the_wire() -> None:
+    """Status codes, redirects, Retry-After values, broken and lying bodies, drips and silence from a
+    real server: typed errors or decisions, and no case longer than its deadlines allow."""
+    census = run_transport_census(200, seed=11)
+    assert census.defects == 0, "\n".join(census.lines())
+    assert census.counts["decision"] >= 10 and census.counts["typed"] >= 100, census.lines()
+    assert census.submissions >= 5, census.lines()
+    # reads and writes of a turn, each within TIMEOUT: far below the hang bound
+    assert census.slowest_ms < 40 * TIMEOUT * 1000, census.lines()
