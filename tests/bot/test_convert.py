@@ -50,6 +50,20 @@ def test_blanks_in_rack_and_on_board() -> None:
     assert back.tiles == move.tiles
 
 
+#: A detailed game object with just the fields the bot needs: user 1 to play the first move.
+MINIMAL_GAME: dict[str, object] = {
+    "id": 5,
+    "ruleset": 5,
+    "current_player": 0,
+    "is_running": True,
+    "move_count": 0,
+    "updated": 1,
+    "tiles": [],
+    "bag_count": 86,
+    "players": [{"id": 1, "position": 0, "score": 0, "rack": []}, {"id": 2, "position": 1, "score": 0}],
+}
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -65,18 +79,7 @@ def test_blanks_in_rack_and_on_board() -> None:
     ],
 )
 def test_games_the_engine_cannot_take_name_the_problem(change: dict[str, object], message: str) -> None:
-    data = {
-        "id": 5,
-        "ruleset": 5,
-        "current_player": 0,
-        "is_running": True,
-        "move_count": 0,
-        "updated": 1,
-        "tiles": [],
-        "bag_count": 86,
-        "players": [{"id": 1, "position": 0, "score": 0, "rack": []}, {"id": 2, "position": 1, "score": 0}],
-    }
-    data.update(change)
+    data = {**MINIMAL_GAME, **change}
     with pytest.raises(ConversionError, match=message):
         to_position(Game.model_validate(data), 1, lambda board_id: [])
 
@@ -98,29 +101,14 @@ def test_games_the_engine_cannot_take_name_the_problem(change: dict[str, object]
     ],
 )
 def test_payloads_no_game_can_have_are_refused_naming_the_field(change: dict[str, object], field: str) -> None:
-    data = {
-        "id": 5,
-        "ruleset": 5,
-        "current_player": 0,
-        "is_running": True,
-        "move_count": 0,
-        "updated": 1,
-        "tiles": [],
-        "bag_count": 86,
-        "players": [{"id": 1, "position": 0, "score": 0, "rack": []}, {"id": 2, "position": 1, "score": 0}],
-    }
-    data.update(change)
+    data = {**MINIMAL_GAME, **change}
     with pytest.raises(ValidationError) as caught:
         Game.model_validate(data)
     assert field_problem(caught.value).startswith(f"field {field!r}: ")
 
 
 def test_the_bot_must_be_exactly_one_of_the_players() -> None:
-    players = [{"id": 1, "position": 0, "score": 0}, {"id": 2, "position": 1, "score": 0}]
-    game = Game.model_validate(
-        {"id": 5, "ruleset": 5, "current_player": 0, "is_running": True, "move_count": 0, "updated": 1,
-         "players": players}
-    )
+    game = Game.model_validate(MINIMAL_GAME)
     assert game.me(1).id == 1 and game.opponent(1).id == 2
     with pytest.raises(ProtocolError, match="game 5: field 'players': user 3 is not one of its players"):
         game.me(3)

@@ -17,6 +17,7 @@ each defect; the tests run the same census and require no defect.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import re
@@ -25,7 +26,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -37,7 +38,7 @@ import responses
 from bot.client import RetryPolicy, WordfeudClient
 from bot.errors import BotError
 from bot.store import Store
-from bot.turn import TurnPlayer, TurnSettings
+from bot.turn import TurnPlayer, TurnReport, TurnSettings
 from engine.errors import EngineError
 from engine.strategy import strategy_named
 from tests.hostile.payloads import (
@@ -209,13 +210,13 @@ def turn_player(
     base_url: str, store: Store, http: requests.Session | None = None, *, timeout: float = 5.0, attempts: int = 2
 ) -> TurnPlayer:
     """The bot's turn logic as the service wires it (default strategy), logged in as ``BOT_ID``; reads
-    are tried ``attempts`` times (no waits between), each exchange bounded by ``timeout`` seconds."""
+    are tried ``attempts`` times (the waits between are not slept), each exchange bounded by ``timeout`` seconds."""
     client = WordfeudClient(
         base_url,
         session_id=SESSION,
         user_id=BOT_ID,
         timeout=timeout,
-        retry=RetryPolicy(attempts=attempts, first_wait=0, max_wait=0),
+        retry=RetryPolicy(attempts=attempts),
         http=http,
         sleep=lambda s: None,
     )
@@ -233,24 +234,29 @@ def run_cases(cases: Iterable[Case], api: FakeApi, base_url: str, *, bound: floa
         turns = turn_player(base_url, store, http)
         started = time.perf_counter()
         try:
-            with deadline(bound):
-                report = turns.play(GAME_ID)
-            census.counts["decision"] += 1
-            if case.name == "valid" and report.outcome not in ("played", "swapped", "passed"):
-                census.note("valid game not played", f"{report}")
-        except DeadlineError as exc:
-            census.counts["hang"] += 1
-            census.note("hang", f"[{case.name}] {exc}")
-        except (BotError, EngineError) as exc:  # the bot's and the engine's own, precise errors
-            census.counts["typed"] += 1
-            if case.name == "valid":
-                census.note("valid game refused", f"{type(exc).__name__}: {exc}")
-        except Exception as exc:  # the defects this census is here to count
-            census.counts["untyped"] += 1
-            census.note("untyped", f"[{case.name}] {type(exc).__name__}: {str(exc)[:160]}")
+            outcome, detail, report = outcome_of(functools.partial(turns.play, GAME_ID), bound)
         finally:
             store.close()
+        census.counts[outcome] += 1
+        if outcome in ("untyped", "hang"):
+            census.note(outcome, f"[{case.name}] {detail}")
+        if case.name == "valid" and (report is None or report.outcome not in ("played", "swapped", "passed")):
+            census.note("valid game not played", detail or str(report))
         census.slowest_ms = max(census.slowest_ms, (time.perf_counter() - started) * 1000)
+
+
+def outcome_of(call: Callable[[], TurnReport], bound: float) -> tuple[str, str, TurnReport | None]:
+    """(outcome, detail, report) of one turn: ``decision`` (with its report), ``typed`` (the bot's or
+    the engine's own, precise errors), ``untyped`` (any other exception) or ``hang`` (past ``bound`` s)."""
+    try:
+        with deadline(bound):
+            return "decision", "", call()
+    except DeadlineError as exc:
+        return "hang", str(exc), None
+    except (BotError, EngineError) as exc:
+        return "typed", f"{type(exc).__name__}: {exc}", None
+    except Exception as exc:  # the defects a census is there to count
+        return "untyped", f"{type(exc).__name__}: {str(exc)[:160]}", None
 
 
 def seeded_cases(count: int, seed: int, valid_share: float = 0.1) -> Iterator[Case]:

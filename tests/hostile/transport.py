@@ -18,12 +18,10 @@ import sys
 import time
 from collections.abc import Callable
 
-from bot.errors import BotError
 from bot.store import Store
-from engine.errors import EngineError
 from tests.bot.hostile_server import Drip, Hold, HostileServer, Script, answer
-from tests.hostile.census import SESSION, Census, deadline, turn_player
-from tests.hostile.payloads import GAME_ID, DeadlineError, base_games, dumps
+from tests.hostile.census import SESSION, Census, outcome_of, turn_player
+from tests.hostile.payloads import GAME_ID, base_games, dumps
 
 #: The client's total deadline per exchange in these cases, in seconds.
 TIMEOUT = 0.15
@@ -178,10 +176,10 @@ def run_transport_census(cases: int, seed: int, *, bound: float = 5.0) -> Census
             store = Store(":memory:")
             turns = turn_player(server.base_url, store, timeout=TIMEOUT, attempts=ATTEMPTS)
             started = time.perf_counter()
-            outcome = census_outcome(functools.partial(turns.play, GAME_ID), bound)
-            census.counts[outcome[0]] += 1
-            if outcome[0] in ("untyped", "hang"):
-                census.note(outcome[0], f"{chosen}: {outcome[1]}")
+            outcome, detail, _ = outcome_of(functools.partial(turns.play, GAME_ID), bound)
+            census.counts[outcome] += 1
+            if outcome in ("untyped", "hang"):
+                census.note(outcome, f"{chosen}: {detail}")
             store.close()
             census.slowest_ms = max(census.slowest_ms, (time.perf_counter() - started) * 1000)
         census.submissions = sum(1 for r in server.received if r.target.endswith(("/move/", "/swap/", "/pass/")))
@@ -204,20 +202,6 @@ def main(argv: list[str] | None = None) -> int:
         print(line.replace(", outside the rules 0", "").replace("submissions", "writes sent"))
     print(f"took {time.perf_counter() - started:.1f} s")
     return 1 if census.defects else 0
-
-
-def census_outcome(call: Callable[[], object], bound: float) -> tuple[str, str]:
-    """(outcome, detail) of one call: ``decision``, ``typed``, ``untyped`` or ``hang``."""
-    try:
-        with deadline(bound):
-            call()
-    except DeadlineError as exc:
-        return "hang", str(exc)
-    except (BotError, EngineError) as exc:
-        return "typed", f"{type(exc).__name__}: {exc}"
-    except Exception as exc:
-        return "untyped", f"{type(exc).__name__}: {str(exc)[:160]}"
-    return "decision", ""
 
 
 if __name__ == "__main__":
