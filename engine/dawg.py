@@ -64,7 +64,7 @@ class _BuildNode:
 class Dawg:
     """A read-only word list in tile codes; shared by every game of one ruleset."""
 
-    __slots__ = ("alphabet", "checksum", "child", "derived", "ends", "mask", "root", "word_count")
+    __slots__ = ("alphabet", "checksum", "child", "derived", "ends", "mask", "native", "root", "word_count")
 
     def __init__(
         self,
@@ -84,6 +84,8 @@ class Dawg:
         self.checksum = checksum
         #: True for a lexicon made by ``without``: not minimal, and never saved.
         self.derived = False
+        #: The C move generator's copy of the arrays (``engine.native.lexicon``), made on first use.
+        self.native: object | None = None
 
     def __len__(self) -> int:
         return self.word_count

@@ -31,14 +31,16 @@ own move.
 from __future__ import annotations
 
 import gc
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
+from engine import native
 from engine.board import EMPTY, Board, Square, scored_runs
 from engine.crosschecks import NO_CROSS, WalkedRun, cross_checks
 from engine.dawg import Dawg
-from engine.errors import PositionError
+from engine.errors import EngineError, PositionError
 from engine.layout import SIZE, BoardLayout
 from engine.move import Direction, Placement
 from engine.rack import Rack
@@ -81,29 +83,78 @@ def _square_tiles() -> _SquareTable:
     )
 
 
-def generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:
-    """Every legal placement of rack tiles on the board, each with its score."""
+def generate(
+    board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset, *, generator: str | None = None
+) -> list[Placement]:
+    """Every legal placement of rack tiles on the board, each with its score.
+
+    ``generator`` picks ``"native"`` (the C extension, the default when it is built) or ``"python"``
+    (this module's search, the reference); both give the same moves with the same scores."""
+    _check(board, rack, lexicon, rules)
+    search = _generate_native if (generator or native.GENERATOR) == "native" else _generate
     if not gc.isenabled():
-        return _generate(board, rack, lexicon, rules)
+        return search(board, rack, lexicon, rules)
     # The search allocates tens of thousands of small tuples that live on (the moves) or die at
     # once: the cyclic garbage collector's passes over them find nothing to free and took 6-24%
     # of the time on the benchmark positions. It is paused while the search runs.
     gc.disable()
     try:
-        return _generate(board, rack, lexicon, rules)
+        return search(board, rack, lexicon, rules)
     finally:
         gc.enable()
 
 
-def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:
+def generate_flat(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> array[int]:
+    """The moves of ``generate`` as one flat array of ints, for callers that need only a few of them:
+    per move ``n, direction, score``, then ``row, col, tile`` for each of its n tiles."""
+    _check(board, rack, lexicon, rules)
+    if native.NATIVE is not None and native.GENERATOR == "native":
+        flat = array("i")
+        flat.frombytes(native.NATIVE.generate_flat(*_native_arguments(board, rack, lexicon, rules)))
+        return flat
+    flat = array("i")
+    for move in generate(board, rack, lexicon, rules, generator="python"):
+        flat.extend((len(move.tiles), int(move.direction), move.score or 0))
+        for square in move.tiles:
+            flat.extend(square)
+    return flat
+
+
+def _check(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> None:
     alphabet = rules.alphabet
-    if lexicon.alphabet != alphabet or board.alphabet != alphabet:
+    if lexicon.alphabet != alphabet or board.alphabet != alphabet or rack.alphabet != alphabet:
         raise ValueError("board, rack, lexicon and ruleset must share one alphabet")
     # the search's cost grows with the rack's subsets and steeply with its blanks: refuse what no game has
     if len(rack) > rules.rack_size:
         raise PositionError(f"a rack of {len(rack)} tiles; ruleset {rules.id} racks hold {rules.rack_size}")
     if rack.blanks > alphabet.blanks:
         raise PositionError(f"a rack with {rack.blanks} blanks; ruleset {rules.id} has {alphabet.blanks}")
+
+
+def _native_arguments(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> tuple[object, ...]:
+    return native.lexicon(lexicon), native.rules(rules), board.grid, rack.counts, rack.blanks
+
+
+def _generate_native(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:
+    if native.NATIVE is None:
+        raise EngineError(f"the native move generator is not available: {native.describe()}")
+    _native_types()
+    moves: list[Placement] = native.NATIVE.generate(*_native_arguments(board, rack, lexicon, rules))
+    return moves
+
+
+@cache
+def _native_types() -> None:
+    """Hand the C side the objects it builds moves from (once): Placement, the directions, and the
+    shared (row, col, tile) tuples, so native moves are made of the same objects as Python's."""
+    assert native.NATIVE is not None
+    table = _square_tiles()
+    flat = tuple(table[r][c][t] for r in range(SIZE) for c in range(SIZE) for t in range(2 * BLANK_FLAG))
+    native.NATIVE.set_types(Placement, ACROSS, DOWN, flat)
+
+
+def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:
+    alphabet = rules.alphabet
     out: list[Placement] = []
     if len(rack) == 0:
         return out

@@ -1,0 +1,18 @@
+"""Build of the optional C extension ``engine._native`` (the move generator's hot path).
+
+Everything else is in ``pyproject.toml``. ``optional=True``: where no C compiler is at hand the
+installation still succeeds and the engine uses its pure-Python generator (slower, same moves).
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "engine._native",
+            ["engine/_native.c"],
+            optional=True,
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"],
+        )
+    ]
+)
