@@ -4,13 +4,16 @@ Everything else is in ``pyproject.toml``. ``optional=True``: where no C compiler
 installation still succeeds and the engine uses its pure-Python generator (slower, same moves).
 """
 
+from pathlib import Path
+
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
         Extension(
             "engine._native",
-            ["engine/_native.c"],
+            sorted(str(path) for path in Path("engine/csrc").glob("*.c")),
+            depends=["engine/csrc/native.h"],
             optional=True,
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"],
         )

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.move import Pass, Placement, Swap
-from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy
 
@@ -73,12 +72,11 @@ def play_game(players: Sequence[Strategy], rules: Ruleset, lexicon: Dawg, seed: 
     while not game.is_over:
         seat = game.current
         started = time.perf_counter()
-        placements = generate(game.board, game.rack, lexicon, rules)
         unseen = tuple(game.unseen(seat))
         situation = Situation(
             game.board, game.rack, rules, lexicon, unseen, len(game.bag), (game.scores[seat], game.scores[1 - seat])
         )
-        choice = by_seat[seat].rank(situation, placements)[0]
+        choice = by_seat[seat].best(situation, 1)[0]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
         if isinstance(choice, Placement):

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from engine.dawg import Dawg
 from engine.game import BLANK, Game
 from engine.move import Move, Pass, Placement, Swap
-from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy
 from engine.tiles import BLANK_FLAG
@@ -57,7 +56,6 @@ def sample_game(
     while not game.is_over:
         seat = game.current
         rack = game.rack
-        placements = generate(game.board, rack, lexicon, rules)
         situation = Situation(
             game.board,
             rack,
@@ -67,7 +65,7 @@ def sample_game(
             len(game.bag),
             (game.scores[seat], game.scores[1 - seat]),
         )
-        ranked = player.rank(situation, placements)
+        ranked = player.best(situation, EXPLORE_WIDTH)
         choice = _pick(ranked, chooser, explore)
         leave: str | None = None  # what this move keeps, if a full draw follows
         if isinstance(choice, Placement):

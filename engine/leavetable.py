@@ -112,8 +112,13 @@ class LearnedLeave:
         key = (leave.counts, leave.blanks)
         found = self._cache.get(key)
         if found is None:
+            # added one by one in feature order, not by sum() (compensated from Python 3.12): the
+            # C kernel adds the same way, so both give the same value to the last bit
             weights = self.weights
-            found = self._cache[key] = sum(weights[i] for i in self.features.of(*key))
+            found = 0.0
+            for i in self.features.of(*key):
+                found += weights[i]
+            self._cache[key] = found
         return found
 
     def weight(self, name: str) -> float:

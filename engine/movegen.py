@@ -40,7 +40,7 @@ from engine import native
 from engine.board import EMPTY, Board, Square, scored_runs
 from engine.crosschecks import NO_CROSS, WalkedRun, cross_checks
 from engine.dawg import Dawg
-from engine.errors import EngineError, PositionError
+from engine.errors import PositionError
 from engine.layout import SIZE, BoardLayout
 from engine.move import Direction, Placement
 from engine.rack import Rack
@@ -90,8 +90,8 @@ def generate(
 
     ``generator`` picks ``"native"`` (the C extension, the default when it is built) or ``"python"``
     (this module's search, the reference); both give the same moves with the same scores."""
-    _check(board, rack, lexicon, rules)
-    search = _generate_native if (generator or native.GENERATOR) == "native" else _generate
+    check(board, rack, lexicon, rules)
+    search = native.generate if (generator or native.GENERATOR) == "native" else _generate
     if not gc.isenabled():
         return search(board, rack, lexicon, rules)
     # The search allocates tens of thousands of small tuples that live on (the moves) or die at
@@ -107,11 +107,9 @@ def generate(
 def generate_flat(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> array[int]:
     """The moves of ``generate`` as one flat array of ints, for callers that need only a few of them:
     per move ``n, direction, score``, then ``row, col, tile`` for each of its n tiles."""
-    _check(board, rack, lexicon, rules)
-    if native.NATIVE is not None and native.GENERATOR == "native":
-        flat = array("i")
-        flat.frombytes(native.NATIVE.generate_flat(*_native_arguments(board, rack, lexicon, rules)))
-        return flat
+    check(board, rack, lexicon, rules)
+    if native.GENERATOR == "native":
+        return native.generate_flat(board, rack, lexicon, rules)
     flat = array("i")
     for move in generate(board, rack, lexicon, rules, generator="python"):
         flat.extend((len(move.tiles), int(move.direction), move.score or 0))
@@ -120,7 +118,8 @@ def generate_flat(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> ar
     return flat
 
 
-def _check(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> None:
+def check(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> None:
+    """Refuse a position no generator should search: mixed alphabets, a rack no game can have."""
     alphabet = rules.alphabet
     if lexicon.alphabet != alphabet or board.alphabet != alphabet or rack.alphabet != alphabet:
         raise ValueError("board, rack, lexicon and ruleset must share one alphabet")
@@ -129,28 +128,6 @@ def _check(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> None:
         raise PositionError(f"a rack of {len(rack)} tiles; ruleset {rules.id} racks hold {rules.rack_size}")
     if rack.blanks > alphabet.blanks:
         raise PositionError(f"a rack with {rack.blanks} blanks; ruleset {rules.id} has {alphabet.blanks}")
-
-
-def _native_arguments(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> tuple[object, ...]:
-    return native.lexicon(lexicon), native.rules(rules), board.grid, rack.counts, rack.blanks
-
-
-def _generate_native(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:
-    if native.NATIVE is None:
-        raise EngineError(f"the native move generator is not available: {native.describe()}")
-    _native_types()
-    moves: list[Placement] = native.NATIVE.generate(*_native_arguments(board, rack, lexicon, rules))
-    return moves
-
-
-@cache
-def _native_types() -> None:
-    """Hand the C side the objects it builds moves from (once): Placement, the directions, and the
-    shared (row, col, tile) tuples, so native moves are made of the same objects as Python's."""
-    assert native.NATIVE is not None
-    table = _square_tiles()
-    flat = tuple(table[r][c][t] for r in range(SIZE) for c in range(SIZE) for t in range(2 * BLANK_FLAG))
-    native.NATIVE.set_types(Placement, ACROSS, DOWN, flat)
 
 
 def _generate(board: Board, rack: Rack, lexicon: Dawg, rules: Ruleset) -> list[Placement]:

@@ -17,6 +17,7 @@ from functools import cache
 from itertools import combinations
 from typing import Protocol
 
+from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import PositionError
@@ -24,7 +25,7 @@ from engine.game import BLANK, rack_tiles
 from engine.leave import HandLeave, LeaveModel
 from engine.leavetable import best_leave, learned_leave, read_table
 from engine.move import Move, Pass, Placement, Swap
-from engine.movegen import generate
+from engine.movegen import check, generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.tiles import BLANK_FLAG, LETTER_MASK
@@ -79,6 +80,11 @@ class Strategy(Protocol):
         """Every move worth considering, best first."""
         ...
 
+    def best(self, situation: Situation, k: int) -> list[Move]:
+        """The first ``k`` moves of ``rank`` over every placement of the situation, found the fastest
+        way available (the C kernel ranks inside the search, without an object per move)."""
+        ...
+
 
 def placement_key(move: Placement) -> tuple[tuple[int, int, int], ...]:
     """The fixed tie-break: the placed tiles in reading order."""
@@ -100,6 +106,17 @@ class Greedy:
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         ordered = sorted(placements, key=lambda m: (-(m.score or 0), placement_key(m)))
         return [*ordered, *whole_rack_swap(situation)]
+
+    def best(self, situation: Situation, k: int) -> list[Move]:
+        if native.GENERATOR != "native":
+            return self.rank(situation, _placements(situation))[:k]
+        check(situation.board, situation.rack, situation.lexicon, situation.rules)
+        # equity with a leave worth nothing is the score, ranked with the same tie-break
+        top, _ = native.top_equity(
+            situation.board, situation.rack, situation.lexicon, situation.rules, None,
+            k=k, weight=0.0, swaps=0, swap_cost=0.0,
+        )  # fmt: skip
+        return [*(move for _, move in top), *whole_rack_swap(situation)][:k]
 
 
 class Equity:
@@ -142,6 +159,21 @@ class Equity:
         scored.sort(key=lambda item: (-item[0], item[1], item[2].tiles))
         return [move for _, _, move in scored] + [Pass()]
 
+    def best(self, situation: Situation, k: int) -> list[Move]:
+        if situation.bag_count == 0 or native.GENERATOR != "native":
+            return self.rank(situation, _placements(situation))[:k]
+        rules = situation.rules
+        check(situation.board, situation.rack, situation.lexicon, rules)
+        weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
+        placements, swaps = native.top_equity(
+            situation.board, situation.rack, situation.lexicon, rules, self._model(rules),
+            k=k, weight=weight, swaps=k if situation.bag_count >= rules.swap_min_bag else 0, swap_cost=self.swap_cost,
+        )  # fmt: skip
+        scored: list[tuple[float, int, tuple[object, ...], Move]] = [(e, 0, m.tiles, m) for e, m in placements]
+        scored += [(e, 1, tiles, Swap(tiles)) for e, tiles in swaps]
+        scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+        return [*(move for *_, move in scored), Pass()][:k]
+
     def _endgame(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         """Bag empty: both racks known. Value = score, + 2x the opponent's rack when going out,
         - 2x the points kept otherwise, - the best reply that takes the opponent out."""
@@ -181,6 +213,10 @@ class Equity:
         size = len(opponent)
         outs = [r.score or 0 for r in replies if len(r.tiles) == size]
         return float(max(outs) + 2 * kept_points) if outs else 0.0
+
+
+def _placements(situation: Situation) -> list[Placement]:
+    return generate(situation.board, situation.rack, situation.lexicon, situation.rules)
 
 
 def _primes(count: int) -> list[int]:

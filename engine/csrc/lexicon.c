@@ -1,0 +1,208 @@
+/*
+ * The Lexicon and Rules types: what the search reads, copied from Python and checked once.
+ */
+
+#include "native.h"
+
+/* ------------------------------------------------------------------------------------------------
+ * Lexicon: the DAWG's three arrays, copied and checked once.
+ */
+
+static void lexicon_dealloc(LexiconObject *self) {
+    PyMem_Free(self->child);
+    PyMem_Free(self->mask);
+    PyMem_Free(self->ends);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Copy a buffer of unsigned 32-bit ints (an array('I')); `expected` < 0 means any length. */
+static uint32_t *copy_u32(PyObject *source, const char *name, Py_ssize_t expected, Py_ssize_t *length) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(source, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    uint32_t *copy = NULL;
+    if (view.itemsize != 4 || view.format == NULL || (strcmp(view.format, "I") != 0 && strcmp(view.format, "=I") != 0
+                                                       && strcmp(view.format, "<I") != 0)) {
+        PyErr_Format(PyExc_TypeError, "lexicon array %s must hold unsigned 32-bit ints (array('I'))", name);
+        goto done;
+    }
+    Py_ssize_t count = view.len / 4;
+    if (expected >= 0 && count != expected) {
+        PyErr_Format(PyExc_ValueError, "lexicon array %s has %zd entries, expected %zd", name, count, expected);
+        goto done;
+    }
+    copy = PyMem_Malloc((size_t)(count > 0 ? count : 1) * sizeof(uint32_t));
+    if (copy == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (count) {
+        memcpy(copy, view.buf, (size_t)count * sizeof(uint32_t));
+    }
+    *length = count;
+done:
+    PyBuffer_Release(&view);
+    return copy;
+}
+
+static PyObject *lexicon_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"child", "mask", "ends", "letters", NULL};
+    PyObject *child, *mask, *ends;
+    int letters;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi:Lexicon", names, &child, &mask, &ends, &letters)) {
+        return NULL;
+    }
+    if (letters < 1 || letters > MAX_LETTERS) {
+        PyErr_Format(PyExc_ValueError, "a lexicon's alphabet has 1 to %d letters, got %d", MAX_LETTERS, letters);
+        return NULL;
+    }
+    LexiconObject *self = (LexiconObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    Py_ssize_t nedges = 0, n;
+    self->letters = letters;
+    self->child = copy_u32(child, "child", -1, &nedges);
+    if (self->child == NULL) goto fail;
+    self->nedges = nedges;
+    if (nedges >= (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "the lexicon is too large");
+        goto fail;
+    }
+    self->mask = copy_u32(mask, "mask", -1, &n);
+    if (self->mask == NULL) goto fail;
+    self->nnodes = n;
+    if (n < 1) {
+        PyErr_Format(PyExc_ValueError, "lexicon array mask has no entries (a lexicon has at least its root)");
+        goto fail;
+    }
+    self->ends = copy_u32(ends, "ends", n, &n);
+    if (self->ends == NULL) goto fail;
+    uint32_t allowed = letters == 32 ? 0xFFFFFFFFu : ((1u << letters) - 1);
+    for (Py_ssize_t i = 0; i < self->nnodes; i++) {
+        uint32_t m = self->mask[i];
+        if ((m & ~allowed) || (self->ends[i] & ~allowed)) {
+            PyErr_Format(PyExc_ValueError, "lexicon node %zd has a letter outside the alphabet of %d letters", i,
+                         letters);
+            goto fail;
+        }
+        if (m && i + POPCOUNT(m) > nedges) {
+            PyErr_Format(PyExc_ValueError, "lexicon node %zd has edges past the end of the arrays", i);
+            goto fail;
+        }
+    }
+    for (Py_ssize_t e = 0; e < nedges; e++) {
+        if ((Py_ssize_t)self->child[e] >= self->nnodes) {
+            PyErr_Format(PyExc_ValueError, "lexicon edge %zd points outside the arrays", e);
+            goto fail;
+        }
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyObject *lexicon_edges(LexiconObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSsize_t(self->nedges);
+}
+
+static PyGetSetDef lexicon_getset[] = {
+    {"edges", (getter)lexicon_edges, NULL, "number of edges", NULL},
+    {NULL},
+};
+
+PyTypeObject LexiconType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._native.Lexicon",
+    .tp_basicsize = sizeof(LexiconObject),
+    .tp_dealloc = (destructor)lexicon_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Lexicon(child, mask, ends, letters): a DAWG's arrays (array('I')), checked and copied.",
+    .tp_new = lexicon_new,
+    .tp_getset = lexicon_getset,
+};
+
+/* ------------------------------------------------------------------------------------------------
+ * Rules: letter points, the premium layout (both views), the start square, rack size and bingo.
+ */
+
+static int bytes_of(PyObject *source, const char *name, Py_ssize_t expected, const uint8_t **data) {
+    if (!PyBytes_Check(source)) {
+        PyErr_Format(PyExc_TypeError, "%s must be bytes", name);
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(source) != expected) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected %zd", name, PyBytes_GET_SIZE(source), expected);
+        return -1;
+    }
+    *data = (const uint8_t *)PyBytes_AS_STRING(source);
+    return 0;
+}
+
+static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"points", "letter_multipliers", "word_multipliers", "start", "rack_size", "bingo", NULL};
+    PyObject *points, *lms, *wms;
+    int start, rack_size, bingo;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOiii:Rules", names, &points, &lms, &wms, &start, &rack_size,
+                                     &bingo)) {
+        return NULL;
+    }
+    if (!PyBytes_Check(points) || PyBytes_GET_SIZE(points) < 1 || PyBytes_GET_SIZE(points) > MAX_LETTERS) {
+        PyErr_Format(PyExc_ValueError, "points must be bytes with one entry per letter (1 to %d)", MAX_LETTERS);
+        return NULL;
+    }
+    const uint8_t *lm, *wm;
+    if (bytes_of(lms, "letter_multipliers", SQUARES, &lm) < 0 || bytes_of(wms, "word_multipliers", SQUARES, &wm) < 0) {
+        return NULL;
+    }
+    if (start < 0 || start >= SQUARES) {
+        PyErr_Format(PyExc_ValueError, "the start square %d is off the board", start);
+        return NULL;
+    }
+    if (rack_size < 1 || rack_size > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "a rack size of %d is not supported (1 to %d)", rack_size, MAX_RACK);
+        return NULL;
+    }
+    if (bingo < 0 || bingo > 1000) {
+        PyErr_Format(PyExc_ValueError, "a bingo bonus of %d is not supported", bingo);
+        return NULL;
+    }
+    for (int i = 0; i < SQUARES; i++) {
+        if (lm[i] < 1 || lm[i] > 3 || wm[i] < 1 || wm[i] > 3) {
+            PyErr_Format(PyExc_ValueError, "square %d has multipliers %d/%d (each must be 1 to 3)", i, lm[i], wm[i]);
+            return NULL;
+        }
+    }
+    RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->letters = (int)PyBytes_GET_SIZE(points);
+    for (int i = 0; i < self->letters; i++) {
+        self->points[i] = ((const uint8_t *)PyBytes_AS_STRING(points))[i];
+    }
+    for (int r = 0; r < SIZE; r++) {
+        for (int c = 0; c < SIZE; c++) {
+            self->lm[0][r * SIZE + c] = lm[r * SIZE + c];
+            self->wm[0][r * SIZE + c] = wm[r * SIZE + c];
+            self->lm[1][c * SIZE + r] = lm[r * SIZE + c];
+            self->wm[1][c * SIZE + r] = wm[r * SIZE + c];
+        }
+    }
+    self->start_row = start / SIZE;
+    self->start_col = start % SIZE;
+    self->rack_size = rack_size;
+    self->bingo = bingo;
+    return (PyObject *)self;
+}
+
+PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._native.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Rules(points, letter_multipliers, word_multipliers, start, rack_size, bingo): bytes per letter, "
+              "bytes per square (row-major), the start square's index.",
+    .tp_new = rules_new,
+};

@@ -1,0 +1,155 @@
+/*
+ * The C move generator's shared declarations (engine._native; see module.c).
+ */
+
+#ifndef ENGINE_NATIVE_H
+#define ENGINE_NATIVE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE 15
+#define SQUARES (SIZE * SIZE)
+#define BLANK_FLAG 64
+#define LETTER_MASK 63
+#define MAX_LETTERS 32
+#define MAX_RACK 15   /* longer racks are refused: no ruleset has more than 7 tiles */
+#define MAX_BLANKS 7
+#define EMPTY (-1)
+#define TILE_CODES (2 * BLANK_FLAG)
+
+#define POPCOUNT(x) __builtin_popcount(x)
+#define LOWEST(x) __builtin_ctz(x)
+#define COPIES 3  /* copies of one tile with a leave feature of their own */
+
+typedef struct {
+    PyObject_HEAD
+    uint32_t *child;   /* nedges entries: the node each edge leads to */
+    uint32_t *mask;    /* nnodes entries (a built lexicon has nedges + 1: the last is the final node) */
+    uint32_t *ends;    /* nnodes entries */
+    Py_ssize_t nedges;
+    Py_ssize_t nnodes;
+    int letters;
+} LexiconObject;
+
+typedef struct {
+    PyObject_HEAD
+    int letters;
+    int points[MAX_LETTERS];
+    uint8_t lm[2][SQUARES];  /* [view][line * SIZE + pos]: view 0 across (rows), 1 down (columns) */
+    uint8_t wm[2][SQUARES];
+    int start_row, start_col;
+    int rack_size;
+    int bingo;
+} RulesObject;
+
+typedef struct {
+    int32_t *data;
+    size_t len, cap;
+} IntBuffer;
+
+struct TopK;
+
+typedef struct {
+    /* inputs */
+    const uint32_t *child, *mask, *ends;
+    const int *points;
+    int letters;
+    uint32_t all_letters;
+    int rack_size, bingo;
+    int8_t grid[SQUARES];  /* row-major: -1 or a tile code (blank flag included) */
+    /* the rack: counts change while searching */
+    int counts[MAX_LETTERS];
+    int counts0[MAX_LETTERS];
+    int blanks0, blanks_left, rack_len;
+    uint32_t rmask;  /* letters the rack still has a tile of */
+    /* the line being searched (in the current view) */
+    int view, line;
+    int8_t cells[SIZE];       /* the line's tiles */
+    uint32_t allowed[SIZE];   /* letters allowed by the cross word (all if none) */
+    int xsum[SIZE];           /* points of the cross word's board tiles, -1 if none */
+    const uint8_t *lm, *wm;   /* the line's multipliers */
+    int next_empty[SIZE];     /* for an empty square p: the first empty square after the tiles that follow p */
+    int run_points[SIZE];     /* points of the board tiles right after p */
+    /* the move being built: positions and letters along the line */
+    int placed;
+    int pos[MAX_RACK];
+    int letter[MAX_RACK];
+    int left_letters[MAX_RACK];
+    /* output: per move n, view, score, then (row, col, tile) n times */
+    IntBuffer out;
+    int failed;
+    /* equity mode (top_equity): moves go to a top-k list instead of `out` */
+    struct TopK *top;
+} Search;
+
+static inline int tile_points(const Search *s, int tile) {
+    return (tile & BLANK_FLAG) ? 0 : s->points[tile & LETTER_MASK];
+}
+
+static inline int cell(const Search *s, int view, int line, int pos) {
+    return view == 0 ? s->grid[line * SIZE + pos] : s->grid[pos * SIZE + line];
+}
+
+static inline uint32_t follow(const Search *s, uint32_t node, int letter) {
+    /* the node after `letter` from `node`, or UINT32_MAX if there is no such edge */
+    uint32_t m = s->mask[node];
+    uint32_t bit = 1u << letter;
+    if (!(m & bit)) {
+        return UINT32_MAX;
+    }
+    return s->child[node + POPCOUNT(m & (bit - 1))];
+}
+
+typedef struct {
+    double equity;
+    int n;
+    int32_t tiles[3 * MAX_RACK];  /* row, col, tile in reading order */
+    int view;
+    int score;
+} Candidate;
+
+struct TopK {
+    int k, count;
+    Candidate *items;  /* sorted best first */
+    double weight;     /* of the leave value: 1, or less when few tiles are left to draw */
+    const double *kept_value;
+    int stride[MAX_LETTERS];
+    int blank_stride;
+    int full;
+};
+
+/* The learned leave model, factorised: a value per tile copy, per pair of tiles, per (size, vowels). */
+typedef struct {
+    PyObject_HEAD
+    double *weights;
+    Py_ssize_t size;
+    int letters;       /* tiles are the letters, then the blank (code `letters`) */
+    uint32_t vowels;   /* letter codes that count as vowels */
+    int max_size;      /* leaves longer than this share its shape values */
+} LeaveTableObject;
+
+extern PyTypeObject LexiconType;
+extern PyTypeObject RulesType;
+extern PyTypeObject LeaveTableType;
+
+/* search.c */
+int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks,
+                   struct TopK *top, int *tiles);
+int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);
+int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks);
+
+/* equity.c */
+void offer(Search *s, uint32_t blank_set, int score);
+void top_insert(struct TopK *top, const Candidate *c);
+double leave_value(const LeaveTableObject *table, const int *counts, int blanks);
+Py_ssize_t kept_layout(const Search *s, struct TopK *top, int *distinct, int *multiplicity, int *ndistinct);
+int kept_counts(int index, const int *distinct, const int *multiplicity, int ndistinct, int letters, int *counts);
+PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
+                     const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost);
+
+#endif

@@ -1,0 +1,514 @@
+/*
+ * The search: Appel-Jacobson over the DAWG, one line of one view at a time (see module.c).
+ */
+
+#include "native.h"
+
+static int buffer_reserve(IntBuffer *buffer, size_t more) {
+    if (buffer->len + more <= buffer->cap) {
+        return 0;
+    }
+    size_t cap = buffer->cap ? buffer->cap : 4096;
+    while (cap < buffer->len + more) {
+        cap *= 2;
+    }
+    int32_t *grown = PyMem_Realloc(buffer->data, cap * sizeof(int32_t));
+    if (grown == NULL) {
+        return -1;
+    }
+    buffer->data = grown;
+    buffer->cap = cap;
+    return 0;
+}
+
+/* One move out: the tiles placed, with `blank_set` (bit i: new tile i is a blank) and its score. */
+static void put_move(Search *s, uint32_t blank_set, int score) {
+    if (s->top != NULL) {
+        offer(s, blank_set, score);
+        return;
+    }
+    if (buffer_reserve(&s->out, 3 + 3 * (size_t)s->placed) < 0) {
+        s->failed = 1;
+        return;
+    }
+    int32_t *at = s->out.data + s->out.len;
+    *at++ = s->placed;
+    *at++ = s->view;
+    *at++ = score;
+    for (int i = 0; i < s->placed; i++) {
+        int p = s->pos[i];
+        int row = s->view == 0 ? s->line : p;
+        int col = s->view == 0 ? p : s->line;
+        *at++ = row;
+        *at++ = col;
+        *at++ = s->letter[i] | ((blank_set >> i) & 1 ? BLANK_FLAG : 0);
+    }
+    s->out.len += 3 + 3 * (size_t)s->placed;
+}
+
+/* A complete word: one move per way to put the rack's blanks on its new tiles (a rack tile of a
+ * letter is not needed where a blank stands for it; each letter must have enough real tiles). */
+static void emit(Search *s, int total, int wmul) {
+    if (s->blanks0 == 0) {
+        put_move(s, 0, total);
+        return;
+    }
+    int n = s->placed;
+    int used[MAX_LETTERS];
+    for (int i = 0; i < n; i++) {
+        used[s->letter[i]] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        used[s->letter[i]]++;
+    }
+    int loss[MAX_RACK];
+    for (int i = 0; i < n; i++) {
+        int p = s->pos[i];
+        int cross_mult = s->xsum[p] >= 0 ? s->wm[p] : 0;
+        loss[i] = s->points[s->letter[i]] * s->lm[p] * (wmul + cross_mult);
+    }
+    for (uint32_t set = 0; set < (1u << n); set++) {
+        if (POPCOUNT(set) > s->blanks0) {
+            continue;
+        }
+        int ok = 1;
+        int value = total;
+        /* real tiles of each letter: used minus those on blanks, at most what the rack held */
+        int on_blank[MAX_LETTERS];
+        for (int i = 0; i < n; i++) {
+            on_blank[s->letter[i]] = 0;
+        }
+        for (int i = 0; i < n; i++) {
+            if ((set >> i) & 1) {
+                on_blank[s->letter[i]]++;
+                value -= loss[i];
+            }
+        }
+        for (int i = 0; i < n && ok; i++) {
+            int l = s->letter[i];
+            if (used[l] - on_blank[l] > s->counts0[l]) {
+                ok = 0;
+            }
+        }
+        if (ok) {
+            put_move(s, set, value);
+        }
+    }
+}
+
+static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    uint32_t nm = s->mask[node];
+    uint32_t m = nm & s->allowed[p];
+    if (s->blanks_left == 0) {
+        m &= s->rmask;
+    }
+    if (!m) {
+        return;
+    }
+    int np = s->next_empty[p];
+    int has_run = np != p + 1;
+    uint32_t next_allowed = (ntiles + 1 < s->rack_len && np < SIZE) ? s->allowed[np] : 0;
+    uint32_t e = can_end ? s->ends[node] : 0;
+    if (!has_run && !next_allowed) {
+        m &= e;  /* the word cannot go on past p: only letters that end it here */
+        if (!m) {
+            return;
+        }
+    }
+    int wm = s->wm[p];
+    int wmul2 = wmul * wm;
+    int bonus = ntiles + 1 == s->rack_size ? s->bingo : 0;
+    int x = s->xsum[p];
+    int run_points = s->run_points[p];
+    while (m) {
+        int l = LOWEST(m);
+        uint32_t bit = 1u << l;
+        m &= m - 1;
+        uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+        uint32_t fin;
+        if (!has_run) {
+            fin = e & bit;
+        } else {
+            fin = 0;
+            for (int q = p + 1; q < np; q++) {
+                int t = s->cells[q] & LETTER_MASK;
+                uint32_t bm = s->mask[n2];
+                uint32_t tb = 1u << t;
+                if (!(bm & tb)) {
+                    n2 = UINT32_MAX;
+                    break;
+                }
+                fin = s->ends[n2] & tb;
+                n2 = s->child[n2 + POPCOUNT(bm & (tb - 1))];
+            }
+            if (n2 == UINT32_MAX) {
+                continue;
+            }
+            if (!can_end) {
+                fin = 0;
+            }
+        }
+        uint32_t deeper = next_allowed ? (s->mask[n2] & next_allowed) : 0;
+        if (!fin && !deeper) {
+            continue;
+        }
+        int tp = s->points[l] * s->lm[p];
+        int main2 = main + tp + run_points;
+        int cross2 = x < 0 ? cross : cross + (x + tp) * wm;
+        int on_blank = s->counts[l] == 0;
+        if (on_blank) {
+            s->blanks_left--;
+        } else if (--s->counts[l] == 0) {
+            s->rmask &= ~bit;
+        }
+        s->pos[s->placed] = p;
+        s->letter[s->placed] = l;
+        s->placed++;
+        if (fin) {
+            emit(s, main2 * wmul2 + cross2 + bonus, wmul2);
+        }
+        if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
+            extend(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
+        }
+        s->placed--;
+        if (on_blank) {
+            s->blanks_left++;
+        } else if (s->counts[l]++ == 0) {
+            s->rmask |= bit;
+        }
+        if (s->failed) {
+            return;
+        }
+    }
+}
+
+/* Left parts from the rack, `depth` letters so far ending at the anchor's left; each is extended. */
+static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limit) {
+    uint32_t nm = s->mask[node];
+    uint32_t m = nm;
+    if (s->blanks_left == 0) {
+        m &= s->rmask;
+    }
+    while (m) {
+        int l = LOWEST(m);
+        uint32_t bit = 1u << l;
+        m &= m - 1;
+        uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+        int on_blank = s->counts[l] == 0;
+        if (on_blank) {
+            s->blanks_left--;
+        } else if (--s->counts[l] == 0) {
+            s->rmask &= ~bit;
+        }
+        s->left_letters[depth] = l;
+        int k = depth + 1;
+        /* the left part covers anchor - k .. anchor - 1 */
+        int main = 0, wmul = 1;
+        for (int i = 0; i < k; i++) {
+            int p = anchor - k + i;
+            s->pos[i] = p;
+            s->letter[i] = s->left_letters[i];
+            main += s->points[s->left_letters[i]] * s->lm[p];
+            wmul *= s->wm[p];
+        }
+        s->placed = k;
+        if (s->mask[n2] & s->allowed[anchor]) {
+            extend(s, anchor, n2, main, wmul, 0, k, 1);
+        }
+        s->placed = 0;
+        if (k < limit && !s->failed) {
+            left_parts(s, anchor, n2, k, limit);
+        }
+        if (on_blank) {
+            s->blanks_left++;
+        } else if (s->counts[l]++ == 0) {
+            s->rmask |= bit;
+        }
+        if (s->failed) {
+            return;
+        }
+    }
+}
+
+/* Cross-checks and row tables of line `line` of view `view`. */
+static void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
+    s->view = view;
+    s->line = line;
+    s->lm = rules->lm[view] + line * SIZE;
+    s->wm = rules->wm[view] + line * SIZE;
+    for (int p = 0; p < SIZE; p++) {
+        s->cells[p] = (int8_t)cell(s, view, line, p);
+    }
+    for (int p = 0; p < SIZE; p++) {
+        if (s->cells[p] != EMPTY) {
+            s->allowed[p] = 0;
+            s->xsum[p] = -1;
+            continue;
+        }
+        int q = p + 1, points = 0;
+        while (q < SIZE && s->cells[q] != EMPTY) {
+            points += tile_points(s, s->cells[q]);
+            q++;
+        }
+        s->next_empty[p] = q;
+        s->run_points[p] = points;
+        /* the cross word through p: the tiles before and after it across the line */
+        int first = line, last = line;
+        while (first > 0 && cell(s, view, first - 1, p) != EMPTY) {
+            first--;
+        }
+        while (last < SIZE - 1 && cell(s, view, last + 1, p) != EMPTY) {
+            last++;
+        }
+        if (first == line && last == line) {
+            s->allowed[p] = s->all_letters;
+            s->xsum[p] = -1;
+            continue;
+        }
+        int sum = 0;
+        uint32_t node = 0;
+        for (int k = first; k < line && node != UINT32_MAX; k++) {
+            int t = cell(s, view, k, p);
+            sum += tile_points(s, t);
+            node = follow(s, node, t & LETTER_MASK);
+        }
+        for (int k = line + 1; k <= last; k++) {
+            sum += tile_points(s, cell(s, view, k, p));
+        }
+        s->xsum[p] = sum;
+        uint32_t allowed = 0;
+        if (node != UINT32_MAX) {
+            uint32_t nm = s->mask[node];
+            uint32_t m = nm;
+            while (m) {
+                int l = LOWEST(m);
+                uint32_t bit = 1u << l;
+                m &= m - 1;
+                if (last == line) {
+                    if (s->ends[node] & bit) {
+                        allowed |= bit;
+                    }
+                    continue;
+                }
+                uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+                uint32_t fin = 0;
+                for (int k = line + 1; k <= last && n2 != UINT32_MAX; k++) {
+                    int t = cell(s, view, k, p) & LETTER_MASK;
+                    fin = (k == last) ? (s->ends[n2] >> t) & 1 : 0;
+                    n2 = follow(s, n2, t);
+                }
+                if (n2 != UINT32_MAX && fin) {
+                    allowed |= bit;
+                }
+            }
+        }
+        s->allowed[p] = allowed;
+    }
+}
+
+static int is_anchor(const Search *s, int row, int col) {
+    if (s->grid[row * SIZE + col] != EMPTY) {
+        return 0;
+    }
+    return (row > 0 && s->grid[(row - 1) * SIZE + col] != EMPTY) ||
+           (row < SIZE - 1 && s->grid[(row + 1) * SIZE + col] != EMPTY) ||
+           (col > 0 && s->grid[row * SIZE + col - 1] != EMPTY) ||
+           (col < SIZE - 1 && s->grid[row * SIZE + col + 1] != EMPTY);
+}
+
+static void search_line(Search *s, const RulesObject *rules, int view, int line, int empty_board) {
+    int anchors[SIZE], nanchors = 0;
+    for (int p = 0; p < SIZE; p++) {
+        int row = view == 0 ? line : p, col = view == 0 ? p : line;
+        if (empty_board ? (row == rules->start_row && col == rules->start_col) : is_anchor(s, row, col)) {
+            anchors[nanchors++] = p;
+        }
+    }
+    if (!nanchors) {
+        return;
+    }
+    prepare_line(s, rules, view, line);
+    int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
+    int previous = -1;
+    for (int a = 0; a < nanchors && !s->failed; a++) {
+        int anchor = anchors[a];
+        uint32_t fits = s->allowed[anchor];
+        if (s->blanks_left == 0) {
+            fits &= s->rmask;
+        }
+        if (!fits) {
+            previous = anchor;
+            continue;
+        }
+        /* a lone tile that makes a word across is produced by the across pass only */
+        int lone = view == 0 || s->xsum[anchor] < 0;
+        s->placed = 0;
+        if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
+            /* the left part is the run of board tiles left of the anchor */
+            int first = anchor - 1, points = 0;
+            while (first > 0 && s->cells[first - 1] != EMPTY) {
+                first--;
+            }
+            uint32_t node = 0;
+            for (int q = first; q < anchor && node != UINT32_MAX; q++) {
+                points += tile_points(s, s->cells[q]);
+                node = follow(s, node, s->cells[q] & LETTER_MASK);
+            }
+            if (node != UINT32_MAX) {
+                extend(s, anchor, node, points, 1, 0, 0, lone);
+            }
+        } else {
+            int has_run = s->next_empty[anchor] != anchor + 1;
+            extend(s, anchor, 0, 0, 1, 0, 0, lone && has_run);
+            int limit = anchor - previous - 1;
+            if (limit > max_left) {
+                limit = max_left;
+            }
+            if (limit > 0 && !s->failed) {
+                left_parts(s, anchor, 0, 0, limit);
+            }
+        }
+        previous = anchor;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Reading the arguments.
+ */
+
+static int read_grid(Search *s, PyObject *grid, int letters, int *tiles) {
+    /* grid: a list of SIZE lists of SIZE ints (-1 or a tile code with the blank flag) */
+    if (!PyList_Check(grid) || PyList_GET_SIZE(grid) != SIZE) {
+        PyErr_Format(PyExc_ValueError, "the board must be a list of %d rows", SIZE);
+        return -1;
+    }
+    *tiles = 0;
+    for (int r = 0; r < SIZE; r++) {
+        PyObject *row = PyList_GET_ITEM(grid, r);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) != SIZE) {
+            PyErr_Format(PyExc_ValueError, "board row %d must be a list of %d squares", r, SIZE);
+            return -1;
+        }
+        for (int c = 0; c < SIZE; c++) {
+            PyObject *item = PyList_GET_ITEM(row, c);
+            if (!PyLong_Check(item)) {
+                PyErr_Format(PyExc_TypeError, "board square (%d, %d) is not an int", r, c);
+                return -1;
+            }
+            long t = PyLong_AsLong(item);
+            if (t == -1 && PyErr_Occurred()) {
+                return -1;
+            }
+            if (t != EMPTY && (t < 0 || (t & ~(long)(BLANK_FLAG | LETTER_MASK)) || (t & LETTER_MASK) >= letters)) {
+                PyErr_Format(PyExc_ValueError, "board square (%d, %d) holds %ld, not a tile of this alphabet", r, c,
+                             t);
+                return -1;
+            }
+            s->grid[r * SIZE + c] = (int8_t)t;
+            *tiles += t != EMPTY;
+        }
+    }
+    return 0;
+}
+
+static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int rack_size) {
+    PyObject *seq = PySequence_Fast(counts, "the rack's counts must be a sequence of ints");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != letters) {
+        PyErr_Format(PyExc_ValueError, "the rack has counts for %zd letters, the alphabet %d", n, letters);
+        Py_DECREF(seq);
+        return -1;
+    }
+    int total = 0;
+    s->rmask = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > MAX_RACK) {
+            PyErr_Format(PyExc_ValueError, "the rack holds %ld of letter %zd", v, i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        s->counts[i] = s->counts0[i] = (int)v;
+        total += (int)v;
+        if (v) {
+            s->rmask |= 1u << i;
+        }
+    }
+    Py_DECREF(seq);
+    if (blanks < 0 || blanks > MAX_BLANKS) {
+        PyErr_Format(PyExc_ValueError, "a rack with %d blanks", blanks);
+        return -1;
+    }
+    total += blanks;
+    if (total > rack_size) {
+        PyErr_Format(PyExc_ValueError, "a rack of %d tiles; racks hold %d", total, rack_size);
+        return -1;
+    }
+    s->blanks0 = s->blanks_left = blanks;
+    s->rack_len = total;
+    return 0;
+}
+
+/* Run the whole search; moves land in s->out. Returns -1 with an exception set on bad input. */
+/* Read the position into `s` (moves go to `top` when given, else to s->out); -1 with an exception set
+ * on bad input. */
+int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts,
+                          int blanks, struct TopK *top, int *tiles) {
+    if (lex->letters != rules->letters) {
+        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
+        return -1;
+    }
+    memset(s, 0, offsetof(Search, out));
+    s->out.data = NULL;
+    s->out.len = s->out.cap = 0;
+    s->failed = 0;
+    s->child = lex->child;
+    s->mask = lex->mask;
+    s->ends = lex->ends;
+    s->points = rules->points;
+    s->letters = rules->letters;
+    s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
+    s->rack_size = rules->rack_size;
+    s->bingo = rules->bingo;
+    s->top = top;
+    if (read_grid(s, grid, rules->letters, tiles) < 0 || read_rack(s, counts, blanks, rules->letters,
+                                                                   rules->rack_size) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Search both views of the board read by prepare_search; -1 (MemoryError) if the output ran out. */
+int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles) {
+    if (s->rack_len == 0 || lex->nedges == 0) {
+        return 0;
+    }
+    for (int view = 0; view < 2 && !s->failed; view++) {
+        for (int line = 0; line < SIZE && !s->failed; line++) {
+            search_line(s, rules, view, line, tiles == 0);
+        }
+    }
+    if (s->failed) {
+        PyMem_Free(s->out.data);
+        s->out.data = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts,
+                      int blanks) {
+    int tiles;
+    if (prepare_search(s, lex, rules, grid, counts, blanks, NULL, &tiles) < 0) {
+        return -1;
+    }
+    return search_all(s, lex, rules, tiles);
+}
