@@ -1,0 +1,156 @@
+"""The exact endgame solver against plain minimax (no pruning, no table, no ordering) on small
+endgames, the minimax's end-of-game accounting against ``engine.game``, and the time budget."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+
+from engine.board import Board
+from engine.dawg import Dawg
+from engine.endgame import solve
+from engine.errors import PositionError
+from engine.game import Game
+from engine.move import Move, Pass, Placement
+from engine.movegen import generate
+from engine.rack import Rack
+from engine.rules import Ruleset
+from tests.engine.test_movegen import english_sample, synthetic_words
+
+ENDGAMES = 220
+
+
+def minimax(board: Board, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
+    """The mover's best final spread from here, by trying every line to its end."""
+    best = None
+    moves: list[Move] = [*generate(board, mover, lexicon, rules), Pass()]
+    for move in moves:
+        value = outcome(board, move, mover, other, scoreless, lexicon, rules)
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+def outcome(board: Board, move: Move, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
+    """The mover's final spread after ``move`` and best play by both from then on."""
+    if isinstance(move, Placement):
+        left = mover.leave([t for _, _, t in move.tiles])
+        if not len(left):
+            return (move.score or 0) + 2 * other.points()
+        board.place(move.tiles)
+        try:
+            return (move.score or 0) - minimax(board, other, left, 0, lexicon, rules)
+        finally:
+            board.undo()
+    if scoreless + 1 >= rules.scoreless_turns_to_end:
+        return other.points() - mover.points()
+    return -minimax(board, other, mover, scoreless + 1, lexicon, rules)
+
+
+@cache
+def lexicon_of(seed: int) -> tuple[Ruleset, Dawg, tuple[int, ...]]:
+    rng = random.Random(seed)
+    rules = Ruleset.for_id(5) if seed % 3 else Ruleset.for_id(6)
+    words = english_sample(rng, 300) if rules.id == 5 else synthetic_words(rng, rules, 300)
+    dawg = Dawg.build([rules.alphabet.parse_word(w) for w in words], rules.alphabet)
+    letters = tuple(sorted({c for w in words for c in rules.alphabet.parse_word(w)}))
+    return rules, dawg, letters
+
+
+def small_rack(rng: random.Random, rules: Ruleset, letters: tuple[int, ...]) -> Rack:
+    """One to three tiles from the lexicon's letters, sometimes one of them a blank."""
+    size = rng.randint(1, 3)
+    blanks = 1 if rng.random() < 0.15 else 0
+    return Rack.from_codes(rules.alphabet, [rng.choice(letters) for _ in range(size - blanks)], blanks)
+
+
+def small_endgames(count: int) -> Iterator[tuple[Board, Rack, Rack, int, Dawg, Ruleset]]:
+    """Boards from seeded games, racks of one to three tiles each (sometimes a blank), the bag empty."""
+    seed = 0
+    made = 0
+    while made < count:
+        rules, dawg, letters = lexicon_of(seed % 12)
+        rng = random.Random(seed)
+        seed += 1
+        game = Game(rules, dawg, rng)
+        for _ in range(rng.randint(1, 8)):
+            moves = generate(game.board, game.rack, dawg, rules)
+            if not moves or game.is_over:
+                break
+            game.place(max(moves, key=lambda m: (m.score or 0, m.tiles)))
+        if game.board.is_empty():
+            continue
+        mine, theirs = small_rack(rng, rules, letters), small_rack(rng, rules, letters)
+        yield game.board, mine, theirs, rng.choice((0, 0, 1, 2)), dawg, rules
+        made += 1
+
+
+def test_the_solver_agrees_with_minimax_on_small_endgames() -> None:
+    outs = scoreless_ends = 0
+    for number, (board, mine, theirs, scoreless, dawg, rules) in enumerate(small_endgames(ENDGAMES)):
+        before = copy.deepcopy(board.grid)
+        expected = minimax(board, mine, theirs, scoreless, dawg, rules)
+        result = solve(board, mine, theirs, dawg, rules, scoreless=scoreless, seconds=60)
+        label = f"endgame {number}: {mine.text()} vs {theirs.text()}, scoreless {scoreless}"
+        assert result.complete, label
+        assert result.value == expected, label
+        # the move it chose achieves that value
+        assert outcome(board, result.move, mine, theirs, scoreless, dawg, rules) == expected, label
+        assert board.grid == before, "the board is left as it was"
+        outs += isinstance(result.move, Placement) and len(result.move.tiles) == len(mine)
+        scoreless_ends += isinstance(result.move, Pass)
+    assert outs > ENDGAMES // 4 and scoreless_ends > 0, (outs, scoreless_ends)
+
+
+def test_minimax_counts_the_end_of_the_game_as_the_game_does() -> None:
+    """Random lines played in ``engine.game.Game`` end with the spread the minimax's accounting gives."""
+    checked = 0
+    for number, (board, mine, theirs, scoreless, dawg, rules) in enumerate(small_endgames(60)):
+        rng = random.Random(number)
+        game = Game(rules, dawg, rng)
+        game.bag.clear()
+        game.board = copy.deepcopy(board)
+        game.racks = [mine, theirs]
+        game.scores = [0, 0]
+        game.current = 0
+        game.scoreless_turns = scoreless
+        spread = 0  # player 0's, by the minimax's rules
+        sign = 1
+        racks = [mine, theirs]
+        while not game.is_over:
+            mover, other = racks[game.current], racks[1 - game.current]
+            moves: list[Move] = [*generate(game.board, mover, dawg, rules), Pass()]
+            move = rng.choice(moves)
+            if isinstance(move, Placement):
+                left = mover.leave([t for _, _, t in move.tiles])
+                spread += sign * ((move.score or 0) + (2 * other.points() if not len(left) else 0))
+                racks[game.current] = left
+                game.place(move)
+            else:
+                if game.scoreless_turns + 1 >= rules.scoreless_turns_to_end:
+                    spread += sign * (other.points() - mover.points())
+                game.pass_turn()
+            sign = -sign
+        assert game.scores[0] - game.scores[1] == spread, f"line {number}"
+        checked += 1
+    assert checked == 60
+
+
+def test_the_budget_is_kept_with_an_injected_clock() -> None:
+    ticks = iter(range(10**9))
+    board, mine, theirs, _, dawg, rules = next(small_endgames(1))
+    full = solve(board, mine, theirs, dawg, rules, seconds=60)
+    # every reading of this clock is one second later: the budget of 3 s runs out after a few readings
+    cut = solve(board, mine, theirs, dawg, rules, seconds=3, clock=lambda: float(next(ticks)))
+    assert full.complete and cut.nodes <= full.nodes
+    assert cut.seconds <= 64 * 4  # the clock is read once every 64 nodes
+
+
+def test_racks_no_game_has_are_refused() -> None:
+    board, _, theirs, _, dawg, rules = next(small_endgames(1))
+    with pytest.raises(PositionError, match="cannot occur"):
+        solve(board, Rack.from_codes(rules.alphabet, [0] * 9), theirs, dawg, rules)
