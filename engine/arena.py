@@ -73,9 +73,9 @@ def play_game(players: Sequence[Strategy], rules: Ruleset, lexicon: Dawg, seed: 
         seat = game.current
         started = time.perf_counter()
         unseen = tuple(game.unseen(seat))
-        situation = Situation(
-            game.board, game.rack, rules, lexicon, unseen, len(game.bag), (game.scores[seat], game.scores[1 - seat])
-        )
+        scores = (game.scores[seat], game.scores[1 - seat])
+        bag = len(game.bag)
+        situation = Situation(game.board, game.rack, rules, lexicon, unseen, bag, scores, game.scoreless_turns)
         choice = by_seat[seat].best(situation, 1)[0]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1

@@ -94,12 +94,14 @@ class _Search:
         rules: Ruleset,
         clock: Callable[[], float],
         deadline: float,
+        max_nodes: int | None,
     ) -> None:
         self.board = board
         self.lexicon = lexicon
         self.rules = rules
         self.clock = clock
         self.deadline = deadline
+        self.max_nodes = max_nodes
         self.nodes = 0
         self.cut = False  # some node of the current iteration was cut off by its depth
         self.table: dict[tuple[object, ...], _Entry] = {}
@@ -109,7 +111,9 @@ class _Search:
     ) -> tuple[int, Move | None]:
         """Negamax value of the position for the player to move (holding ``mover``), and the best move."""
         self.nodes += 1
-        if self.nodes % _CHECK_EVERY == 0 and self.clock() >= self.deadline:
+        if self.nodes % _CHECK_EVERY == 0 and (
+            self.clock() >= self.deadline or (self.max_nodes is not None and self.nodes >= self.max_nodes)
+        ):
             raise _OutOfTimeError
         memo = (key, mover.counts, mover.blanks, other.counts, other.blanks, scoreless)
         entry = self.table.get(memo)
@@ -194,9 +198,11 @@ def solve(
     seconds: float = 1.0,
     clock: Callable[[], float] = time.monotonic,
     max_depth: int = 64,
+    max_nodes: int | None = None,
 ) -> EndgameResult:
     """The best play for the player holding ``mine`` with the bag empty (``theirs`` is the opponent's
-    rack, ``scoreless`` the scoreless turns in a row so far), searched for at most ``seconds``.
+    rack, ``scoreless`` the scoreless turns in a row so far), searched for at most ``seconds`` and, if
+    given, ``max_nodes`` nodes (a budget in nodes makes the result the same on every machine).
 
     The board is used as scratch and left as it was. Raises PositionError for racks no game has.
     """
@@ -204,7 +210,7 @@ def solve(
         if len(rack) > rules.rack_size or rack.blanks > rules.alphabet.blanks:
             raise PositionError(f"an endgame rack of {len(rack)} tiles ({rack.text()}) cannot occur")
     started = clock()
-    search = _Search(board, lexicon, rules, clock, started + seconds)
+    search = _Search(board, lexicon, rules, clock, started + seconds, max_nodes)
     key = 0
     for row, col, tile in board.tiles():
         key ^= _square_key(row, col, tile)

@@ -11,6 +11,7 @@ would score. Ties break by a fixed key, so decisions are reproducible.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +21,7 @@ from typing import Protocol
 from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
+from engine.endgame import solve
 from engine.errors import PositionError
 from engine.game import BLANK, rack_tiles
 from engine.leave import HandLeave, LeaveModel
@@ -43,6 +45,7 @@ class Situation:
     unseen: tuple[int, ...]
     bag_count: int
     scores: tuple[int, int] = (0, 0)
+    scoreless: int = 0  # scoreless turns in a row so far (the end game counts them)
 
     def __post_init__(self) -> None:
         """Refuse racks no game can have: the rankings' cost grows with the subsets of the rack (and,
@@ -119,6 +122,16 @@ class Greedy:
         return [*(move for _, move in top), *whole_rack_swap(situation)][:k]
 
 
+@dataclass(frozen=True)
+class EndgameBudget:
+    """How long the exact endgame search may take per move: ``seconds`` on ``clock`` and, if given,
+    ``nodes`` (a node budget gives the same moves on every machine, for the arena)."""
+
+    seconds: float = 2.0
+    nodes: int | None = None
+    clock: Callable[[], float] = time.monotonic
+
+
 class Equity:
     """Score plus leave value; swaps among the best subsets to keep; an end game when the bag is empty."""
 
@@ -129,12 +142,14 @@ class Equity:
         source: Callable[[Ruleset], LeaveModel] = best_leave,
         name: str = "equity",
         swap_cost: float = 0.0,
+        solver: EndgameBudget | None = None,
     ) -> None:
         self.leave = leave  # a fixed model; else the model comes from ``source`` per ruleset
         self.source = source
         self.name = name
         self.swap_cost = swap_cost  # points a swap gives up beyond its leave (tempo); tuned by the arena
         self.endgame_width = 12  # end-game moves whose opponent replies are searched
+        self.solver = solver  # with the bag empty: the exact endgame search within this budget
 
     def _model(self, rules: Ruleset) -> LeaveModel:
         return self.leave if self.leave is not None else self.source(rules)
@@ -175,8 +190,25 @@ class Equity:
         return [*(move for *_, move in scored), Pass()][:k]
 
     def _endgame(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
-        """Bag empty: both racks known. Value = score, + 2x the opponent's rack when going out,
-        - 2x the points kept otherwise, - the best reply that takes the opponent out."""
+        """Bag empty: both racks known. With a solver budget, the endgame search's move comes first
+        and the static ranking below follows."""
+        ranked = self._static_endgame(situation, placements)
+        if self.solver is None:
+            return ranked
+        budget = self.solver
+        opponent_tiles = [t for t in situation.unseen if t != BLANK]
+        opponent = Rack.from_codes(
+            situation.rules.alphabet, opponent_tiles, blanks=len(situation.unseen) - len(opponent_tiles)
+        )
+        best = solve(
+            situation.board, situation.rack, opponent, situation.lexicon, situation.rules,
+            scoreless=situation.scoreless, seconds=budget.seconds, max_nodes=budget.nodes, clock=budget.clock,
+        ).move  # fmt: skip
+        return [best, *(move for move in ranked if move != best)]
+
+    def _static_endgame(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
+        """Value = score, + 2x the opponent's rack when going out, - 2x the points kept otherwise, - the
+        best reply that takes the opponent out."""
         rules = situation.rules
         alphabet = rules.alphabet
         opponent_tiles = [t for t in situation.unseen if t != BLANK]
@@ -263,6 +295,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "equity": Equity,  # the learned leave table when one ships for the ruleset, else the hand-made model
     "equity-hand": lambda: Equity(source=HandLeave.for_ruleset, name="equity-hand"),
     "equity-learned": lambda: Equity(source=learned_leave, name="equity-learned"),
+    # with the bag empty, the exact endgame search (node budget: the same moves on every machine)
+    "equity+endgame": lambda: Equity(name="equity+endgame", solver=EndgameBudget(seconds=10.0, nodes=60_000)),
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"

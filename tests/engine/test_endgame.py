@@ -19,6 +19,7 @@ from engine.move import Move, Pass, Placement
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.strategy import EndgameBudget, Equity, Situation
 from tests.engine.test_movegen import english_sample, synthetic_words
 
 ENDGAMES = 220
@@ -154,3 +155,20 @@ def test_racks_no_game_has_are_refused() -> None:
     board, _, theirs, _, dawg, rules = next(small_endgames(1))
     with pytest.raises(PositionError, match="cannot occur"):
         solve(board, Rack.from_codes(rules.alphabet, [0] * 9), theirs, dawg, rules)
+
+
+def test_the_endgame_strategy_plays_the_solvers_move() -> None:
+    played = 0
+    for board, mine, theirs, scoreless, dawg, rules in small_endgames(30):
+        unseen = tuple(sorted([*theirs.letters(), *[-1] * theirs.blanks]))
+        situation = Situation(board, mine, rules, dawg, unseen, 0, (0, 0), scoreless)
+        strategy = Equity(name="equity+endgame", solver=EndgameBudget(seconds=60))
+        placements = generate(board, mine, dawg, rules)
+        ranked = strategy.rank(situation, placements)
+        expected = solve(board, mine, theirs, dawg, rules, scoreless=scoreless, seconds=60)
+        assert ranked[0] == expected.move
+        assert outcome(board, ranked[0], mine, theirs, scoreless, dawg, rules) == expected.value
+        assert sorted(map(str, ranked)) == sorted(map(str, Equity().rank(situation, placements)))  # same moves
+        assert strategy.best(situation, 1) == ranked[:1]
+        played += 1
+    assert played == 30
