@@ -102,7 +102,7 @@ def test_arena_plays_mirrored_pairs_and_names_bad_input(capsys: pytest.CaptureFi
     assert "greedy vs equity-hand: 2 games (1 mirrored pairs)" in captured.out
     assert re.search(r"win rate \d+\.\d% \(95% CI", captured.out) and "1/1 pairs" in captured.err
     assert main(["arena", "greedy", "genius", "--pairs", "1"]) == 1
-    assert "unknown strategy 'genius'; known: equity, equity-hand" in capsys.readouterr().err
+    assert "unknown strategy 'genius'; known: equity, equity+endgame, equity-hand" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["arena", "greedy", "greedy", "--games", "3"])
     assert "expected an even number, got '3'" in capsys.readouterr().err

@@ -47,7 +47,7 @@ def test_the_example_file_loads_and_states_every_default() -> None:
         ("[acount]\nlogin = 'email'", "acount: unknown key"),
         ("[play]\nmax_candidates = 'many'", "play.max_candidates"),
         ("[logging]\nlevel = 'LOUD'", "logging.level"),
-        ("[play]\nstrategy = 'genius'", "play.strategy: unknown strategy 'genius'; known: equity, equity+endgame, equity-hand"),
+        ("[play]\nstrategy = 'genius'", "play.strategy: unknown strategy 'genius'; known: equity, equity+endgame"),
         ("[play]\nstrategy = 'equity:/no/such/table.json'", "no leave table file '/no/such/table.json'"),
     ],
 )
