@@ -769,14 +769,15 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
 /* Run the whole search; moves land in s->out. Returns -1 with an exception set on bad input. */
 static int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts,
                       int blanks) {
-    if (lex->letters != rules->letters) {
-        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
-        return -1;
-    }
+    /* the output buffer first: the callers free it whatever this returns */
     memset(s, 0, offsetof(Search, out));
     s->out.data = NULL;
     s->out.len = s->out.cap = 0;
     s->failed = 0;
+    if (lex->letters != rules->letters) {
+        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
+        return -1;
+    }
     s->child = lex->child;
     s->mask = lex->mask;
     s->ends = lex->ends;
