@@ -735,7 +735,14 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
     int total = 0;
     s->rmask = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        /* ints only: an object's __index__ would run Python code that may shrink the list being read */
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "the rack's count of letter %zd is not an int", i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        long v = PyLong_AsLong(item);
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
