@@ -9,6 +9,7 @@ blanks, long words and crossings, on the standard board and on random layouts, i
 from __future__ import annotations
 
 import gc
+import os
 
 import pytest
 
@@ -203,3 +204,10 @@ def test_garbage_collector_is_left_as_found() -> None:
             gc.enable()
         else:
             gc.disable()
+
+
+def test_ci_builds_the_c_generator() -> None:
+    """In CI the C extension must be built: else every test of the native generator is skipped unseen."""
+    if os.environ.get("CI") != "true":
+        pytest.skip("outside CI, an installation without a C compiler is only slower (CI=true is not set)")
+    assert native.NATIVE is not None, native.describe()
