@@ -75,12 +75,12 @@ def announce() -> None:
 def _module() -> Any:
     if NATIVE is None:
         raise EngineError(f"the native move generator is not available: {describe()}")
-    _types()
+    set_types()
     return NATIVE
 
 
 @cache
-def _types() -> None:
+def set_types() -> None:
     """Hand the C side the objects it builds moves from, once: Placement, the directions, and one
     (row, col, tile) tuple per square and tile code, shared by every move."""
     assert NATIVE is not None
@@ -200,5 +200,6 @@ __all__ = [
     "leave_table",
     "lexicon",
     "rules",
+    "set_types",
     "top_equity",
 ]

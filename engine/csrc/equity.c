@@ -179,7 +179,14 @@ static PyObject *leave_table_value(LeaveTableObject *self, PyObject *args) {
         return NULL;
     }
     for (int i = 0; i < self->letters; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        /* ints only: an object's __index__ would run Python code that may shrink the list being read */
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(item)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_TypeError, "the leave's count of letter %d is not an int", i);
+            return NULL;
+        }
+        long v = PyLong_AsLong(item);
         if ((v == -1 && PyErr_Occurred()) || v < 0 || v > MAX_RACK) {
             Py_DECREF(seq);
             if (!PyErr_Occurred()) {

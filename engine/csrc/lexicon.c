@@ -18,6 +18,11 @@ static void lexicon_dealloc(LexiconObject *self) {
 /* Copy a buffer of unsigned 32-bit ints (an array('I')); `expected` < 0 means any length. */
 static uint32_t *copy_u32(PyObject *source, const char *name, Py_ssize_t expected, Py_ssize_t *length) {
     Py_buffer view;
+    if (!PyObject_CheckBuffer(source)) {
+        PyErr_Format(PyExc_TypeError, "lexicon array %s must be an array('I'), not %.100s", name,
+                     Py_TYPE(source)->tp_name);
+        return NULL;
+    }
     if (PyObject_GetBuffer(source, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
         return NULL;
     }
@@ -174,6 +179,25 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             PyErr_Format(PyExc_ValueError, "square %d has multipliers %d/%d (each must be 1 to 3)", i, lm[i], wm[i]);
             return NULL;
         }
+    }
+    /* Scores are C ints: refuse rules whose best move could overflow one. A move's main word has at
+     * most SIZE tiles of at most 3 * top points, times at most 3 per new tile; each new tile's cross
+     * word at most SIZE tiles of 3 * top points, times 3; then the bingo. */
+    int top = 0;
+    for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(points); i++) {
+        int p = ((const uint8_t *)PyBytes_AS_STRING(points))[i];
+        top = p > top ? p : top;
+    }
+    long long word_factor = 1;
+    for (int i = 0; i < rack_size; i++) {
+        word_factor *= 3;
+    }
+    long long best = SIZE * 3LL * top * word_factor + rack_size * (SIZE * 3LL * top * 3) + bingo;
+    if (best > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError,
+                     "letters worth up to %d points with racks of %d tiles could score more than a 32-bit int holds",
+                     top, rack_size);
+        return NULL;
     }
     RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
     if (self == NULL) {

@@ -176,6 +176,9 @@ static PyObject *top_equity(PyObject *module, PyObject *args, PyObject *kwargs) 
         return NULL;
     }
     Search *s = PyMem_Malloc(sizeof(Search));
+    if (s != NULL) {
+        s->out.data = NULL;  /* freed at the end whatever happens */
+    }
     Candidate *items = PyMem_Calloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
     double *kept_value = NULL;
     PyObject *result = NULL, *placements = NULL, *best = NULL;
@@ -208,18 +211,23 @@ static PyObject *top_equity(PyObject *module, PyObject *args, PyObject *kwargs) 
             kept_value[index] = leave_value(table, kept, kept_blanks);
         }
     } else {
-        PyObject *seq = PySequence_Fast(leave, "leave must be a LeaveTable or a sequence of kept-leave values");
+        /* a tuple copy: converting an item may run Python code, which must not change what is read */
+        PyObject *seq = PySequence_Check(leave) ? PySequence_Tuple(leave) : NULL;
         if (seq == NULL) {
+            if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "leave must be a LeaveTable or a sequence of kept-leave values");
+            }
             goto done;
         }
-        if (PySequence_Fast_GET_SIZE(seq) != nkept) {
+        if (PyTuple_GET_SIZE(seq) != nkept) {
             PyErr_Format(PyExc_ValueError, "%zd kept-leave values for a rack with %zd kept multisets",
-                         PySequence_Fast_GET_SIZE(seq), nkept);
+                         PyTuple_GET_SIZE(seq), nkept);
             Py_DECREF(seq);
             goto done;
         }
         for (Py_ssize_t index = 0; index < nkept; index++) {
-            kept_value[index] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, index));
+            kept_value[index] = PyFloat_AsDouble(PyTuple_GET_ITEM(seq, index));
             if (kept_value[index] == -1.0 && PyErr_Occurred()) {
                 Py_DECREF(seq);
                 goto done;

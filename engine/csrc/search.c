@@ -425,7 +425,14 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
     int total = 0;
     s->rmask = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        /* ints only: an object's __index__ would run Python code that may shrink the list being read */
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "the rack's count of letter %zd is not an int", i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        long v = PyLong_AsLong(item);
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
@@ -461,14 +468,16 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
  * on bad input. */
 int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts,
                           int blanks, struct TopK *top, int *tiles) {
-    if (lex->letters != rules->letters) {
-        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
-        return -1;
-    }
+    /* the output buffer first: the callers free it whatever this returns */
     memset(s, 0, offsetof(Search, out));
     s->out.data = NULL;
     s->out.len = s->out.cap = 0;
     s->failed = 0;
+    s->top = NULL;
+    if (lex->letters != rules->letters) {
+        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
+        return -1;
+    }
     s->child = lex->child;
     s->mask = lex->mask;
     s->ends = lex->ends;

@@ -20,7 +20,7 @@ from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation
-from tests.engine.test_movegen import english_sample, synthetic_words
+from tests.engine.randomgames import english_sample, synthetic_words
 
 ENDGAMES = 220
 

@@ -20,7 +20,7 @@ from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import Equity, Greedy, Situation, Strategy, strategy_named
-from tests.engine.test_movegen import random_layout, synthetic_words
+from tests.engine.randomgames import random_layout, synthetic_words
 
 needs_native = pytest.mark.skipif(native.NATIVE is None, reason=native.describe())
 
@@ -129,7 +129,7 @@ def test_kept_values_follow_the_mixed_radix_order() -> None:
 def test_top_equity_refuses_bad_input_naming_it(change: dict[str, object], message: str) -> None:
     rules = Ruleset.for_id(5)
     rack = Rack.from_text("AEIRST", rules.alphabet)
-    native._types()  # what the first generate does
+    native.set_types()  # what the first generate does
     arguments: dict[str, object] = {
         "lexicon": native.lexicon(english()),
         "rules": native.rules(rules),
