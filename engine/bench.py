@@ -31,6 +31,7 @@ from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import EngineError
+from engine.move import Placement
 from engine.movegen import generate, generate_flat
 from engine.rack import Rack
 from engine.rules import Ruleset
@@ -89,8 +90,8 @@ def calibration_ms() -> float:
     return best * 1000
 
 
-#: One full move generation of a position; returns the number of moves.
-Search = Callable[[Position, Dawg, Ruleset], int]
+#: One full move generation of a position; returns the moves (a list, or a flat array).
+Search = Callable[[Position, Dawg, Ruleset], "list[Placement] | array[int]"]
 
 
 def flat_move_count(flat: array[int]) -> int:
@@ -102,14 +103,19 @@ def flat_move_count(flat: array[int]) -> int:
     return count
 
 
+def move_count(moves: list[Placement] | array[int]) -> int:
+    """The number of moves in what a ``Search`` returned (counted outside the timed call)."""
+    return flat_move_count(moves) if isinstance(moves, array) else len(moves)
+
+
 def search_for(generator: str, flat: bool) -> Search:
     """The call the benchmark times: ``generate`` with the given generator, or ``generate_flat``.
 
     ``generate_flat`` has no generator argument (it runs the active one), so the caller checks that
     ``generator`` is the active one when ``flat`` is set."""
     if flat:
-        return lambda pos, lexicon, rules: flat_move_count(generate_flat(pos.board, pos.rack, lexicon, rules))
-    return lambda pos, lexicon, rules: len(generate(pos.board, pos.rack, lexicon, rules, generator=generator))
+        return lambda pos, lexicon, rules: generate_flat(pos.board, pos.rack, lexicon, rules)
+    return lambda pos, lexicon, rules: generate(pos.board, pos.rack, lexicon, rules, generator=generator)
 
 
 def generator_problem(generator: str, flat: bool) -> str | None:
@@ -213,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     positions = list(read_positions(args.positions, alphabet))
     if args.limit:
         positions = positions[: args.limit]
-    counts = [search(pos, lexicon, rules) for pos in positions]  # also a warm-up
+    counts = [move_count(search(pos, lexicon, rules)) for pos in positions]  # also a warm-up
     times: list[list[float]] = [[] for _ in positions]
     timed = "generate_flat (a flat int array)" if args.flat else "generate (Placement objects)"
     print(f"# generator={generator}\ttimed={timed}\tactive={native.describe()}")
