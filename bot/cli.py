@@ -9,6 +9,9 @@ Commands:
 * ``check-config``: load the configuration and the secrets, say what is wrong or what is set.
 * ``selfplay``: the move generator on show, with no server.
 * ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
+
+``--version`` prints the package version and which move generator is active (``engine.native``);
+``check-config`` prints the generator too, and the services log it once at start.
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
 from pathlib import Path
+from typing import Any, NoReturn
 
 from bot.app import build, registry_for
 from bot.arena import arena_lines
@@ -33,6 +39,7 @@ from bot.replay import replay
 from bot.selfplay import selfplay
 from bot.store import Store
 from dictionaries.cli import add_dict_commands
+from engine import native
 from engine.errors import EngineError, LexiconError
 from engine.strategy import STRATEGIES
 from sandbox.cli import main as sandbox_main
@@ -43,6 +50,34 @@ log = logging.getLogger("bot")
 #: Exit statuses of ``once`` (and of the other service commands).
 EXIT_OK, EXIT_ERRORS, EXIT_CONFIG, EXIT_LOCKED, EXIT_AUTH = 0, 1, 2, 3, 4
 CONFIG_VARIABLE = "WORDFEUD_BOT_CONFIG"
+
+
+def version_text() -> str:
+    """What ``--version`` prints: the package version, then which move generator is active and why."""
+    try:
+        number = package_version("wordfeud-bot")
+    except PackageNotFoundError:
+        number = "(version unknown: the package is not installed)"
+    return f"wordfeud-bot {number}\n{native.describe()}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print ``version_text()`` as it is and exit 0.
+
+    argparse's own version action refills the text as one paragraph, which would join the two lines."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> NoReturn:
+        print(version_text())
+        parser.exit()
 
 
 def _positive_int(text: str) -> int:
@@ -79,6 +114,7 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
     except ConfigError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
     redactor = setup_logging(config.logging.level, args.log_file or config.logging.file, verbose=args.verbose)
+    native.announce()
     try:
         wiring = build(config, credentials, redactor=redactor, store_path=args.state)
     except StoreError as exc:
@@ -144,6 +180,7 @@ def check_config(args: argparse.Namespace) -> int:
     print(f"account: {credentials.method} {credentials.login} (password hash set)")
     print(f"server: {config.api.base_url}  timeout {config.api.timeout_seconds:g} s")
     print(f"state: {store_path}")
+    print(native.describe())
     print(f"poll: every {config.schedule.poll_seconds:g} s, jitter up to {config.schedule.jitter_seconds:g} s")
     invites = config.invites
     print(
@@ -190,6 +227,7 @@ def replay_command(args: argparse.Namespace) -> int:
 def demo(args: argparse.Namespace) -> int:
     """Bot against the house in an in-process sandbox."""
     setup_logging("WARNING", args.log_file, verbose=args.verbose)
+    native.announce()
     try:
         run_demo(args.ruleset, args.seed)
     except (LexiconError, BotError) as exc:
@@ -262,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Wordfeud bot service: plays its games over the Wordfeud HTTP API with an exact move generator.",
         epilog="Secrets come from the environment: WORDFEUD_EMAIL (or WORDFEUD_USERNAME / WORDFEUD_USER_ID) and "
         "WORDFEUD_PASSWORD or WORDFEUD_PASSWORD_HASH. See config/bot.example.toml.",
+    )
+    parser.add_argument(
+        "--version", action=_VersionAction, help="print the version and which move generator is active, and exit"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
 

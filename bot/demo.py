@@ -21,6 +21,7 @@ from bot.models import Game
 from bot.store import Store
 from bot.turn import PLAYED
 from dictionaries.registry import LexiconRegistry
+from engine import native
 from engine.board import Board
 from engine.move import Placement, format_move
 from sandbox.server import SandboxServer
@@ -63,7 +64,8 @@ def run_demo(
         client.login()
         out(f"Sandbox at {server.base_url}: bot (id {me.id}) against the house player, game {sandbox_game.id}")
         game = client.game(sandbox_game.id)
-        out(f"Ruleset {game.ruleset} ({sandbox_game.game.rules.name}), {len(registry.get(ruleset)):,} words\n")
+        words = len(registry.get(ruleset))
+        out(f"Ruleset {game.ruleset} ({sandbox_game.game.rules.name}), {words:,} words; {native.describe()}\n")
         if game.move_count:
             _show_house_move(game, to_position(game, me.id, client.board), out)
         while game.is_running:

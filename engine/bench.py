@@ -3,30 +3,36 @@
 Reads positions in the benchmark format ("= name RACK" then 15 board rows; ``?`` a blank in the
 rack, lower case a blank on the board), times full move generation several times per position and
 prints one TSV line per position, then a summary per number of blanks in the rack and the lexicon's
-build time, load time, file size and memory. Compare figures within one run: absolute times vary
-between machines and runs.
+build time, load time, file size and memory. ``--generator native|python`` picks the move generator
+(default: the active one, see ``engine.native``) and ``--flat`` times ``generate_flat`` (one flat int
+array) instead of ``generate`` (Placement objects); the first line says which ran. Compare figures
+within one run: absolute times vary between machines and runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Iterator
+from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 # The benchmark is a tool beside the engine: it reads word lists the way `dict build` does.
 from dictionaries import ENGLISH_WORDS, bundled_path
 from dictionaries.build import build_lexicon
+from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.movegen import generate
+from engine.move import Placement
+from engine.movegen import generate, generate_flat
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.tiles import Alphabet
@@ -84,10 +90,52 @@ def calibration_ms() -> float:
     return best * 1000
 
 
-def _timed(pos: Position, lexicon: Dawg, rules: Ruleset) -> float:
+#: One full move generation of a position; returns the moves (a list, or a flat array).
+Search = Callable[[Position, Dawg, Ruleset], "list[Placement] | array[int]"]
+
+
+def flat_move_count(flat: array[int]) -> int:
+    """The number of moves in a ``generate_flat`` array (per move ``n, direction, score`` and 3 ints per tile)."""
+    count = i = 0
+    while i < len(flat):
+        i += 3 + 3 * flat[i]
+        count += 1
+    return count
+
+
+def move_count(moves: list[Placement] | array[int]) -> int:
+    """The number of moves in what a ``Search`` returned (counted outside the timed call)."""
+    return flat_move_count(moves) if isinstance(moves, array) else len(moves)
+
+
+def search_for(generator: str, flat: bool) -> Search:
+    """The call the benchmark times: ``generate`` with the given generator, or ``generate_flat``.
+
+    ``generate_flat`` has no generator argument (it runs the active one), so the caller checks that
+    ``generator`` is the active one when ``flat`` is set."""
+    if flat:
+        return lambda pos, lexicon, rules: generate_flat(pos.board, pos.rack, lexicon, rules)
+    return lambda pos, lexicon, rules: generate(pos.board, pos.rack, lexicon, rules, generator=generator)
+
+
+def generator_problem(generator: str, flat: bool) -> str | None:
+    """Why ``--generator GENERATOR [--flat]`` cannot run in this process, or None when it can."""
+    if generator == "native" and native.NATIVE is None:
+        forced = os.environ.get(native.VARIABLE, "").strip().lower() == "python"
+        remedy = f"unset {native.VARIABLE}" if forced else "reinstall with a C compiler (pip install -e .)"
+        return f"--generator native: the C extension is not in use ({native.describe()}); {remedy}"
+    if flat and generator != native.GENERATOR:
+        return (
+            f"--flat times generate_flat, which runs the active generator ({native.GENERATOR}); "
+            f"for the {generator} one run with {native.VARIABLE}={generator}"
+        )
+    return None
+
+
+def _timed(search: Search, pos: Position, lexicon: Dawg, rules: Ruleset) -> float:
     """Seconds of one full move generation for the position."""
     start = time.perf_counter()
-    generate(pos.board, pos.rack, lexicon, rules)
+    search(pos, lexicon, rules)
     return time.perf_counter() - start
 
 
@@ -119,7 +167,24 @@ def main(argv: list[str] | None = None) -> int:
         " steadier when the machine's speed drifts, and with caches that another position filled",
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions (default: all)")
+    parser.add_argument(
+        "--generator",
+        choices=("native", "python"),
+        default=None,
+        help=f"move generator to time: native (the C extension) or python (the reference); default: the active"
+        f" one ({native.GENERATOR} here; {native.VARIABLE} chooses it)",
+    )
+    parser.add_argument(
+        "--flat",
+        action="store_true",
+        help="time generate_flat (the moves as one flat int array) instead of generate (Placement objects)",
+    )
     args = parser.parse_args(argv)
+    generator: str = args.generator or native.GENERATOR
+    problem = generator_problem(generator, args.flat)
+    if problem is not None:
+        parser.error(problem)
+    search = search_for(generator, args.flat)
     rules = Ruleset.for_id(args.ruleset)
     alphabet = rules.alphabet
     lexicon_path = args.lexicon or default_lexicon()
@@ -154,22 +219,24 @@ def main(argv: list[str] | None = None) -> int:
     positions = list(read_positions(args.positions, alphabet))
     if args.limit:
         positions = positions[: args.limit]
-    counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]  # also a warm-up
+    counts = [move_count(search(pos, lexicon, rules)) for pos in positions]  # also a warm-up
     times: list[list[float]] = [[] for _ in positions]
+    timed = "generate_flat (a flat int array)" if args.flat else "generate (Placement objects)"
+    print(f"# generator={generator}\ttimed={timed}\tactive={native.describe()}")
     print("name\track\tmoves\tmin_ms\tmedian_ms", flush=True)
     if args.interleave:
         # the whole set ``--repeat`` times over: a slow spell of a shared machine hits one timing
         # of many positions, and each run starts with caches holding another position's data
         for round_number in range(1, args.repeat + 1):
             for pos, pos_times in zip(positions, times, strict=True):
-                pos_times.append(_timed(pos, lexicon, rules))
+                pos_times.append(_timed(search, pos, lexicon, rules))
             print(f"round {round_number}/{args.repeat} done", file=sys.stderr, flush=True)
         for pos, count, pos_times in zip(positions, counts, times, strict=True):
             print(_position_line(pos, count, pos_times))
     else:
         for pos, count, pos_times in zip(positions, counts, times, strict=True):
-            generate(pos.board, pos.rack, lexicon, rules)  # caches warm with this position, not the last
-            pos_times.extend(_timed(pos, lexicon, rules) for _ in range(args.repeat))
+            search(pos, lexicon, rules)  # caches warm with this position, not the last
+            pos_times.extend(_timed(search, pos, lexicon, rules) for _ in range(args.repeat))
             print(_position_line(pos, count, pos_times), flush=True)
     # per number of blanks: (median, min, moves) of each position
     per_blanks: dict[int, list[tuple[float, float, int]]] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import sys
 import pytest
 
 from bot.cli import main
+from engine import native
 
 BOARD_ROW = re.compile(r"^[.A-Za-z]{15}$", re.MULTILINE)
 SCORED_MOVE = re.compile(r"^\s+(\d+)\. ((?:\d{1,2}[A-O]|[A-O]\d{1,2}) \S+)\s+(\d+)", re.MULTILINE)
@@ -62,6 +64,29 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
     assert "usage: wordfeud-bot" in capsys.readouterr().out
 
 
+def test_version_prints_the_package_version_and_the_generator(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    version, generator = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"wordfeud-bot \d+\.\d+\.\d+\S*", version)
+    assert generator == native.describe()
+
+
+def test_version_follows_the_generator_variable() -> None:
+    """A new process, so that ``engine.native`` reads the variable at import as it does in use."""
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, native.VARIABLE: "python"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1] == f"move generator: pure Python ({native.VARIABLE}=python)"
+
+
 @pytest.mark.parametrize(
     "argv", [[], ["selfplay", "--turns", "0"], ["selfplay", "--top", "x"], ["nosuch"], ["demo", "--ruleset", "x"]]
 )
@@ -87,6 +112,7 @@ def test_runs_as_a_module() -> None:
 def test_demo_plays_a_whole_game_against_the_house(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seed", "3"]) == 0
     out = capsys.readouterr().out
+    assert native.describe() in out.splitlines()[1]  # the header says which move generator plays
     pictures = re.findall(r"^    A B C D E F G H I J K L M N O$", out, re.MULTILINE)
     moves = re.findall(r"^Move (\d+): (bot|house) ", out, re.MULTILINE)
     assert len(pictures) == len(moves) > 10  # a board after every move

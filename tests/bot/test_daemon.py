@@ -1,4 +1,5 @@
-"""The daemon's life cycle: stopping waits for the pass in progress; a refused login stops it with exit 4."""
+"""The daemon's life cycle: stopping waits for the pass in progress; a refused login stops it with exit 4;
+the services log once which move generator runs."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot.cli import EXIT_AUTH, main
 from bot.daemon import Daemon
 from bot.errors import LoginRefusedError, StoreError
 from bot.service import PassReport
+from engine import native
 from tests.bot.conftest import BOT_EMAIL, Sandbox
 
 
@@ -117,3 +119,27 @@ def test_run_with_a_refused_login_exits_4_in_one_line(
     assert "wordfeud-bot run: login refused: user/login/email/: wrong_password" in err
     assert "Traceback" not in err
 
+
+
+@pytest.mark.parametrize("command", ["run", "once"])
+def test_the_services_log_which_generator_runs_once_at_start(
+    command: str, sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n', "utf-8")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
+    monkeypatch.setenv("WORDFEUD_PASSWORD", "not the password")  # the service starts, then stops at the login
+    native.announce.cache_clear()  # another test may have announced it in this process already
+    arguments = [command, "--config", str(config), "--state", str(tmp_path / "s.db")]
+    watchdog = threading.Timer(30, os.kill, (os.getpid(), signal.SIGTERM))
+    watchdog.start()
+    try:
+        assert main(arguments) == EXIT_AUTH
+        first = capsys.readouterr().err
+        assert main(arguments) == EXIT_AUTH
+        second = capsys.readouterr().err
+    finally:
+        watchdog.cancel()
+    assert f"INFO    engine.native: {native.describe()}" in first
+    assert first.count("move generator:") == 1 and "move generator:" not in second  # once per process

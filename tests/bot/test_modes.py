@@ -10,6 +10,7 @@ import pytest
 
 from bot.cli import main
 from bot.logs import setup_logging
+from engine import native
 
 
 def mode(path: Path) -> int:
@@ -42,7 +43,9 @@ def test_a_config_file_others_can_read_is_pointed_out(
     arguments = ["check-config", "--config", str(config), "--state", str(tmp_path / "s.db")]
     config.chmod(0o644)
     main(arguments)
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert native.describe() in captured.out.splitlines()  # check-config says which move generator runs
+    err = captured.err
     assert f"config file {config} can be read by other users (mode 644)" in err and f"chmod 600 {config}" in err
     config.chmod(0o600)
     main(arguments)

@@ -6,16 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from engine.bench import main, read_positions
+from engine import native
+from engine.bench import flat_move_count, main, read_positions
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.movegen import generate
+from engine.movegen import generate, generate_flat
 from engine.rules import Ruleset
 
 EN = Ruleset.for_id(5)
 EMPTY_ROWS = ["." * 15] * 15
 WORDS = ["AT", "TA", "CAT", "ACT", "TAX", "AX", "XI", "TI", "IT", "CATS"]
+needs_native = pytest.mark.skipif(native.NATIVE is None, reason=f"the C extension is not in use: {native.describe()}")
 
 
 def _position(name: str, rack: str, rows: list[str]) -> str:
@@ -41,19 +43,20 @@ def test_prints_one_line_per_position_and_summaries(
     positions, words = files
     assert main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", *order]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "name\track\tmoves\tmin_ms\tmedian_ms"
-    rows = [line.split("\t") for line in out[1:3]]
+    assert out[0].startswith(f"# generator={native.GENERATOR}\ttimed=generate (Placement objects)")
+    assert out[1] == "name\track\tmoves\tmin_ms\tmedian_ms"
+    rows = [line.split("\t") for line in out[2:4]]
     lexicon = Dawg.build([EN.alphabet.parse_word(w) for w in WORDS], EN.alphabet)
     for (name, rack, moves, min_ms, median_ms), pos in zip(rows, read_positions(positions, EN.alphabet), strict=True):
         assert (name, rack) == (pos.name, pos.rack.text())
         assert int(moves) == len(generate(pos.board, pos.rack, lexicon, EN)) > 0
         assert 0 <= float(min_ms) <= float(median_ms)
-    summary = "\n".join(out[3:])
+    summary = "\n".join(out[4:])
     assert "# blanks=1\tpositions=1" in summary and "# blanks=2\tpositions=1" in summary
     assert f"words={len(WORDS)}" in summary
     assert "build_s=" in summary and "load_ms=" in summary and "memory_bytes=" in summary
     assert "calibration_ms_start=" in summary
-    for line in out[3:]:
+    for line in out[4:]:
         if line.startswith(("# blanks=", "# all")):
             fields = dict(f.split("=", 1) for f in line.split("\t")[1:])
             assert 0 <= float(fields["median_of_min_ms"]) <= float(fields["median_ms"])
@@ -88,3 +91,89 @@ def test_positions_round_trip_board_text(files: tuple[Path, Path]) -> None:
     mid = list(read_positions(positions, EN.alphabet))[1]
     assert Board.from_text(mid.board.text(), EN.alphabet) == mid.board
     assert mid.rack.blanks == 2
+
+
+def _rows(out: str) -> dict[str, tuple[str, int, float]]:
+    """The position lines the way ``../shared/bench/peers/compare.py`` reads them: lines starting with
+    ``#`` or ``name<TAB>`` and empty lines are skipped, the rest are name, rack, moves, ms[, ...]."""
+    rows = {}
+    for line in out.splitlines():
+        if not line.strip() or line.startswith(("#", "name\t")):
+            continue
+        fields = line.split("\t")
+        rows[fields[0]] = (fields[1], int(fields[2]), float(fields[3]))
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("generator", "flat"),
+    [
+        pytest.param("python", False),
+        pytest.param("native", False, marks=needs_native),
+        pytest.param(native.GENERATOR, True),
+    ],
+)
+def test_generator_and_flat_choose_what_is_timed(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], generator: str, flat: bool
+) -> None:
+    positions, words = files
+    argv = ["--positions", str(positions), "--lexicon", str(words), "--repeat", "1", "--generator", generator]
+    assert main(argv + (["--flat"] if flat else [])) == 0
+    out = capsys.readouterr().out
+    timed = "generate_flat (a flat int array)" if flat else "generate (Placement objects)"
+    assert out.splitlines()[0] == f"# generator={generator}\ttimed={timed}\tactive={native.describe()}"
+    lexicon = Dawg.build([EN.alphabet.parse_word(w) for w in WORDS], EN.alphabet)
+    expected = {
+        pos.name: (pos.rack.text(), len(generate(pos.board, pos.rack, lexicon, EN, generator="python")))
+        for pos in read_positions(positions, EN.alphabet)
+    }
+    assert {name: (rack, moves) for name, (rack, moves, _) in _rows(out).items()} == expected
+
+
+def test_flat_move_count_walks_the_array(files: tuple[Path, Path]) -> None:
+    positions, _ = files
+    lexicon = Dawg.build([EN.alphabet.parse_word(w) for w in WORDS], EN.alphabet)
+    for pos in read_positions(positions, EN.alphabet):
+        assert flat_move_count(generate_flat(pos.board, pos.rack, lexicon, EN)) == len(
+            generate(pos.board, pos.rack, lexicon, EN)
+        )
+
+
+def test_generator_native_without_the_extension_says_why(
+    files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, words = files
+    reason = "pure Python (the C extension engine._native is not built: no C compiler at install?)"
+    monkeypatch.setattr(native, "NATIVE", None)
+    monkeypatch.setattr(native, "GENERATOR", "python")
+    monkeypatch.setattr(native, "_DESCRIPTION", reason)
+    monkeypatch.delenv(native.VARIABLE, raising=False)
+    with pytest.raises(SystemExit) as exc:
+        main(["--positions", str(positions), "--lexicon", str(words), "--generator", "native"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--generator native: the C extension is not in use (move generator: {reason})" in err
+    assert "reinstall with a C compiler (pip install -e .)" in err
+    monkeypatch.setenv(native.VARIABLE, "python")  # forced off: the remedy is to unset the variable
+    with pytest.raises(SystemExit):
+        main(["--positions", str(positions), "--lexicon", str(words), "--generator", "native"])
+    assert f"unset {native.VARIABLE}" in capsys.readouterr().err
+
+
+def test_flat_with_a_generator_that_is_not_active_is_a_usage_error(
+    files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, words = files
+    monkeypatch.setattr(native, "GENERATOR", "native")
+    with pytest.raises(SystemExit) as exc:
+        main(["--positions", str(positions), "--lexicon", str(words), "--generator", "python", "--flat"])
+    assert exc.value.code == 2
+    assert f"run with {native.VARIABLE}=python" in capsys.readouterr().err
+
+
+def test_generator_must_be_native_or_python(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    positions, words = files
+    with pytest.raises(SystemExit) as exc:
+        main(["--positions", str(positions), "--lexicon", str(words), "--generator", "rust"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'rust'" in capsys.readouterr().err
