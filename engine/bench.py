@@ -31,10 +31,11 @@ from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.move import Placement
+from engine.move import Move, Placement
 from engine.movegen import generate, generate_flat
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
 from engine.tiles import Alphabet
 
 
@@ -91,7 +92,7 @@ def calibration_ms() -> float:
 
 
 #: One full move generation of a position; returns the moves (a list, or a flat array).
-Search = Callable[[Position, Dawg, Ruleset], "list[Placement] | array[int]"]
+Search = Callable[[Position, Dawg, Ruleset], "list[Placement] | array[int] | list[Move]"]
 
 
 def flat_move_count(flat: array[int]) -> int:
@@ -103,9 +104,28 @@ def flat_move_count(flat: array[int]) -> int:
     return count
 
 
-def move_count(moves: list[Placement] | array[int]) -> int:
+def move_count(moves: list[Placement] | array[int] | list[Move]) -> int:
     """The number of moves in what a ``Search`` returned (counted outside the timed call)."""
     return flat_move_count(moves) if isinstance(moves, array) else len(moves)
+
+
+def situation_of(pos: Position, lexicon: Dawg, rules: Ruleset) -> Situation:
+    """The position as a player sees it mid-game: the unseen tiles are the bag and a full opponent rack."""
+    unseen = unseen_tiles(pos.board, pos.rack, rules)
+    return Situation(pos.board, pos.rack, rules, lexicon, unseen, max(0, len(unseen) - rules.rack_size))
+
+
+def decision_for(generator: str, strategy: Strategy) -> Search:
+    """A whole static decision, from the position to the move to play: ``best`` (ranked inside the C
+    search) with the native generator, every move generated and ranked in Python with the other."""
+    if generator == "native":
+        return lambda pos, lexicon, rules: strategy.best(situation_of(pos, lexicon, rules), 1)
+
+    def in_python(pos: Position, lexicon: Dawg, rules: Ruleset) -> list[Move]:
+        situation = situation_of(pos, lexicon, rules)
+        return strategy.rank(situation, generate(pos.board, pos.rack, lexicon, rules, generator="python"))[:1]
+
+    return in_python
 
 
 def search_for(generator: str, flat: bool) -> Search:
@@ -144,6 +164,17 @@ def _position_line(pos: Position, count: int, times: list[float]) -> str:
     return f"{pos.name}\t{pos.rack.text()}\t{count}\t{min(times) * 1000:.3f}\t{statistics.median(times) * 1000:.3f}"
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The ``share``-th percentile (nearest rank) of the values.
+
+    >>> percentile([4.0, 1.0, 3.0, 2.0], 50), percentile(list(map(float, range(100))), 95)
+    (2.0, 94.0)
+    """
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 100))  # ceil(n * share / 100), at least the first
+    return ordered[int(rank) - 1]
+
+
 def default_lexicon() -> Path:
     """The bundled English word list (public-domain ENABLE)."""
     return bundled_path(ENGLISH_WORDS)
@@ -179,12 +210,26 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="time generate_flat (the moves as one flat int array) instead of generate (Placement objects)",
     )
+    parser.add_argument(
+        "--decide",
+        metavar="STRATEGY",
+        help="time a whole static decision of STRATEGY (e.g. equity) instead of the generation: the move to"
+        " play from the position, with the bag holding all unseen tiles but a full opponent rack",
+    )
     args = parser.parse_args(argv)
     generator: str = args.generator or native.GENERATOR
     problem = generator_problem(generator, args.flat)
     if problem is not None:
         parser.error(problem)
-    search = search_for(generator, args.flat)
+    if args.decide and args.flat:
+        parser.error("--decide times a decision, --flat a generation: choose one")
+    if args.decide:
+        try:
+            search = decision_for(generator, strategy_named(args.decide))
+        except ValueError as exc:
+            parser.error(f"--decide: {exc}")
+    else:
+        search = search_for(generator, args.flat)
     rules = Ruleset.for_id(args.ruleset)
     alphabet = rules.alphabet
     lexicon_path = args.lexicon or default_lexicon()
@@ -219,9 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     positions = list(read_positions(args.positions, alphabet))
     if args.limit:
         positions = positions[: args.limit]
-    counts = [move_count(search(pos, lexicon, rules)) for pos in positions]  # also a warm-up
+    for pos in positions:
+        search(pos, lexicon, rules)  # a warm-up (for --decide, the leave tables load here)
+    counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]
     times: list[list[float]] = [[] for _ in positions]
     timed = "generate_flat (a flat int array)" if args.flat else "generate (Placement objects)"
+    if args.decide:
+        timed = f"a whole {args.decide} decision"
     print(f"# generator={generator}\ttimed={timed}\tactive={native.describe()}")
     print("name\track\tmoves\tmin_ms\tmedian_ms", flush=True)
     if args.interleave:
@@ -256,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"# blanks={blanks}\tpositions={len(rows)}\tmedian_ms={statistics.median(ms):.3f}\t"
             f"mean_ms={statistics.mean(ms):.3f}\tmedian_of_min_ms={statistics.median(b * 1000 for _, b, _ in rows):.3f}"
-            f"\tmoves_per_s={rate:,.0f}"
+            f"\tp95_ms={percentile(ms, 95):.3f}\tmoves_per_s={rate:,.0f}"
         )
     every = [row for rows in per_blanks.values() for row in rows]
     if every:
@@ -265,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"# all\tpositions={len(all_ms)}\tmedian_ms={statistics.median(all_ms):.3f}\t"
             f"mean_ms={statistics.mean(all_ms):.3f}\tmedian_of_min_ms={best_ms:.3f}"
+            f"\tp95_ms={percentile(all_ms, 95):.3f}"
         )
     print(f"# lexicon\t{lexicon_path.name}\twords={len(lexicon)}\tedges={len(lexicon.child)}")
     build_text = f"{build_s:.2f}" if build_s is not None else "n/a (compiled file given)"

@@ -177,3 +177,22 @@ def test_generator_must_be_native_or_python(files: tuple[Path, Path], capsys: py
         main(["--positions", str(positions), "--lexicon", str(words), "--generator", "rust"])
     assert exc.value.code == 2
     assert "invalid choice: 'rust'" in capsys.readouterr().err
+
+
+def test_decide_times_a_whole_decision_of_the_strategy(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, words = files
+    assert main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", "--decide", "equity"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"# generator={native.GENERATOR}\ttimed=a whole equity decision")
+    summary = [line for line in out if line.startswith("# all\t")]
+    fields = dict(f.split("=", 1) for f in summary[0].split("\t")[1:])
+    assert 0 <= float(fields["median_ms"]) <= float(fields["p95_ms"])
+
+
+def test_decide_names_an_unknown_strategy(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    positions, words = files
+    with pytest.raises(SystemExit):
+        main(["--positions", str(positions), "--lexicon", str(words), "--decide", "genius"])
+    assert "--decide: unknown strategy 'genius'" in capsys.readouterr().err
