@@ -290,6 +290,35 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
 
 
 #: The strategies by name, for the command line and the config.
+def _simulating(options: str = "") -> Strategy:
+    """``sim``, or ``sim:candidates=6,iterations=60,seconds=0`` (0 seconds: no time limit, so the same
+    moves on every machine)."""
+    from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
+
+    names = {"candidates": "candidates", "iterations": "max_iterations", "seconds": "seconds"}
+    values: dict[str, float] = {}
+    for part in filter(None, options.split(",")):
+        key, _, text = part.partition("=")
+        if key not in names:
+            raise ValueError(f"sim option {key!r} is not one of {', '.join(names)}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"sim option {key}={text!r}: expected a number") from None
+        if value < 0 or (key != "seconds" and (value < 1 or value != int(value))):
+            raise ValueError(f"sim option {key}={text!r}: expected a whole number of at least 1")
+        values[names[key]] = value
+    settings = SimSettings()
+    if values:
+        seconds = values.get("seconds", settings.seconds)
+        settings = SimSettings(
+            candidates=int(values.get("candidates", settings.candidates)),
+            max_iterations=int(values.get("max_iterations", settings.max_iterations)),
+            seconds=seconds if seconds > 0 else float("inf"),
+        )
+    return Sim(settings=settings, name=f"sim:{options}" if options else "sim")
+
+
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "greedy": Greedy,
     "equity": Equity,  # the learned leave table when one ships for the ruleset, else the hand-made model
@@ -297,9 +326,12 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "equity-learned": lambda: Equity(source=learned_leave, name="equity-learned"),
     # with the bag empty, the exact endgame search (node budget: the same moves on every machine)
     "equity+endgame": lambda: Equity(name="equity+endgame", solver=EndgameBudget(seconds=10.0, nodes=60_000)),
+    "sim": _simulating,  # a 2-ply simulation of the best static candidates, and the endgame
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
+#: ``sim:candidates=N,iterations=N,seconds=S`` simulates with other settings.
+SIM_PREFIX = "sim:"
 
 
 def table_file(name: str) -> str | None:
@@ -314,11 +346,15 @@ def strategy_named(name: str) -> Strategy:
     path = table_file(name)
     if path is not None:
         return Equity(source=lambda rules: _table(path, rules), name=name)
+    if name.startswith(SIM_PREFIX):
+        return _simulating(name[len(SIM_PREFIX) :])
     try:
         return STRATEGIES[name]()
     except KeyError:
         known = ", ".join(sorted(STRATEGIES))
-        raise ValueError(f"unknown strategy {name!r}; known: {known}, or {TABLE_PREFIX}FILE") from None
+        raise ValueError(
+            f"unknown strategy {name!r}; known: {known}, or {TABLE_PREFIX}FILE, or {SIM_PREFIX}OPTIONS"
+        ) from None
 
 
 @cache

@@ -113,7 +113,7 @@ def test_endgame_dumps_high_tiles_when_it_cannot_go_out() -> None:
 
 
 def test_unknown_strategy_names_the_known_ones() -> None:
-    known = r"known: equity, equity\+endgame, equity-hand, equity-learned, greedy, or equity:FILE"
+    known = r"known: equity, equity\+endgame, equity-hand, equity-learned, greedy, sim, or equity:FILE"
     with pytest.raises(ValueError, match=known):
         strategy_named("genius")
 

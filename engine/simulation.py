@@ -1,0 +1,268 @@
+"""Looking ahead: a 2-ply Monte Carlo simulation of the best static candidates.
+
+The static strategy (``Equity``) names the top ``candidates`` moves (swaps included). Each
+iteration draws a rack for the opponent from the unseen tiles and an order for the bag, then plays
+every candidate with those same draws (common random numbers, so that the candidates are compared
+on equal luck): the candidate, the opponent's best static reply, our best static reply from what we
+kept plus what we drew. A candidate's value in one iteration is the points of the three moves
+(ours minus theirs) plus the value of the tiles each side keeps at the end. After
+``min_iterations`` a candidate whose mean is below the leader's by more than ``z`` standard errors
+of both is dropped. The simulation stops when the time budget (on an injected clock) or the
+iteration limit is spent, or one candidate is left; near the end of the game (few tiles in the
+bag) candidates are ranked by how often they leave us ahead rather than by points.
+
+Randomness comes only from the injected ``random.Random``; with an iteration limit and no time
+limit the choice is the same on every machine (the arena plays that way).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.board import Board
+from engine.game import BLANK
+from engine.leave import LeaveModel
+from engine.move import Move, Pass, Placement, Swap
+from engine.rack import Rack
+from engine.rules import Ruleset
+from engine.strategy import EndgameBudget, Equity, Situation
+from engine.tiles import BLANK_FLAG
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """How hard to look: candidates, the time budget and iteration limits, the pruning rule, and
+    from how many tiles in the bag on the ranking is by wins."""
+
+    candidates: int = 8
+    seconds: float = 2.0
+    max_iterations: int = 400
+    min_iterations: int = 24
+    z: float = 2.0
+    by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
+
+
+@dataclass
+class CandidateStats:
+    """A candidate's running sums: value and wins over the iterations it took part in."""
+
+    move: Move
+    static_rank: int
+    total: float = 0.0
+    squares: float = 0.0
+    wins: float = 0.0
+    count: int = 0
+    alive: bool = True
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else -math.inf
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.count if self.count else 0.0
+
+    @property
+    def error(self) -> float:
+        """Standard error of the mean (infinite before two iterations)."""
+        if self.count < 2:
+            return math.inf
+        variance = max(0.0, (self.squares - self.total * self.total / self.count) / (self.count - 1))
+        return math.sqrt(variance / self.count)
+
+
+@dataclass
+class SimResult:
+    """The candidates, best first, with their statistics, and how many iterations ran."""
+
+    ranked: list[CandidateStats]
+    iterations: int
+    seconds: float
+    by_wins: bool
+    notes: list[str] = field(default_factory=list)
+
+
+def _draw(rack: Rack, bag: list[int], count: int) -> Rack:
+    """The rack with ``count`` tiles (or what is left) taken from the front of ``bag`` (consumed)."""
+    taken = bag[:count]
+    del bag[:count]
+    return rack.add([t for t in taken if t != BLANK], blanks=taken.count(BLANK))
+
+
+def _rack_tiles(rack: Rack) -> list[int]:
+    return rack.letters() + [BLANK] * rack.blanks
+
+
+class Simulator:
+    """Simulates the top candidates of ``static`` for a situation."""
+
+    def __init__(
+        self,
+        static: Equity,
+        settings: SimSettings | None = None,
+        *,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.static = static
+        self.settings = settings or SimSettings()
+        self.rng = rng or random.Random(0)
+        self.clock = clock
+
+    def simulate(self, situation: Situation, candidates: Sequence[Move]) -> SimResult:
+        """Run the simulation of ``candidates`` (the static strategy's best first) in ``situation``."""
+        settings = self.settings
+        started = self.clock()
+        stats = [CandidateStats(move, rank) for rank, move in enumerate(candidates)]
+        by_wins = situation.bag_count < settings.by_wins_below
+        spread = situation.scores[0] - situation.scores[1]
+        model = self.static._model(situation.rules)
+        iterations = 0
+        while iterations < settings.max_iterations and sum(s.alive for s in stats) > 1:
+            if iterations and self.clock() - started >= settings.seconds:
+                break
+            theirs, bag = self._deal(situation)
+            for entry in stats:
+                if entry.alive:
+                    value = self._play_out(situation, entry.move, theirs, list(bag), model)
+                    entry.total += value
+                    entry.squares += value * value
+                    entry.wins += 1.0 if spread + value > 0 else 0.5 if spread + value == 0 else 0.0
+                    entry.count += 1
+            iterations += 1
+            if iterations >= settings.min_iterations:
+                self._prune(stats, by_wins)
+        ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
+        return SimResult(ranked, iterations, self.clock() - started, by_wins)
+
+    # -- one iteration -----------------------------------------------------------------------
+
+    def _deal(self, situation: Situation) -> tuple[Rack, list[int]]:
+        """A rack for the opponent drawn from the unseen tiles, and the rest in a random bag order."""
+        unseen = list(situation.unseen)
+        self.rng.shuffle(unseen)
+        held = max(0, len(unseen) - situation.bag_count)
+        theirs = _draw(Rack.from_codes(situation.rules.alphabet, []), unseen, held)
+        return theirs, unseen
+
+    def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
+        """Our ``move``, their best reply, our best reply; points of the three and leaves at the end."""
+        board = situation.board
+        rules = situation.rules
+        placed = 0
+        try:
+            mine, points = self._apply(board, situation.rack, move, bag, rules)
+            placed += isinstance(move, Placement)
+            if not len(mine) and not bag:  # we went out: the game ends
+                return points + 2 * theirs.points()
+            reply = self._best(board, theirs, mine, bag, situation)
+            theirs_after, their_points = self._apply(board, theirs, reply, bag, rules)
+            placed += isinstance(reply, Placement)
+            if not len(theirs_after) and not bag:  # they went out
+                return points - their_points - 2 * mine.points()
+            ours = self._best(board, mine, theirs_after, bag, situation)
+            mine_after, our_points = self._apply(board, mine, ours, bag, rules)
+            placed += isinstance(ours, Placement)
+            weight = 1.0 if len(bag) >= 7 else len(bag) / 7
+            kept = model.value(mine_after) - model.value(theirs_after)
+            return points - their_points + our_points + weight * kept
+        finally:
+            for _ in range(placed):
+                board.undo()
+
+    def _apply(self, board: Board, rack: Rack, move: Move, bag: list[int], rules: Ruleset) -> tuple[Rack, int]:
+        """Play ``move`` for ``rack`` (placing tiles on the board, drawing from ``bag``): the rack after
+        it and the points it scored."""
+        if isinstance(move, Placement):
+            left = rack.leave([tile for _, _, tile in move.tiles])
+            board.place(move.tiles)
+            return _draw(left, bag, len(move.tiles)), move.score or 0
+        if isinstance(move, Swap):
+            left = rack.leave([BLANK_FLAG if t == BLANK else t for t in move.tiles])
+            refilled = _draw(left, bag, len(move.tiles))
+            bag.extend(move.tiles)
+            return refilled, 0
+        return rack, 0
+
+    def _best(self, board: Board, rack: Rack, other: Rack, bag: list[int], situation: Situation) -> Move:
+        """The static strategy's move for ``rack`` (the other side's tiles and the bag are what it cannot see)."""
+        unseen = tuple(sorted(_rack_tiles(other) + bag))
+        seen = Situation(board, rack, situation.rules, situation.lexicon, unseen, len(bag))
+        if not len(rack):
+            return Pass()
+        return self.static.best(seen, 1)[0]
+
+    # -- ranking -------------------------------------------------------------------------------
+
+    def _key(self, entry: CandidateStats, by_wins: bool) -> tuple[float, float, int]:
+        if by_wins:
+            return (-entry.win_rate, -entry.mean, entry.static_rank)
+        return (-entry.mean, 0.0, entry.static_rank)
+
+    def _prune(self, stats: list[CandidateStats], by_wins: bool) -> None:
+        """Drop candidates whose upper bound is below the leader's lower bound (by value, or by wins)."""
+        alive = [s for s in stats if s.alive]
+        if by_wins:
+            def bounds(s: CandidateStats) -> tuple[float, float]:
+                p = s.win_rate
+                half = self.settings.z * math.sqrt(max(p * (1 - p), 0.25 / s.count) / s.count)
+                return p - half, p + half
+        else:
+            def bounds(s: CandidateStats) -> tuple[float, float]:
+                half = self.settings.z * s.error
+                return s.mean - half, s.mean + half
+        leader_low = max(bounds(s)[0] for s in alive)
+        for entry in alive:
+            if bounds(entry)[1] < leader_low:
+                entry.alive = False
+
+
+class Sim:
+    """The ``sim`` strategy: static equity's best candidates, then the simulation; with the bag empty
+    the exact endgame search. Each decision's random draws are seeded by the position, so the same
+    position gets the same draws."""
+
+    def __init__(
+        self,
+        static: Equity | None = None,
+        settings: SimSettings | None = None,
+        *,
+        name: str = "sim",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.static = static or Equity(solver=EndgameBudget(seconds=10.0, nodes=60_000))
+        self.settings = settings or SimSettings()
+        self.name = name
+        self.clock = clock
+        self.last: SimResult | None = None  # the last simulation's figures, for logs and the arena
+
+    def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
+        ranked = self.static.rank(situation, placements)
+        if situation.bag_count == 0:
+            return ranked
+        width = self.settings.candidates
+        return [*self._simulated(situation, ranked[:width]), *ranked[width:]]
+
+    def best(self, situation: Situation, k: int) -> list[Move]:
+        width = self.settings.candidates
+        if situation.bag_count == 0:
+            return self.static.best(situation, k)
+        candidates = self.static.best(situation, max(k, width))
+        return [*self._simulated(situation, candidates[:width]), *candidates[width:]][:k]
+
+    def _simulated(self, situation: Situation, candidates: Sequence[Move]) -> list[Move]:
+        moves: list[Move] = [m for m in candidates if not isinstance(m, Pass)] or list(candidates)
+        if len(moves) < 2:
+            return list(candidates)
+        seed = f"{sorted(situation.board.tiles())}:{situation.rack.text()}:{situation.bag_count}"
+        simulator = Simulator(self.static, self.settings, rng=random.Random(seed), clock=self.clock)
+        self.last = simulator.simulate(situation, moves)
+        chosen = [entry.move for entry in self.last.ranked]
+        return [*chosen, *(m for m in candidates if m not in chosen)]
+
+
+__all__ = ["CandidateStats", "Sim", "SimResult", "SimSettings", "Simulator"]

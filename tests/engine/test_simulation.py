@@ -1,0 +1,123 @@
+"""The 2-ply simulation: common random numbers, pruning, the budget on an injected clock, the same
+choice for the same position, the board left as it was, and the ``sim`` strategy's names."""
+
+from __future__ import annotations
+
+import copy
+import random
+from functools import cache
+
+import pytest
+
+from dictionaries import bundled_path
+from engine.dawg import Dawg
+from engine.game import Game
+from engine.move import Placement
+from engine.movegen import generate
+from engine.rules import Ruleset
+from engine.simulation import Sim, SimSettings, Simulator
+from engine.strategy import Equity, Situation, strategy_named
+
+EN = Ruleset.for_id(5)
+
+
+@cache
+def english() -> Dawg:
+    return Dawg.load(bundled_path("en/enable.dawg"), EN.alphabet)
+
+
+def midgame(seed: int, turns: int = 6) -> Situation:
+    """A position after a few equity moves of a seeded game, from the side to move."""
+    game = Game(EN, english(), random.Random(seed))
+    equity = Equity()
+    for _ in range(turns):
+        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
+        move = equity.best(situation, 1)[0]
+        if isinstance(move, Placement):
+            game.place(move)
+        else:
+            game.pass_turn()
+    seat = game.current
+    return Situation(
+        game.board, game.rack, EN, english(), tuple(game.unseen(seat)), len(game.bag),
+        (game.scores[seat], game.scores[1 - seat]),
+    )  # fmt: skip
+
+
+def test_identical_candidates_see_identical_luck() -> None:
+    situation = midgame(1)
+    best = Equity().best(situation, 1)[0]
+    simulator = Simulator(Equity(), SimSettings(max_iterations=30, seconds=float("inf"), min_iterations=10**6))
+    result = simulator.simulate(situation, [best, best])
+    first, second = result.ranked
+    assert result.iterations == 30
+    assert (first.total, first.squares, first.wins) == (second.total, second.squares, second.wins)
+
+
+def test_the_board_is_left_as_it_was() -> None:
+    situation = midgame(2)
+    before = copy.deepcopy(situation.board.grid)
+    candidates = Equity().best(situation, 6)
+    Simulator(Equity(), SimSettings(max_iterations=20, seconds=float("inf"))).simulate(situation, candidates)
+    assert situation.board.grid == before
+
+
+def test_a_clearly_worse_candidate_is_dropped() -> None:
+    situation = midgame(3)
+    ranked = Equity().rank(situation, generate(situation.board, situation.rack, situation.lexicon, situation.rules))
+    placements = [m for m in ranked if isinstance(m, Placement)]
+    best, worst = placements[0], min(placements, key=lambda m: m.score or 0)
+    assert (best.score or 0) - (worst.score or 0) >= 20
+    settings = SimSettings(max_iterations=200, seconds=float("inf"), min_iterations=10)
+    result = Simulator(Equity(), settings).simulate(situation, [worst, best])
+    assert result.ranked[0].move == best
+    assert not result.ranked[1].alive and result.iterations < 200  # pruned, and the run stopped early
+
+
+def test_the_budget_is_read_from_the_injected_clock() -> None:
+    situation = midgame(4)
+    ticks = iter(range(10**6))
+    settings = SimSettings(max_iterations=10**6, seconds=5.0, min_iterations=10**6)
+    simulator = Simulator(Equity(), settings, clock=lambda: float(next(ticks)))
+    result = simulator.simulate(situation, Equity().best(situation, 4))
+    # one reading at the start, one before each iteration: the sixth reading says 5 s have passed
+    assert result.iterations == 5
+
+
+def test_the_same_position_gets_the_same_choice() -> None:
+    situation = midgame(5)
+    settings = SimSettings(candidates=5, max_iterations=25, seconds=float("inf"))
+    first = Sim(settings=settings).best(situation, 3)
+    second = Sim(settings=settings).best(situation, 3)
+    assert first == second and len(first) == 3
+    assert first[0] in Equity().best(situation, 5)  # the choice is one of the static candidates
+
+
+def test_with_the_bag_empty_sim_plays_the_endgame() -> None:
+    game = Game(EN, english(), random.Random(9))
+    equity = Equity()
+    while game.bag and not game.is_over:
+        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
+        move = equity.best(situation, 1)[0]
+        if isinstance(move, Placement):
+            game.place(move)
+        else:
+            game.pass_turn()
+    assert not game.bag and not game.is_over
+    situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), 0)
+    sim = Sim()
+    assert sim.best(situation, 1) == sim.static.best(situation, 1)
+
+
+def test_sim_options_in_the_name() -> None:
+    sim = strategy_named("sim:candidates=3,iterations=7,seconds=0")
+    assert isinstance(sim, Sim)
+    assert (sim.settings.candidates, sim.settings.max_iterations, sim.settings.seconds) == (3, 7, float("inf"))
+    assert sim.name == "sim:candidates=3,iterations=7,seconds=0"
+    assert isinstance(strategy_named("sim"), Sim)
+    with pytest.raises(ValueError, match="sim option 'depth' is not one of candidates, iterations, seconds"):
+        strategy_named("sim:depth=2")
+    with pytest.raises(ValueError, match="iterations='many': expected a number"):
+        strategy_named("sim:iterations=many")
+    with pytest.raises(ValueError, match="candidates='0': expected a whole number"):
+        strategy_named("sim:candidates=0")
