@@ -1,29 +1,58 @@
 """``wordfeud-bot arena A B``: strategy against strategy over many mirrored pairs, on several processes.
 
 Each worker process loads the ruleset's lexicon once and plays whole pairs (``engine.arena``);
-progress goes to stderr, the summary to stdout.
+progress goes to stderr, the summary to stdout. With a work directory every finished chunk of pairs
+is kept in a file of its own (``bot.workdir``), so a long match (a simulating player takes seconds
+a move) survives an interruption: the same command goes on where it stopped, and a larger
+``--pairs`` adds to the pairs already played.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import astuple
 from functools import partial
+from pathlib import Path
 
+from bot import workdir
+from bot.errors import WorkDirError
 from bot.workers import progress_printer, run_chunks, worker_lexicon
 from engine.arena import GameRecord, pair_seed, play_pair, summarize
 from engine.rules import Ruleset
 from engine.strategy import strategy_named
 
 
-def _play(a: str, b: str, ruleset: int, seeds: list[int]) -> list[GameRecord]:
-    """Worker: play the pairs of these seeds."""
+def _play(a: str, b: str, ruleset: int, match_seed: int, pairs: tuple[int, int]) -> list[GameRecord]:
+    """Worker: play pairs first..last (inclusive) of the match."""
     rules = Ruleset.for_id(ruleset)
     lexicon = worker_lexicon(ruleset)
     records: list[GameRecord] = []
-    for seed in seeds:
-        records.extend(play_pair(strategy_named(a), strategy_named(b), rules, lexicon, seed))
+    first, last = pairs
+    for pair in range(first, last + 1):
+        records.extend(play_pair(strategy_named(a), strategy_named(b), rules, lexicon, pair_seed(match_seed, pair)))
     return records
+
+
+def chunk_file(work: Path, first: int, last: int) -> Path:
+    """The file of pairs ``first``..``last`` (inclusive) in a work directory."""
+    return work / f"pairs-{first:06d}-{last:06d}.json"
+
+
+def _save(path: Path, records: list[GameRecord]) -> None:
+    workdir.write_whole(path, json.dumps([astuple(record) for record in records]) + "\n")
+
+
+def _load(path: Path) -> list[GameRecord]:
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        return [
+            GameRecord(seed, seat, tuple(scores), tuple(bingos), tuple(swaps), tuple(moves), tuple(seconds))
+            for seed, seat, scores, bingos, swaps, moves, seconds in rows
+        ]
+    except (OSError, ValueError, TypeError) as error:
+        raise WorkDirError(f"cannot read the records of {path}: {error}") from None
 
 
 def run_arena(
@@ -36,27 +65,45 @@ def run_arena(
     workers: int | None = None,
     chunk: int = 4,
     progress: Callable[[int, int], None] | None = None,
+    work: Path | None = None,
 ) -> list[GameRecord]:
-    """Play ``pairs`` mirrored pairs of A against B; records in pair order (deterministic for a seed)."""
+    """Play ``pairs`` mirrored pairs of A against B; records in pair order (deterministic for a seed).
+
+    With ``work``, finished chunks are kept there and the ones already there are not played again."""
     strategy_named(a), strategy_named(b)  # unknown names fail here, not in a worker
     worker_lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it
-    seeds = [pair_seed(seed, i) for i in range(pairs)]
-    chunks = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
+    chunks = [(first, min(first + chunk, pairs) - 1) for first in range(0, pairs, chunk)]
     results: dict[int, list[GameRecord]] = {}
-    finished = 0
-    for index, records in run_chunks(partial(_play, a, b, ruleset), chunks, workers=workers):
+    if work is not None:
+        workdir.prepare(work, {"a": a, "b": b, "ruleset": ruleset, "seed": seed, "chunk": chunk})
+        for index, (first, last) in enumerate(chunks):
+            path = chunk_file(work, first, last)
+            if path.exists():
+                results[index] = _load(path)
+    missing = [index for index in range(len(chunks)) if index not in results]
+    finished = sum(last - first + 1 for index, (first, last) in enumerate(chunks) if index in results)
+    if progress:
+        progress(finished, pairs)
+    play = partial(_play, a, b, ruleset, seed)
+    for position, records in run_chunks(play, [chunks[i] for i in missing], workers=workers):
+        index = missing[position]
+        first, last = chunks[index]
+        if work is not None:
+            _save(chunk_file(work, first, last), records)
         results[index] = records
-        finished += len(chunks[index])
+        finished += last - first + 1
         if progress:
             progress(finished, pairs)
     return [record for index in range(len(chunks)) for record in results[index]]
 
 
-def arena_lines(a: str, b: str, pairs: int, ruleset: int, seed: int, workers: int | None) -> Iterator[str]:
+def arena_lines(
+    a: str, b: str, pairs: int, ruleset: int, seed: int, workers: int | None, work: Path | None = None
+) -> Iterator[str]:
     """Run a match with progress on stderr and yield the summary lines."""
     started = time.monotonic()
     records = run_arena(
-        a, b, pairs=pairs, ruleset=ruleset, seed=seed, workers=workers, progress=progress_printer("pairs")
+        a, b, pairs=pairs, ruleset=ruleset, seed=seed, workers=workers, progress=progress_printer("pairs"), work=work
     )
     yield from summarize(records).lines(a, b)
     yield f"  ruleset {ruleset}, seed {seed}, {time.monotonic() - started:.0f} s"

@@ -239,9 +239,16 @@ def arena(args: argparse.Namespace) -> int:
     """Strategy against strategy with mirrored deals."""
     try:
         pairs = args.pairs or (args.games // 2 if args.games else 100)
-        for line in arena_lines(args.a, args.b, pairs, args.ruleset, args.seed, args.workers):
+        for line in arena_lines(args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work):
             print(line)
-    except (ValueError, LexiconError) as exc:
+    except KeyboardInterrupt:
+        if args.work is None:
+            print("\ninterrupted (with --work DIR a match can go on where it stopped)", file=sys.stderr)
+        else:
+            kept = f"finished chunks are kept in {args.work}; run the same command to go on"
+            print(f"\ninterrupted: {kept}", file=sys.stderr)
+        return EXIT_ERRORS
+    except (ValueError, LexiconError, BotError, OSError) as exc:
         return _fail("arena", str(exc), EXIT_ERRORS)
     return EXIT_OK
 
@@ -373,6 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
     arena_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
+    arena_parser.add_argument(
+        "--work",
+        type=Path,
+        help="keep every finished chunk of pairs in this directory: an interrupted match goes on where it "
+        "stopped when the same command runs again, and a larger --pairs adds to the pairs played",
+    )
     arena_parser.set_defaults(handler=arena)
 
     learn_parser = commands.add_parser(

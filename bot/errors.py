@@ -122,5 +122,9 @@ STATUS_ERRORS: dict[str, type[ApiStatusError]] = {
 }
 
 
-class LearnError(BotError):
+class WorkDirError(BotError):
+    """A work directory of an offline run (arena, learn-leaves) made with other settings, or unreadable."""
+
+
+class LearnError(WorkDirError):
     """A leave-learning run that cannot go on: a work directory made with other settings, or unreadable samples."""

@@ -8,8 +8,6 @@ directory are fixed by its ``manifest.json``: asking for other ones is an error,
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -17,7 +15,8 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 
-from bot.errors import LearnError
+from bot import workdir
+from bot.errors import LearnError, WorkDirError
 from bot.workers import progress_printer, run_chunks, worker_lexicon
 from engine.arena import pair_seed
 from engine.leastsquares import RidgeProblem
@@ -27,7 +26,6 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import strategy_named
 
-MANIFEST = "manifest.json"
 EMPTY_LEAVE = "-"  # how a leave of no tiles is written in a sample file
 NO_LEAVE = "*"  # no next leave: no full draw followed the next move
 
@@ -51,23 +49,10 @@ class Settings:
 
 def prepare(work: Path, settings: Settings) -> None:
     """Create the work directory with its manifest, or check an existing one has the same settings."""
-    work.mkdir(parents=True, exist_ok=True)
-    manifest = work / MANIFEST
-    wanted = settings.as_dict()
-    if manifest.exists():
-        try:
-            found = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise LearnError(f"cannot read {manifest}: {error}") from None
-        different = [
-            f"{key} {found.get(key)!r} (asked {value!r})" for key, value in wanted.items() if found.get(key) != value
-        ]
-        if different:
-            raise LearnError(
-                f"{work} holds samples made with other settings: {', '.join(different)}; use another --work"
-            )
-        return
-    _write_whole(manifest, json.dumps(wanted, indent=1) + "\n")
+    try:
+        workdir.prepare(work, settings.as_dict())
+    except WorkDirError as error:
+        raise LearnError(str(error).replace("holds results", "holds samples")) from None
 
 
 def chunk_path(work: Path, first: int, last: int) -> Path:
@@ -92,15 +77,8 @@ def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
         for sample in sample_game(player, rules, lexicon, seed, explore=settings.explore):
             after = NO_LEAVE if sample.next_leave is None else sample.next_leave or EMPTY_LEAVE
             lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\t{after}\n")
-    _write_whole(chunk_path(Path(work), first, last), "".join(lines))
+    workdir.write_whole(chunk_path(Path(work), first, last), "".join(lines))
     return len(lines)
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Write a file so that it either exists complete or not at all."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
 
 
 def play_games(
@@ -235,7 +213,7 @@ def learn(
     del about["chunk"]
     fit = fit_table(counts, rules, ridge=ridge, rounds=rounds, about=about)
     out.parent.mkdir(parents=True, exist_ok=True)
-    _write_whole(out, fit.table.to_json())
+    workdir.write_whole(out, fit.table.to_json())
     leaves = fit.table.about["distinct_leaves"]
     yield f"{games} games ({played} played now), {sum(counts.values())} samples of {leaves} distinct leaves"
     yield "  largest change of a value per round: " + ", ".join(f"{c:.2f}" for c in fit.changes)

@@ -1,0 +1,49 @@
+"""A work directory of a long offline run (``arena``, ``learn-leaves``): a manifest of its settings and
+one result file per finished chunk, each written whole.
+
+An interrupted run loses at most the chunks in progress; running the same command again does only
+what is missing. Asking a directory made with other settings to go on is an error naming the
+differences, not a mix of incomparable results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from bot.errors import WorkDirError
+
+MANIFEST = "manifest.json"
+
+
+def prepare(work: Path, wanted: dict[str, object]) -> None:
+    """Create the work directory with its manifest, or check an existing one has the same settings."""
+    work.mkdir(parents=True, exist_ok=True)
+    manifest = work / MANIFEST
+    if manifest.exists():
+        try:
+            found = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise WorkDirError(f"cannot read {manifest}: {error}") from None
+        if not isinstance(found, dict):
+            raise WorkDirError(f"{manifest} is not a manifest (a JSON object)")
+        different = [
+            f"{key} {found.get(key)!r} (asked {value!r})" for key, value in wanted.items() if found.get(key) != value
+        ]
+        if different:
+            raise WorkDirError(
+                f"{work} holds results made with other settings: {', '.join(different)}; use another --work"
+            )
+        return
+    write_whole(manifest, json.dumps(wanted, indent=1) + "\n")
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write a file so that it either exists complete or not at all."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+__all__ = ["MANIFEST", "prepare", "write_whole"]
