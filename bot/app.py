@@ -93,8 +93,17 @@ def build(
         max_candidates=config.play.max_candidates,
         dry_run=config.play.dry_run,
         quarantine=config.schedule.quarantine_seconds,
+        seconds_per_move=config.play.seconds_per_move,
     )
     strategy = strategy_named(config.play.strategy)
     turns = TurnPlayer(client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock)
-    bot = Bot(client, store, turns, invites=config.invites, random_games=config.random_games, has_lexicon=has_lexicon)
+    bot = Bot(
+        client,
+        store,
+        turns,
+        invites=config.invites,
+        random_games=config.random_games,
+        has_lexicon=has_lexicon,
+        pass_seconds=config.schedule.poll_seconds,
+    )
     return Wiring(bot, client, store, lexicons)

@@ -109,6 +109,7 @@ class PlayConfig(Section):
     strategy: str = "equity"
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
+    seconds_per_move: float = Field(default=2.0, gt=0, le=600)
 
     _strategy = field_validator("strategy")(_check_strategy)
 

@@ -58,6 +58,7 @@ class Bot:
         invites: InvitesConfig | None = None,
         random_games: RandomGamesConfig | None = None,
         has_lexicon: Callable[[int], bool] = lambda ruleset: True,
+        pass_seconds: float | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -65,6 +66,8 @@ class Bot:
         self.invites = invites or InvitesConfig()
         self.random_games = random_games or RandomGamesConfig()
         self.has_lexicon = has_lexicon
+        #: The time one pass may take (the daemon's poll interval): games waiting share it.
+        self.pass_seconds = pass_seconds
         self._next_random = 0
 
     def run_pass(self, stop: threading.Event | None = None) -> PassReport:
@@ -96,15 +99,24 @@ class Bot:
         for problem in status.skipped:
             report.errors.append(f"user/status/: {problem}")
             log.error("user/status/: skipped %s", problem)
+        due = []
         for entry in status.games:
+            try:
+                seen = self.store.seen(entry.id)
+                if seen is None or seen[0] != entry.updated or seen[1] or self._open(entry.id):
+                    due.append(entry)
+            except BotError as exc:
+                report.errors.append(f"game {entry.id}: {exc}")
+                log.error("game %d: %s", entry.id, exc)
+                failed.add(entry.id)
+        # the games due share the pass (most of the poll interval), so that each is played within it
+        share = None if self.pass_seconds is None or not due else max(0.1, 0.8 * self.pass_seconds / len(due))
+        for entry in due:
             if stop is not None and stop.is_set():
                 log.info("stopping: the remaining games wait for the next run")
                 break
             try:
-                seen = self.store.seen(entry.id)
-                if seen is not None and seen[0] == entry.updated and not seen[1] and not self._open(entry.id):
-                    continue
-                report.turns.append(self.turns.play(entry.id))
+                report.turns.append(self.turns.play(entry.id, share))
             except LoginRefusedError:
                 raise
             except (BotError, EngineError) as exc:

@@ -86,6 +86,7 @@ class TurnSettings:
     max_candidates: int = 10
     dry_run: bool = False
     quarantine: float = 60.0  # seconds to leave a game alone after a submission of unknown outcome
+    seconds_per_move: float = 2.0  # the most a strategy that looks ahead may think about one move
 
 
 class TurnPlayer:
@@ -123,8 +124,9 @@ class TurnPlayer:
         assert self.client.user_id is not None
         return self.client.user_id
 
-    def play(self, game_id: int) -> TurnReport:
-        """Read a game and, if it is our turn, play it."""
+    def play(self, game_id: int, seconds: float | None = None) -> TurnReport:
+        """Read a game and, if it is our turn, play it, thinking at most ``seconds`` (and never more
+        than ``seconds_per_move``)."""
         until = self._quarantined.get(game_id)
         if until is not None:
             if self.clock() < until:
@@ -138,7 +140,8 @@ class TurnPlayer:
             return TurnReport(game_id, OVER)
         if not game.is_my_turn(self.user_id):
             return TurnReport(game_id, WAITING)
-        return self._decide(game)
+        limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
+        return self._decide(game, self.strategy.budgeted(limit))
 
     # -- deciding ---------------------------------------------------------------------------
 
@@ -151,19 +154,19 @@ class TurnPlayer:
             self.store.settle(decision.id, status, detail="settled by re-reading the game")
             log.info("game %d: earlier %s %s turned out %s", game.id, decision.kind, decision.notation, status)
 
-    def _decide(self, game: Game) -> TurnReport:
+    def _decide(self, game: Game, strategy: Strategy) -> TurnReport:
         position = to_position(game, self.user_id, self._board)
         rules = position.rules
         lexicon = self.rejected.apply(self.lexicons(rules.id), rules)
         started = time.perf_counter()
         moves = generate(position.board, position.rack, lexicon, rules)
-        ranked = self.strategy.rank(situation_of(position, lexicon), moves)
+        ranked = strategy.rank(situation_of(position, lexicon), moves)
         log.debug(
             "game %d: %d moves for rack %s ranked by %s in %.0f ms",
             game.id,
             len(moves),
             position.rack.text(),
-            self.strategy.name,
+            strategy.name,
             (time.perf_counter() - started) * 1000,
         )
         refused: list[str] = []

@@ -17,6 +17,7 @@ limit the choice is the same on every machine (the arena plays that way).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -239,6 +240,15 @@ class Sim:
         self.name = name
         self.clock = clock
         self.last: SimResult | None = None  # the last simulation's figures, for logs and the arena
+
+    def budgeted(self, seconds: float) -> Sim:
+        """This strategy with at most ``seconds`` of simulation (and endgame search) a move."""
+        if seconds >= self.settings.seconds:
+            return self
+        settings = dataclasses.replace(self.settings, seconds=seconds)
+        static = self.static.budgeted(seconds)
+        assert isinstance(static, Equity)
+        return Sim(static, settings, name=self.name, clock=self.clock)
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         ranked = self.static.rank(situation, placements)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
 from typing import Protocol
@@ -88,6 +88,10 @@ class Strategy(Protocol):
         way available (the C kernel ranks inside the search, without an object per move)."""
         ...
 
+    def budgeted(self, seconds: float) -> Strategy:
+        """This strategy thinking at most ``seconds`` a move (itself, if it never looks ahead)."""
+        ...
+
 
 def placement_key(move: Placement) -> tuple[tuple[int, int, int], ...]:
     """The fixed tie-break: the placed tiles in reading order."""
@@ -109,6 +113,9 @@ class Greedy:
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         ordered = sorted(placements, key=lambda m: (-(m.score or 0), placement_key(m)))
         return [*ordered, *whole_rack_swap(situation)]
+
+    def budgeted(self, seconds: float) -> Strategy:
+        return self
 
     def best(self, situation: Situation, k: int) -> list[Move]:
         if native.GENERATOR != "native":
@@ -153,6 +160,13 @@ class Equity:
 
     def _model(self, rules: Ruleset) -> LeaveModel:
         return self.leave if self.leave is not None else self.source(rules)
+
+    def budgeted(self, seconds: float) -> Strategy:
+        if self.solver is None or self.solver.seconds <= seconds:
+            return self
+        copy = Equity(self.leave, source=self.source, name=self.name, swap_cost=self.swap_cost)
+        copy.solver = replace(self.solver, seconds=seconds)
+        return copy
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         if situation.bag_count == 0:
