@@ -269,7 +269,9 @@ class Sim:
         if len(moves) < 2:
             return list(candidates)
         seed = f"{sorted(situation.board.tiles())}:{situation.rack.text()}:{situation.bag_count}"
-        simulator = Simulator(self.static, self.settings, rng=random.Random(seed), clock=self.clock)
+        # the replies inside the simulation are static: an endgame search there would cost seconds each
+        player = Equity(self.static.leave, source=self.static.source, swap_cost=self.static.swap_cost)
+        simulator = Simulator(player, self.settings, rng=random.Random(seed), clock=self.clock)
         self.last = simulator.simulate(situation, moves)
         chosen = [entry.move for entry in self.last.ranked]
         return [*chosen, *(m for m in candidates if m not in chosen)]
