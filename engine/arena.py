@@ -75,7 +75,9 @@ def play_game(players: Sequence[Strategy], rules: Ruleset, lexicon: Dawg, seed: 
         unseen = tuple(game.unseen(seat))
         scores = (game.scores[seat], game.scores[1 - seat])
         bag = len(game.bag)
-        situation = Situation(game.board, game.rack, rules, lexicon, unseen, bag, scores, game.scoreless_turns)
+        last = game.history[-1].action if game.history and game.history[-1].player != seat else None
+        theirs = last if isinstance(last, Placement) else None
+        situation = Situation(game.board, game.rack, rules, lexicon, unseen, bag, scores, game.scoreless_turns, theirs)
         choice = by_seat[seat].best(situation, 1)[0]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1

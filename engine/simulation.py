@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.game import BLANK
+from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap
 from engine.rack import Rack
@@ -45,6 +46,7 @@ class SimSettings:
     min_iterations: int = 24
     z: float = 2.0
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
+    inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
 
 
 @dataclass
@@ -53,27 +55,44 @@ class CandidateStats:
 
     move: Move
     static_rank: int
-    total: float = 0.0
+    total: float = 0.0  # weighted sums (each iteration counts with the weight of its opponent's rack)
     squares: float = 0.0
     wins: float = 0.0
+    weight: float = 0.0
+    weight_squares: float = 0.0
     count: int = 0
     alive: bool = True
 
+    def add(self, value: float, won: float, weight: float) -> None:
+        """One iteration's value and win (1, a half for a tie, 0), counted with ``weight``."""
+        self.total += weight * value
+        self.squares += weight * value * value
+        self.wins += weight * won
+        self.weight += weight
+        self.weight_squares += weight * weight
+        self.count += 1
+
     @property
     def mean(self) -> float:
-        return self.total / self.count if self.count else -math.inf
+        return self.total / self.weight if self.weight else -math.inf
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.count if self.count else 0.0
+        return self.wins / self.weight if self.weight else 0.0
+
+    @property
+    def effective(self) -> float:
+        """The number of equally weighted iterations these are worth (Kish's effective sample size)."""
+        return self.weight * self.weight / self.weight_squares if self.weight_squares else 0.0
 
     @property
     def error(self) -> float:
         """Standard error of the mean (infinite before two iterations)."""
         if self.count < 2:
             return math.inf
-        variance = max(0.0, (self.squares - self.total * self.total / self.count) / (self.count - 1))
-        return math.sqrt(variance / self.count)
+        mean = self.mean
+        variance = max(0.0, self.squares / self.weight - mean * mean) * self.count / (self.count - 1)
+        return math.sqrt(variance / max(self.effective, 1.0))
 
 
 @dataclass
@@ -108,11 +127,13 @@ class Simulator:
         *,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
+        inference: RackInference | None = None,
     ) -> None:
         self.static = static
         self.settings = settings or SimSettings()
         self.rng = rng or random.Random(0)
         self.clock = clock
+        self.inference = inference
 
     def simulate(self, situation: Situation, candidates: Sequence[Move]) -> SimResult:
         """Run the simulation of ``candidates`` (the static strategy's best first) in ``situation``."""
@@ -126,14 +147,11 @@ class Simulator:
         while iterations < settings.max_iterations and sum(s.alive for s in stats) > 1:
             if iterations and self.clock() - started >= settings.seconds:
                 break
-            theirs, bag = self._deal(situation)
+            theirs, bag, weight = self._deal(situation)
             for entry in stats:
                 if entry.alive:
                     value = self._play_out(situation, entry.move, theirs, list(bag), model)
-                    entry.total += value
-                    entry.squares += value * value
-                    entry.wins += 1.0 if spread + value > 0 else 0.5 if spread + value == 0 else 0.0
-                    entry.count += 1
+                    entry.add(value, 1.0 if spread + value > 0 else 0.5 if spread + value == 0 else 0.0, weight)
             iterations += 1
             if iterations >= settings.min_iterations:
                 self._prune(stats, by_wins)
@@ -142,13 +160,16 @@ class Simulator:
 
     # -- one iteration -----------------------------------------------------------------------
 
-    def _deal(self, situation: Situation) -> tuple[Rack, list[int]]:
-        """A rack for the opponent drawn from the unseen tiles, and the rest in a random bag order."""
+    def _deal(self, situation: Situation) -> tuple[Rack, list[int], float]:
+        """A rack for the opponent drawn from the unseen tiles, the rest in a random bag order, and
+        the weight of the draw (1 without inference)."""
+        if self.inference is not None:
+            return self.inference.deal(self.rng)
         unseen = list(situation.unseen)
         self.rng.shuffle(unseen)
         held = max(0, len(unseen) - situation.bag_count)
         theirs = _draw(Rack.from_codes(situation.rules.alphabet, []), unseen, held)
-        return theirs, unseen
+        return theirs, unseen, 1.0
 
     def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
         """Our ``move``, their best reply, our best reply; points of the three and leaves at the end."""
@@ -210,7 +231,8 @@ class Simulator:
         if by_wins:
             def bounds(s: CandidateStats) -> tuple[float, float]:
                 p = s.win_rate
-                half = self.settings.z * math.sqrt(max(p * (1 - p), 0.25 / s.count) / s.count)
+                n = max(s.effective, 1.0)
+                half = self.settings.z * math.sqrt(max(p * (1 - p), 0.25 / n) / n)
                 return p - half, p + half
         else:
             def bounds(s: CandidateStats) -> tuple[float, float]:
@@ -271,7 +293,10 @@ class Sim:
         seed = f"{sorted(situation.board.tiles())}:{situation.rack.text()}:{situation.bag_count}"
         # the replies inside the simulation are static: an endgame search there would cost seconds each
         player = Equity(self.static.leave, source=self.static.source, swap_cost=self.static.swap_cost)
-        simulator = Simulator(player, self.settings, rng=random.Random(seed), clock=self.clock)
+        inference = None
+        if self.settings.inference and situation.last_play is not None:
+            inference = RackInference(situation, player)
+        simulator = Simulator(player, self.settings, rng=random.Random(seed), clock=self.clock, inference=inference)
         self.last = simulator.simulate(situation, moves)
         chosen = [entry.move for entry in self.last.ranked]
         return [*chosen, *(m for m in candidates if m not in chosen)]

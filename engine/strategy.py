@@ -46,6 +46,7 @@ class Situation:
     bag_count: int
     scores: tuple[int, int] = (0, 0)
     scoreless: int = 0  # scoreless turns in a row so far (the end game counts them)
+    last_play: Placement | None = None  # the opponent's last placement, if it was one (for inference)
 
     def __post_init__(self) -> None:
         """Refuse racks no game can have: the rankings' cost grows with the subsets of the rack (and,

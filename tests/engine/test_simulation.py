@@ -12,6 +12,7 @@ import pytest
 from dictionaries import bundled_path
 from engine.dawg import Dawg
 from engine.game import Game
+from engine.inference import RackInference
 from engine.move import Placement
 from engine.movegen import generate
 from engine.rules import Ruleset
@@ -121,3 +122,43 @@ def test_sim_options_in_the_name() -> None:
         strategy_named("sim:iterations=many")
     with pytest.raises(ValueError, match="candidates='0': expected a whole number"):
         strategy_named("sim:candidates=0")
+
+
+def test_inference_weights_racks_that_explain_the_last_play() -> None:
+    """After a greedy-looking play, racks whose best move was that play weigh more than racks that
+    had something much better; an unexplainable play still gets racks (it falls back to uniform)."""
+    game = Game(EN, english(), random.Random(21))
+    equity = Equity()
+    def kept_some() -> bool:  # the last move a placement that kept at least two tiles
+        action = game.history[-1].action if game.history else None
+        return isinstance(action, Placement) and len(action.tiles) <= 5
+
+    while len(game.history) < 4 or not kept_some():
+        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
+        move = equity.best(situation, 1)[0]
+        if isinstance(move, Placement):
+            game.place(move)
+        else:
+            game.pass_turn()
+    last = game.history[-1].action
+    assert isinstance(last, Placement)
+    seat = game.current
+    situation = Situation(
+        game.board, game.rack, EN, english(), tuple(game.unseen(seat)), len(game.bag), last_play=last
+    )
+    inference = RackInference(situation, Equity())
+    # the tiles the opponent really kept (their rack now, minus what they drew) explain their play
+    held = [*game.racks[1 - seat].letters(), *[-1] * game.racks[1 - seat].blanks]
+    for tile in game.history[-1].drawn:
+        held.remove(tile)
+    truly_kept = tuple(sorted(held))
+    assert inference.weight(truly_kept) == 1.0  # an equity player's own choice: nothing better
+    rng = random.Random(3)
+    size = 7 - len(last.tiles)
+    weights = [inference.weight(tuple(sorted(rng.sample(situation.unseen, size)))) for _ in range(40)]
+    assert all(0.02 <= w <= 1.0 for w in weights)  # never below the floor: no rack is ruled out
+    assert min(weights) == 0.02 and len(set(weights)) > 10  # most racks explain it far worse, unequally
+    rack, bag, weight = inference.deal(random.Random(5))
+    assert len(rack) == len(situation.unseen) - situation.bag_count and len(bag) == situation.bag_count
+    assert sorted([*rack.letters(), *[-1] * rack.blanks, *bag]) == sorted(situation.unseen)
+    assert 0.02 <= weight <= 1.0

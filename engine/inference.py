@@ -1,0 +1,90 @@
+"""What the opponent kept: racks for the simulation, weighted by how well they explain the last play.
+
+The opponent's last placement used some tiles and kept the rest of a full rack; the kept tiles are
+among the tiles we cannot see now. A static-equity player holding the played tiles plus kept tiles
+``L`` would have preferred the play it made by some margin, or another move: the weight of ``L`` is
+``exp(-gap / temperature)``, where ``gap`` is how much equity the play gave up against that player's
+best move (0 when it is the best). Racks are drawn uniformly and each iteration of the simulation
+counts with its rack's weight (importance weighting, so no draw is thrown away). Weights never go
+below ``floor``: an unusual play (a word our lexicon lacks, a blunder) that no rack explains still
+leaves every rack possible, and the simulation falls back to plain uniform draws.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from engine.board import Board
+from engine.game import BLANK
+from engine.move import Placement, Swap
+from engine.rack import Rack
+from engine.strategy import Equity, Situation
+from engine.tiles import BLANK_FLAG
+
+
+@dataclass
+class RackInference:
+    """Draws the opponent's rack for one situation (``situation.last_play`` is their last placement)."""
+
+    situation: Situation
+    static: Equity
+    temperature: float = 6.0
+    floor: float = 0.02
+    _before: Board = field(init=False)
+    _used: list[int] = field(init=False)
+    _weights: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        play = self.situation.last_play
+        assert play is not None
+        gone = set(play.tiles)
+        self._before = Board(self.situation.board.alphabet)
+        self._before.place([square for square in self.situation.board.tiles() if square not in gone])
+        self._used = [BLANK if tile & BLANK_FLAG else tile for _, _, tile in play.tiles]
+
+    def deal(self, rng: random.Random) -> tuple[Rack, list[int], float]:
+        """The opponent's rack, the bag (in a random order) and the weight of this draw."""
+        situation = self.situation
+        unseen = list(situation.unseen)
+        rng.shuffle(unseen)
+        held = max(0, len(unseen) - situation.bag_count)
+        kept = max(0, min(held, situation.rules.rack_size - len(self._used)))
+        return _rack(situation, unseen[:held]), unseen[held:], self.weight(tuple(sorted(unseen[:kept])))
+
+    def weight(self, kept: tuple[int, ...]) -> float:
+        """How well keeping ``kept`` explains the last play, in [floor, 1]."""
+        found = self._weights.get(kept)
+        if found is None:
+            found = self._weights[kept] = max(self.floor, self._fit(kept))
+        return found
+
+    def _fit(self, kept: tuple[int, ...]) -> float:
+        situation = self.situation
+        play = situation.last_play
+        assert play is not None
+        rules = situation.rules
+        before = _rack(situation, [*self._used, *kept])
+        if len(before) > rules.rack_size:
+            return 1.0
+        model = self.static._model(rules)
+        # as they saw it: a full bag beyond their rack (the leave counts in full)
+        seen = Situation(self._before, before, rules, situation.lexicon, (), rules.swap_min_bag + 7)
+        best = self.static.best(seen, 1)[0]
+        played = (play.score or 0) + model.value(_rack(situation, list(kept)))
+        if isinstance(best, Placement):
+            top = (best.score or 0) + model.value(before.leave([t for _, _, t in best.tiles]))
+        elif isinstance(best, Swap):
+            top = model.value(before.leave([BLANK_FLAG if t == BLANK else t for t in best.tiles]))
+        else:
+            top = played
+        return math.exp(-max(0.0, top - played) / self.temperature)
+
+
+def _rack(situation: Situation, tiles: list[int]) -> Rack:
+    letters = [t for t in tiles if t != BLANK]
+    return Rack.from_codes(situation.rules.alphabet, letters, blanks=len(tiles) - len(letters))
+
+
+__all__ = ["RackInference"]
