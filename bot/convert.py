@@ -51,6 +51,8 @@ class Position:
     move_count: int
     my_turn: bool
     opponent: str
+    their_last: Placement | None = None  # the opponent's last action if it was a placement (with its points)
+    scoreless: int = 0  # scoreless turns in a row so far (``pass_count``)
 
 
 class ConversionError(ProtocolError):
@@ -131,7 +133,24 @@ def to_position(game: Game, user_id: int, board_grid: BoardGrid) -> Position:
         move_count=game.move_count,
         my_turn=game.is_running and game.current_player == me.position,
         opponent=opponent.username,
+        their_last=_their_last(game, opponent.id, board, rules),
+        scoreless=game.pass_count or 0,
     )
+
+
+def _their_last(game: Game, opponent: int, board: Board, rules: Ruleset) -> Placement | None:
+    """The opponent's last placement with its points, if the last action was one and its tiles are on
+    the board as the game says (else None: the look-ahead then assumes nothing about their rack)."""
+    last = game.last_move
+    if last is None or last.move_type != "move" or last.user_id != opponent or not last.move or last.points is None:
+        return None
+    try:
+        move = placement_from_api(last.move, rules.alphabet, game.id)
+    except ConversionError:
+        return None
+    if any(board[row, col] != tile for row, col, tile in move.tiles):
+        return None
+    return move.with_score(last.points)
 
 
 def _check_tile_counts(board: Board, rack: Rack, rules: Ruleset, game_id: int) -> None:

@@ -64,7 +64,17 @@ def situation_of(position: Position, lexicon: Dawg) -> Situation:
             f"game {position.game_id}: field 'bag_count': {position.bag_count} tiles in the bag and "
             f"{len(unseen)} unseen would leave the opponent {theirs_held} tiles (a rack holds {rules.rack_size})"
         )
-    return Situation(position.board, position.rack, rules, lexicon, unseen, position.bag_count, (mine, theirs))
+    return Situation(
+        position.board,
+        position.rack,
+        rules,
+        lexicon,
+        unseen,
+        position.bag_count,
+        (mine, theirs),
+        position.scoreless,
+        position.their_last,
+    )
 
 
 @dataclass(frozen=True)

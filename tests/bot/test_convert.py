@@ -11,7 +11,7 @@ from bot.convert import ConversionError, move_payload, placement_from_api, rack_
 from bot.errors import ProtocolError
 from bot.models import Game, field_problem
 from engine.board import Board
-from engine.move import parse_move
+from engine.move import Placement, parse_move
 from engine.rules import Ruleset
 from engine.tiles import BLANK_FLAG
 from sandbox.api import game_json
@@ -115,3 +115,23 @@ def test_the_bot_must_be_exactly_one_of_the_players() -> None:
     twice = game.model_copy(update={"players": [game.players[0], game.players[0].model_copy(update={"position": 1})]})
     with pytest.raises(ProtocolError, match="user 1 is both of its players"):
         twice.me(1)
+
+
+def test_the_opponents_last_placement_is_handed_to_the_look_ahead() -> None:
+    state = State(lambda r: english(), lambda: 1.0, seed=4)
+    me = state.add_user("me", "me@x.org", "pw")
+    house = state.add_user("house", "h@x.org", "pw")
+    state.house.add(house.id)
+    sgame = state.new_game(house, me, 5)  # the house moves first: its placement is the last action
+    last = sgame.game.history[-1]
+    assert last.player == 0 and isinstance(last.action, Placement)
+    api = Game.model_validate(game_json(state, sgame, me, detail=True))
+    position = to_position(api, me.id, lambda board_id: [])
+    assert position.their_last is not None
+    assert position.their_last.tiles == last.action.tiles and position.their_last.score == last.points
+    # our own last move, or a swap, is not theirs to infer from
+    data = game_json(state, sgame, me, detail=True)
+    data["last_move"] = {**data["last_move"], "user_id": me.id}
+    assert to_position(Game.model_validate(data), me.id, lambda board_id: []).their_last is None
+    data["last_move"] = {"move_type": "swap", "user_id": house.id, "tile_count": 3}
+    assert to_position(Game.model_validate(data), me.id, lambda board_id: []).their_last is None
