@@ -9,7 +9,9 @@ kept plus what we drew. A candidate's value in one iteration is the points of th
 ``min_iterations`` a candidate whose mean is below the leader's by more than ``z`` standard errors
 of both is dropped. The simulation stops when the time budget (on an injected clock) or the
 iteration limit is spent, or one candidate is left; near the end of the game (few tiles in the
-bag) candidates are ranked by how often they leave us ahead rather than by points.
+bag) candidates are ranked by how often they leave us ahead rather than by points. In the
+pre-endgame (1 to ``pre_endgame`` tiles in the bag) every possible opponent rack is played out once,
+weighted by how many ways the unseen tiles give it, instead of random draws.
 
 Randomness comes only from the injected ``random.Random``; with an iteration limit and no time
 limit the choice is the same on every machine (the arena plays that way).
@@ -21,6 +23,7 @@ import dataclasses
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -47,6 +50,7 @@ class SimSettings:
     z: float = 2.0
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
     inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
+    pre_endgame: int = 6  # tiles in the bag up to which every possible opponent rack is played out
 
 
 @dataclass
@@ -144,10 +148,12 @@ class Simulator:
         spread = situation.scores[0] - situation.scores[1]
         model = self.static._model(situation.rules)
         iterations = 0
-        while iterations < settings.max_iterations and sum(s.alive for s in stats) > 1:
+        draws = self._every_rack(situation)
+        limit = settings.max_iterations if draws is None else len(draws)
+        while iterations < limit and sum(s.alive for s in stats) > 1:
             if iterations and self.clock() - started >= settings.seconds:
                 break
-            theirs, bag, weight = self._deal(situation)
+            theirs, bag, weight = self._deal(situation) if draws is None else draws[iterations]
             for entry in stats:
                 if entry.alive:
                     value = self._play_out(situation, entry.move, theirs, list(bag), model)
@@ -170,6 +176,40 @@ class Simulator:
         held = max(0, len(unseen) - situation.bag_count)
         theirs = _draw(Rack.from_codes(situation.rules.alphabet, []), unseen, held)
         return theirs, unseen, 1.0
+
+    def _every_rack(self, situation: Situation) -> list[tuple[Rack, list[int], float]] | None:
+        """In the pre-endgame, every distinct rack the opponent can hold (the rest in the bag, in a random
+        order) with the number of ways to hold it; None when there are more than the iteration limit."""
+        if not 1 <= situation.bag_count <= self.settings.pre_endgame:
+            return None
+        pool = Counter(situation.unseen)
+        tiles = sorted(pool)
+        held = len(situation.unseen) - situation.bag_count
+        racks: list[tuple[list[int], int]] = []
+
+        def choose(index: int, left: int, taken: list[int], ways: int) -> None:
+            if len(racks) > self.settings.max_iterations:
+                return
+            if left == 0:
+                racks.append((list(taken), ways))
+                return
+            if index == len(tiles):
+                return
+            tile = tiles[index]
+            for count in range(min(left, pool[tile]), -1, -1):
+                choose(index + 1, left - count, taken + [tile] * count, ways * math.comb(pool[tile], count))
+
+        choose(0, held, [], 1)
+        if len(racks) > self.settings.max_iterations:
+            return None
+        draws = []
+        alphabet = situation.rules.alphabet
+        for rack, ways in racks:
+            bag = list((pool - Counter(rack)).elements())
+            self.rng.shuffle(bag)
+            letters = [t for t in rack if t != BLANK]
+            draws.append((Rack.from_codes(alphabet, letters, blanks=len(rack) - len(letters)), bag, float(ways)))
+        return draws
 
     def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
         """Our ``move``, their best reply, our best reply; points of the three and leaves at the end."""

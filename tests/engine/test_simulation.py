@@ -4,6 +4,7 @@ choice for the same position, the board left as it was, and the ``sim`` strategy
 from __future__ import annotations
 
 import copy
+import math
 import random
 from functools import cache
 
@@ -13,7 +14,7 @@ from dictionaries import bundled_path
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.inference import RackInference
-from engine.move import Placement
+from engine.move import Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.simulation import Sim, SimSettings, Simulator
@@ -162,3 +163,32 @@ def test_inference_weights_racks_that_explain_the_last_play() -> None:
     assert len(rack) == len(situation.unseen) - situation.bag_count and len(bag) == situation.bag_count
     assert sorted([*rack.letters(), *[-1] * rack.blanks, *bag]) == sorted(situation.unseen)
     assert 0.02 <= weight <= 1.0
+
+
+def test_in_the_pre_endgame_every_opponent_rack_is_played_out_once() -> None:
+    game = Game(EN, english(), random.Random(31))
+    equity = Equity()
+    while len(game.bag) > 3 and not game.is_over:
+        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
+        move = equity.best(situation, 1)[0]
+        if isinstance(move, Placement):
+            game.place(move)
+        elif isinstance(move, Swap):
+            game.swap(list(move.tiles))
+        else:
+            game.pass_turn()
+    assert 1 <= len(game.bag) <= 3 and not game.is_over
+    seat = game.current
+    situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(seat)), len(game.bag))
+    simulator = Simulator(Equity(), SimSettings(max_iterations=5000, seconds=float("inf"), min_iterations=10**6))
+    draws = simulator._every_rack(situation)
+    assert draws is not None
+    unseen = sorted(situation.unseen)
+    held = len(unseen) - situation.bag_count
+    racks = {tuple(sorted([*rack.letters(), *[-1] * rack.blanks])) for rack, _, _ in draws}
+    assert len(racks) == len(draws)  # each distinct rack once
+    assert sum(ways for _, _, ways in draws) == math.comb(len(unseen), held)  # every way to hold them
+    for rack, bag, _ in draws:
+        assert sorted([*rack.letters(), *[-1] * rack.blanks, *bag]) == unseen
+    result = simulator.simulate(situation, Equity().best(situation, 3))
+    assert result.iterations == len(draws) and result.by_wins
