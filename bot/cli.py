@@ -38,10 +38,12 @@ from bot.logs import setup_logging
 from bot.replay import replay
 from bot.selfplay import selfplay
 from bot.store import Store
+from bot.terminal import wants_colour
+from bot.views import add_view_commands, game_list, open_state, plural, write_replay_html
 from dictionaries.cli import add_dict_commands
 from engine import native
 from engine.errors import EngineError, LexiconError
-from engine.strategy import STRATEGIES
+from engine.strategy import STRATEGIES, strategy_named
 from sandbox.cli import main as sandbox_main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -137,10 +139,11 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
     report = args.wiring.bot.run_pass()
     stats = args.wiring.store.stats()
     print(
-        f"pass done: {report.acted} moves submitted, {len(report.accepted)} invites accepted, "
-        f"{len(report.rejected)} rejected, {report.requested} random games requested, "
-        f"{report.running} games running, {len(report.errors)} errors; "
-        f"record {stats.wins}-{stats.losses}-{stats.draws}"
+        f"pass done: {plural(report.acted, 'move')} submitted, {plural(len(report.accepted), 'invite')} accepted, "
+        f"{len(report.rejected)} rejected, {plural(report.requested, 'random game')} requested, "
+        f"{plural(report.running, 'game')} running, {plural(len(report.errors), 'error')}; "
+        f"record: {plural(stats.wins, 'win')}, {plural(stats.losses, 'loss', 'losses')}, "
+        f"{plural(stats.draws, 'draw')}"
     )
     for problem in report.errors:
         print(f"  error: {problem}", file=sys.stderr)
@@ -201,26 +204,30 @@ def check_config(args: argparse.Namespace) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    """Print the replay of a recorded game."""
+    """Print the replay of a recorded game (or write it as HTML), or list the recorded games."""
     try:
         config = _config(args)
-        store = Store(args.state or config.store.resolved())
+        store = open_state(args.state or config.store.resolved())
     except (ConfigError, StoreError) as exc:
         return _fail("replay", str(exc), EXIT_CONFIG)
     try:
         if args.game is None:
-            for game_id in store.game_ids():
-                print(game_id)
+            for entry in game_list(store):
+                print(entry)
             return EXIT_OK
-        lines = replay(store, args.game, registry_for(config).get)
-    except (LookupError, EngineError, BotError) as exc:
+        strategy = strategy_named(config.play.strategy)
+        lexicons = registry_for(config).get
+        if args.html is not None:
+            return write_replay_html(store, args.game, lexicons, strategy, args.html)
+        lines = replay(store, args.game, lexicons, strategy)
+    except (LookupError, EngineError, BotError, ValueError) as exc:
         return _fail("replay", str(exc), EXIT_ERRORS)
     finally:
         store.close()
     for line in lines:
         print(line.text)
     mismatches = sum(1 for line in lines if line.mismatch)
-    print(f"{len(lines)} positions checked, {mismatches} scores differ from the server's")
+    print(f"{plural(len(lines), 'position')} checked, {plural(mismatches, 'score')} differ from the server's")
     return EXIT_ERRORS if mismatches else EXIT_OK
 
 
@@ -229,7 +236,7 @@ def demo(args: argparse.Namespace) -> int:
     setup_logging("WARNING", args.log_file, verbose=args.verbose)
     native.announce()
     try:
-        run_demo(args.ruleset, args.seed)
+        run_demo(args.ruleset, args.seed, colour=wants_colour(sys.stdout))
     except (LexiconError, BotError) as exc:
         return _fail("demo", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -333,7 +340,14 @@ def build_parser() -> argparse.ArgumentParser:
         "server score), what the bot would play now, and the opponent's moves rescored. Without GAME, list "
         "the recorded games.",
     )
-    replay_parser.add_argument("game", type=int, nargs="?", help="the game id")
+    replay_parser.add_argument("game", type=int, nargs="?", help="the game id (without it: list the recorded games)")
+    replay_parser.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="write the game as one self-contained HTML page instead: the board after every move (arrow keys or "
+        "a slider), the move list, server against engine points, what the bot would play now, a score graph",
+    )
     replay_parser.set_defaults(handler=replay_command)
 
     check = commands.add_parser(
@@ -416,6 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
     learn_parser.set_defaults(handler=learn_leaves)
 
+    add_view_commands(commands, service, _config, _fail)
     add_dict_commands(commands)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
     commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
