@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 from bot.app import build, registry_for
 from bot.arena import arena_lines
-from bot.config import BotConfig, exposure_warning, load_config, load_credentials
+from bot.config import BotConfig, exposure_warning, load_config, load_credentials, parse_listen
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
@@ -37,6 +37,7 @@ from bot.learn import learn
 from bot.logs import setup_logging
 from bot.replay import replay
 from bot.selfplay import selfplay
+from bot.status import Health, StatusServer, StatusSettings
 from bot.store import Store
 from bot.terminal import wants_colour
 from bot.views import add_view_commands, game_list, open_state, plural, write_replay_html
@@ -124,6 +125,7 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
     try:
         with wiring.store.lock():
             args.wiring = wiring
+            args.redactor = redactor
             return body(config, args)
     except LockedError as exc:
         return _fail(args.command, str(exc), EXIT_LOCKED)
@@ -151,10 +153,22 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
 
 
 def _run(config: BotConfig, args: argparse.Namespace) -> int:
+    schedule = config.schedule
+    health = Health(schedule.poll_seconds + schedule.jitter_seconds, config.status.healthy_polls)
     daemon = Daemon(
-        args.wiring.bot, poll_seconds=config.schedule.poll_seconds, jitter_seconds=config.schedule.jitter_seconds
+        args.wiring.bot, poll_seconds=schedule.poll_seconds, jitter_seconds=schedule.jitter_seconds, health=health
     )
-    daemon.run()
+    if config.status.listen is None:
+        daemon.run()
+        return EXIT_OK
+    host, port = parse_listen(config.status.listen)
+    settings = StatusSettings(host, port, config.status.refresh_seconds)
+    try:
+        server = StatusServer(settings, Path(args.wiring.store.path), health, args.redactor)
+    except OSError as exc:
+        return _fail("run", f"status.listen {config.status.listen}: cannot listen: {exc.strerror or exc}", EXIT_CONFIG)
+    with server:  # the page lives exactly as long as the daemon
+        daemon.run()
     return EXIT_OK
 
 

@@ -292,6 +292,15 @@ class Store:
             for r in rows
         ]
 
+    def recent_decisions(self, limit: int) -> list[tuple[Decision, float]]:
+        """The latest ``limit`` decisions of all games, newest first, each with when it was made."""
+        rows = self._db.execute("SELECT * FROM decisions ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [
+            (Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), r[7], r[8], r[9]),
+             float(r[10]))
+            for r in rows
+        ]  # fmt: skip
+
     # -- refused words ----------------------------------------------------------------------
 
     def add_rejected(self, ruleset: int, word: str) -> bool:
