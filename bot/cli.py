@@ -40,7 +40,7 @@ from bot.selfplay import selfplay
 from bot.status import Health, StatusServer, StatusSettings
 from bot.store import Store
 from bot.terminal import wants_colour
-from bot.views import add_view_commands, game_list, open_state, plural, write_replay_html
+from bot.views import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
 from dictionaries.cli import add_dict_commands
 from engine import native
 from engine.errors import EngineError, LexiconError
@@ -334,7 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Start a sandbox server in this process, log the bot in over HTTP and let it play one whole "
         "game against the sandbox's greedy house player, showing the board after every move and the final score.",
     )
-    demo_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id of the game (default: 5, English)")
+    demo_parser.add_argument(
+        "--ruleset", type=ruleset_id, default=5, help="ruleset id or code of the game (default: 5, en)"
+    )
     demo_parser.add_argument("--seed", type=int, default=1, help="seed of the sandbox's bag (default: 1)")
     demo_parser.set_defaults(handler=demo)
 
@@ -376,9 +378,17 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay_parser = commands.add_parser(
         "selfplay",
         help="show the move generator: a seeded self-play game with the top moves of every turn",
-        description="Play a short seeded two-player game on the English ruleset (id 5) with the bundled ENABLE "
-        "lexicon, with no server. Each turn prints the rack, the top moves with their scores, the move-generation "
-        "time and the board.",
+        description="Play a short seeded two-player game with no server (by default on the English ruleset, id "
+        "5, with the bundled ENABLE lexicon). Each turn prints the rack, the top moves as the strategy ranks them "
+        "with their scores, the move-generation time and the board; the first move is played.",
+    )
+    selfplay_parser.add_argument(
+        "--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en; needs its lexicon)"
+    )
+    selfplay_parser.add_argument(
+        "--strategy",
+        default="greedy",
+        help=f"how the moves are ranked: {', '.join(sorted(STRATEGIES))} or equity:FILE (default greedy)",
     )
     selfplay_parser.add_argument("--seed", type=int, default=1, help="seed for shuffling the bag (default: 1)")
     selfplay_parser.add_argument("--turns", type=_positive_int, default=6, help="turns to play (default: 6)")
@@ -390,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play strategy A against B over mirrored deals and print the figures",
         description="Play strategy A against strategy B on the local game engine: every shuffled bag is played "
         "twice with the seats swapped (a mirrored pair), over several processes. Prints wins, draws and losses, "
-        "the win rate with a 95%% confidence interval over pairs, mean scores and margin, bingos and swaps per "
+        "the win rate with a 95% confidence interval over pairs, mean scores and margin, bingos and swaps per "
         f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}.",
     )
     arena_parser.add_argument("a", help="strategy A (the one the figures are about)")
@@ -398,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     size = arena_parser.add_mutually_exclusive_group()
     size.add_argument("--pairs", type=_positive_int, help="mirrored pairs to play (default 100)")
     size.add_argument("--games", type=_even_games, help="games to play instead: an even number, two per pair")
-    arena_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    arena_parser.add_argument("--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en)")
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
     arena_parser.set_defaults(handler=arena)
@@ -416,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn_parser.add_argument("--work", type=Path, required=True, help="work directory for the samples (resumable)")
     learn_parser.add_argument("--games", type=_positive_int, default=1000, help="self-play games (default 1000)")
-    learn_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    learn_parser.add_argument("--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en)")
     learn_parser.add_argument("--out", type=Path, help="the table file (default: WORK/leaves-<ruleset>.json)")
     learn_parser.add_argument(
         "--player", default="equity-hand", help="strategy that plays the games (default equity-hand; or equity:FILE)"

@@ -20,7 +20,7 @@ from bot.convert import Position, board_without, placement_from_api, to_position
 from bot.credentials import Credentials
 from bot.models import Game
 from bot.store import Store
-from bot.turn import PLAYED
+from bot.turn import PLAYED, outcome_text
 from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.board import Board
@@ -84,7 +84,7 @@ def run_demo(
             after_bot = board_without(position.board, house_move.tiles if house_move else ())
             done = f"{report.notation} for {report.points} points" if report.outcome == PLAYED else report.notation
             out(
-                f"Move {game.move_count - house_moved}: bot {report.outcome}: {done}".rstrip(": ")
+                f"Move {game.move_count - house_moved}: bot {outcome_text(report.outcome)} {done}".rstrip(": ")
                 + f"   (bot {game.me(me.id).score})"
             )
             shown.board(after_bot, position.rules.layout)
