@@ -98,6 +98,10 @@ def _ago(now: float, stamp: float | None) -> str:
     return f"{when} ({seconds:.0f} s ago)"
 
 
+def _count(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
 def fragment(facts: dict[str, Any]) -> str:
     """The page's changing part: health, record, games with boards, decisions, refused words."""
     health = facts["health"]
@@ -105,7 +109,8 @@ def fragment(facts: dict[str, Any]) -> str:
     state = "healthy" if health["healthy"] else "unhealthy"
     parts = [
         f'<section id="health" class="{state}" data-passes="{health["passes"]}"><h2>Health: {state}</h2><p>'
-        f"{escape(health['reason'])}; {health['passes']} passes since {_ago(now, health['started'])}.<br>"
+        f"{escape(health['reason'])}; {_count(health['passes'], 'pass', 'passes')} "
+        f"since {_ago(now, health['started'])}.<br>"
         f"Last successful poll: {_ago(now, health['last_success'])}.<br>"
         f"Last error: {escape(health['last_error'] or 'none')}"
         f"{' at ' + _ago(now, health['last_error_at']) if health['last_error_at'] else ''}.</p></section>"
@@ -117,8 +122,9 @@ def fragment(facts: dict[str, Any]) -> str:
         for k, v in record["by_ruleset"].items()
     )
     parts.append(
-        f'<section id="record"><h2>Record</h2><p>{record["games"]} finished games: {record["wins"]} wins, '
-        f"{record['draws']} draws, {record['losses']} losses; mean score {record['mean']} against "
+        f'<section id="record"><h2>Record</h2><p>{_count(record["games"], "finished game")}: '
+        f"{_count(record['wins'], 'win')}, {_count(record['draws'], 'draw')}, "
+        f"{_count(record['losses'], 'loss', 'losses')}; mean score {record['mean']} against "
         f"{record['theirs']}. {record['running']} running.</p>"
         + (
             "<table><thead><tr><th></th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>mean</th>"

@@ -13,12 +13,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
-from typing import NoReturn, TextIO, TypeVar
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
 from dictionaries.registry import LexiconRegistry
 from engine.dawg import Dawg
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
@@ -60,6 +61,8 @@ def progress_printer(unit: str, stream: TextIO | None = None) -> Callable[[int, 
     def show(done: int, total: int) -> None:
         if out.isatty():
             if not bar:
+                from tqdm import tqdm  # noqa: PLC0415 - when a bar is drawn: every command would pay ~40 ms
+
                 bar.append(tqdm(total=total, initial=done, unit=f" {unit}", file=out, dynamic_ncols=True))
             bar[0].update(done - bar[0].n)
             if done == total:

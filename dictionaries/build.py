@@ -15,9 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NoReturn, TextIO
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from dictionaries.normalize import Drop, Normalizer
 from dictionaries.registry import user_lexicon_path
@@ -26,6 +24,9 @@ from dictionaries.wordlist import read_word_list
 from engine.dawg import Dawg
 from engine.errors import EngineError, LexiconError
 from engine.rules import Ruleset
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 #: progress(phase, done, total)
 Progress = Callable[[str, int, int], None]
@@ -145,6 +146,8 @@ def progress_bar(stream: TextIO | None = None) -> Progress:
     def show(phase: str, done: int, total: int) -> None:
         bar = bars.get(phase)
         if bar is None:
+            from tqdm import tqdm  # noqa: PLC0415 - when a bar is drawn: every command would pay ~40 ms
+
             bar = bars[phase] = tqdm(total=total, desc=phase, unit=" words", file=out, dynamic_ncols=True)
         bar.update(done - bar.n)
         if done == total:

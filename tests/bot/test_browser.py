@@ -73,9 +73,24 @@ def browser() -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+_READ_CARD = """
+const card = document.querySelector('article.game[data-game="' + arguments[0] + '"]');
+const health = document.getElementById('health');
+return card === null ? null : {
+  moves: Number(card.dataset.moves), tiles: card.querySelectorAll('g.tile').length,
+  last: card.querySelectorAll('g.tile.last').length, board: card.querySelectorAll('svg.wf-board').length,
+  passes: health.dataset.passes, health: health.textContent};
+"""
+
+
+def _card(browser: Any, game_id: int) -> dict[str, Any]:
+    """What the page shows of a game, read in one go (the page replaces its content as it refreshes)."""
+    found: dict[str, Any] | None = browser.execute_script(_READ_CARD, str(game_id))
+    return found or {"moves": -1}
+
+
 def _moves(browser: Any, game_id: int) -> int:
-    cards = browser.find_elements(By.CSS_SELECTOR, f'article.game[data-game="{game_id}"]')
-    return int(cards[0].get_attribute("data-moves")) if cards else -1
+    return int(_card(browser, game_id)["moves"])
 
 
 def test_the_status_page_shows_the_game_and_updates_after_a_move(
@@ -88,17 +103,13 @@ def test_the_status_page_shows_the_game_and_updates_after_a_move(
     with StatusServer(StatusSettings("127.0.0.1", 0, 0.2), tmp_path / "state.db", health) as server:
         browser.get(server.url)
         assert browser.title == "wordfeud-bot status"
-        before = _moves(browser, game.id)
-        assert before == 1
-        assert browser.find_element(By.CSS_SELECTOR, f'article.game[data-game="{game.id}"] svg.wf-board')
+        before = _card(browser, game.id)
+        assert before["moves"] == 1 and before["board"] == 1 and before["tiles"] == before["last"] > 0
         health.passed(wiring.bot.run_pass())  # it reads the house's answer and moves again
-        WebDriverWait(browser, WAIT_SECONDS).until(lambda b: _moves(b, game.id) > before)
-        assert _moves(browser, game.id) == 3
-        section = browser.find_element(By.ID, "health")
-        assert section.get_attribute("data-passes") == "2" and "healthy" in section.text
-        tiles = browser.find_elements(By.CSS_SELECTOR, f'article.game[data-game="{game.id}"] g.tile')
-        highlighted = browser.find_elements(By.CSS_SELECTOR, f'article.game[data-game="{game.id}"] g.tile.last')
-        assert len(tiles) > len(highlighted) > 0
+        WebDriverWait(browser, WAIT_SECONDS).until(lambda b: _moves(b, game.id) > 1)
+        after = _card(browser, game.id)
+        assert after["moves"] == 3 and after["passes"] == "2" and "Health: healthy" in after["health"]
+        assert after["tiles"] > after["last"] > 0  # the new move highlighted among the older tiles
         shot = artifacts() / "status-page.png"
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     wiring.store.close()
