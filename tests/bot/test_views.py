@@ -30,6 +30,7 @@ from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import Equity, strategy_named
+from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
 from tests.bot.recorded import Recorded, record_demo
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -265,3 +266,21 @@ def test_replay_lists_games_writes_html_and_refuses_a_missing_state_file(
     assert main(["stats", *state]) == 0
     stats = capsys.readouterr().out
     assert "1 game recorded, 0 running, 1 finished" in stats and re.search(r"^  house\s+1\s", stats, re.MULTILINE)
+
+
+def test_hint_of_a_live_game_reads_it_from_the_server(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = sandbox.game()
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n', "utf-8")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
+    monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
+    state = tmp_path / "state.db"
+    assert main(["hint", "--config", str(config), "--state", str(state), "--game", str(game.id), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rack"] == game.game.racks[0].text()  # the bot's rack: it moves first
+    assert data["bag_count"] == len(game.game.bag) and data["moves"] and data["strategy"] == "equity"
+    assert main(["hint", "--config", str(config), "--state", str(state), "--game", "12345"]) == 1
+    assert "wordfeud-bot hint: " in capsys.readouterr().err
