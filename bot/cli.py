@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 from bot.app import build, registry_for
 from bot.arena import arena_lines
-from bot.config import BotConfig, exposure_warning, load_config, load_credentials
+from bot.config import BotConfig, exposure_warning, load_config, load_credentials, parse_listen
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
@@ -37,11 +37,14 @@ from bot.learn import learn
 from bot.logs import setup_logging
 from bot.replay import replay
 from bot.selfplay import selfplay
+from bot.status import Health, StatusServer, StatusSettings
 from bot.store import Store
+from bot.terminal import wants_colour
+from bot.views import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
 from dictionaries.cli import add_dict_commands
 from engine import native
 from engine.errors import EngineError, LexiconError
-from engine.strategy import STRATEGIES
+from engine.strategy import STRATEGIES, strategy_named
 from sandbox.cli import main as sandbox_main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -122,6 +125,7 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
     try:
         with wiring.store.lock():
             args.wiring = wiring
+            args.redactor = redactor
             return body(config, args)
     except LockedError as exc:
         return _fail(args.command, str(exc), EXIT_LOCKED)
@@ -137,10 +141,11 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
     report = args.wiring.bot.run_pass()
     stats = args.wiring.store.stats()
     print(
-        f"pass done: {report.acted} moves submitted, {len(report.accepted)} invites accepted, "
-        f"{len(report.rejected)} rejected, {report.requested} random games requested, "
-        f"{report.running} games running, {len(report.errors)} errors; "
-        f"record {stats.wins}-{stats.losses}-{stats.draws}"
+        f"pass done: {plural(report.acted, 'move')} submitted, {plural(len(report.accepted), 'invite')} accepted, "
+        f"{len(report.rejected)} rejected, {plural(report.requested, 'random game')} requested, "
+        f"{plural(report.running, 'game')} running, {plural(len(report.errors), 'error')}; "
+        f"record: {plural(stats.wins, 'win')}, {plural(stats.losses, 'loss', 'losses')}, "
+        f"{plural(stats.draws, 'draw')}"
     )
     for problem in report.errors:
         print(f"  error: {problem}", file=sys.stderr)
@@ -148,10 +153,22 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
 
 
 def _run(config: BotConfig, args: argparse.Namespace) -> int:
+    schedule = config.schedule
+    health = Health(schedule.poll_seconds + schedule.jitter_seconds, config.status.healthy_polls)
     daemon = Daemon(
-        args.wiring.bot, poll_seconds=config.schedule.poll_seconds, jitter_seconds=config.schedule.jitter_seconds
+        args.wiring.bot, poll_seconds=schedule.poll_seconds, jitter_seconds=schedule.jitter_seconds, health=health
     )
-    daemon.run()
+    if config.status.listen is None:
+        daemon.run()
+        return EXIT_OK
+    host, port = parse_listen(config.status.listen)
+    settings = StatusSettings(host, port, config.status.refresh_seconds)
+    try:
+        server = StatusServer(settings, Path(args.wiring.store.path), health, args.redactor)
+    except OSError as exc:
+        return _fail("run", f"status.listen {config.status.listen}: cannot listen: {exc.strerror or exc}", EXIT_CONFIG)
+    with server:  # the page lives exactly as long as the daemon
+        daemon.run()
     return EXIT_OK
 
 
@@ -201,26 +218,30 @@ def check_config(args: argparse.Namespace) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    """Print the replay of a recorded game."""
+    """Print the replay of a recorded game (or write it as HTML), or list the recorded games."""
     try:
         config = _config(args)
-        store = Store(args.state or config.store.resolved())
+        store = open_state(args.state or config.store.resolved())
     except (ConfigError, StoreError) as exc:
         return _fail("replay", str(exc), EXIT_CONFIG)
     try:
         if args.game is None:
-            for game_id in store.game_ids():
-                print(game_id)
+            for entry in game_list(store):
+                print(entry)
             return EXIT_OK
-        lines = replay(store, args.game, registry_for(config).get)
-    except (LookupError, EngineError, BotError) as exc:
+        strategy = strategy_named(config.play.strategy)
+        lexicons = registry_for(config).get
+        if args.html is not None:
+            return write_replay_html(store, args.game, lexicons, strategy, args.html)
+        lines = replay(store, args.game, lexicons, strategy)
+    except (LookupError, EngineError, BotError, ValueError) as exc:
         return _fail("replay", str(exc), EXIT_ERRORS)
     finally:
         store.close()
     for line in lines:
         print(line.text)
     mismatches = sum(1 for line in lines if line.mismatch)
-    print(f"{len(lines)} positions checked, {mismatches} scores differ from the server's")
+    print(f"{plural(len(lines), 'position')} checked, {plural(mismatches, 'score')} differ from the server's")
     return EXIT_ERRORS if mismatches else EXIT_OK
 
 
@@ -229,7 +250,7 @@ def demo(args: argparse.Namespace) -> int:
     setup_logging("WARNING", args.log_file, verbose=args.verbose)
     native.announce()
     try:
-        run_demo(args.ruleset, args.seed)
+        run_demo(args.ruleset, args.seed, colour=wants_colour(sys.stdout))
     except (LexiconError, BotError) as exc:
         return _fail("demo", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -320,7 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Start a sandbox server in this process, log the bot in over HTTP and let it play one whole "
         "game against the sandbox's greedy house player, showing the board after every move and the final score.",
     )
-    demo_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id of the game (default: 5, English)")
+    demo_parser.add_argument(
+        "--ruleset", type=ruleset_id, default=5, help="ruleset id or code of the game (default: 5, en)"
+    )
     demo_parser.add_argument("--seed", type=int, default=1, help="seed of the sandbox's bag (default: 1)")
     demo_parser.set_defaults(handler=demo)
 
@@ -340,7 +363,14 @@ def build_parser() -> argparse.ArgumentParser:
         "server score), what the bot would play now, and the opponent's moves rescored. Without GAME, list "
         "the recorded games.",
     )
-    replay_parser.add_argument("game", type=int, nargs="?", help="the game id")
+    replay_parser.add_argument("game", type=int, nargs="?", help="the game id (without it: list the recorded games)")
+    replay_parser.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="write the game as one self-contained HTML page instead: the board after every move (arrow keys or "
+        "a slider), the move list, server against engine points, what the bot would play now, a score graph",
+    )
     replay_parser.set_defaults(handler=replay_command)
 
     check = commands.add_parser(
@@ -355,9 +385,17 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay_parser = commands.add_parser(
         "selfplay",
         help="show the move generator: a seeded self-play game with the top moves of every turn",
-        description="Play a short seeded two-player game on the English ruleset (id 5) with the bundled ENABLE "
-        "lexicon, with no server. Each turn prints the rack, the top moves with their scores, the move-generation "
-        "time and the board.",
+        description="Play a short seeded two-player game with no server (by default on the English ruleset, id "
+        "5, with the bundled ENABLE lexicon). Each turn prints the rack, the top moves as the strategy ranks them "
+        "with their scores, the move-generation time and the board; the first move is played.",
+    )
+    selfplay_parser.add_argument(
+        "--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en; needs its lexicon)"
+    )
+    selfplay_parser.add_argument(
+        "--strategy",
+        default="greedy",
+        help=f"how the moves are ranked: {', '.join(sorted(STRATEGIES))} or equity:FILE (default greedy)",
     )
     selfplay_parser.add_argument("--seed", type=int, default=1, help="seed for shuffling the bag (default: 1)")
     selfplay_parser.add_argument("--turns", type=_positive_int, default=6, help="turns to play (default: 6)")
@@ -369,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play strategy A against B over mirrored deals and print the figures",
         description="Play strategy A against strategy B on the local game engine: every shuffled bag is played "
         "twice with the seats swapped (a mirrored pair), over several processes. Prints wins, draws and losses, "
-        "the win rate with a 95%% confidence interval over pairs, mean scores and margin, bingos and swaps per "
+        "the win rate with a 95% confidence interval over pairs, mean scores and margin, bingos and swaps per "
         f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}.",
     )
     arena_parser.add_argument("a", help="strategy A (the one the figures are about)")
@@ -377,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     size = arena_parser.add_mutually_exclusive_group()
     size.add_argument("--pairs", type=_positive_int, help="mirrored pairs to play (default 100)")
     size.add_argument("--games", type=_even_games, help="games to play instead: an even number, two per pair")
-    arena_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    arena_parser.add_argument("--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en)")
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
     arena_parser.add_argument(
@@ -401,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn_parser.add_argument("--work", type=Path, required=True, help="work directory for the samples (resumable)")
     learn_parser.add_argument("--games", type=_positive_int, default=1000, help="self-play games (default 1000)")
-    learn_parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    learn_parser.add_argument("--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en)")
     learn_parser.add_argument("--out", type=Path, help="the table file (default: WORK/leaves-<ruleset>.json)")
     learn_parser.add_argument(
         "--player", default="equity-hand", help="strategy that plays the games (default equity-hand; or equity:FILE)"
@@ -429,6 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
     learn_parser.set_defaults(handler=learn_leaves)
 
+    add_view_commands(commands, service, _config, _fail)
     add_dict_commands(commands)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
     commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
@@ -445,7 +484,11 @@ def main(argv: list[str] | None = None) -> int:
         if not hasattr(args, name):
             setattr(args, name, None)
     handler: Handler = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERRORS
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ lines) which must be readable by its owner only. A bad file names the key and th
 
 from __future__ import annotations
 
+import difflib
 import os
 import stat
 import tomllib
@@ -131,6 +132,34 @@ class LoggingConfig(Section):
     file: Path | None = None
 
 
+def parse_listen(text: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:8765`` for IPv6) as (host, port); ValueError naming what is wrong."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not host:
+        raise ValueError(f"expected HOST:PORT such as 127.0.0.1:8765, got {text!r}")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"the port of {text!r} is not a number") from None
+    if not 0 <= port <= 65535:
+        raise ValueError(f"the port of {text!r} must be 0..65535 (0: any free port)")
+    return host, port
+
+
+class StatusConfig(Section):
+    listen: str | None = None
+    refresh_seconds: float = Field(default=5.0, gt=0, le=3600)
+    healthy_polls: int = Field(default=3, ge=1, le=1000)
+
+    @field_validator("listen")
+    @classmethod
+    def _listen(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_listen(value)
+        return value
+
+
 class BotConfig(Section):
     """The whole configuration file."""
 
@@ -145,6 +174,7 @@ class BotConfig(Section):
     dictionaries: DictionariesConfig = DictionariesConfig()
     store: StoreConfig = StoreConfig()
     logging: LoggingConfig = LoggingConfig()
+    status: StatusConfig = StatusConfig()
 
 
 def load_config(path: Path | None) -> BotConfig:
@@ -185,11 +215,25 @@ def parse_config(data: Mapping[str, object], source: str = "config") -> BotConfi
             key = ".".join(str(part) for part in error["loc"])
             message = error["msg"]
             if error["type"] == "extra_forbidden":
-                message = "unknown key (secrets such as passwords belong in the environment)"
+                hint = _did_you_mean(error["loc"])
+                message = f"unknown key{hint} (secrets such as passwords belong in the environment)"
             elif error["type"] == "value_error":
                 message = str(error["ctx"]["error"]) if "ctx" in error else message.removeprefix("Value error, ")
             problems.append(f"{key}: {message}")
         raise ConfigError(f"{source}: " + "; ".join(problems)) from None
+
+
+def _did_you_mean(location: tuple[int | str, ...]) -> str:
+    """``; did you mean 'poll_seconds'?`` for a key that is a typo of a known one, else ''."""
+    model: type[BaseModel] = BotConfig
+    for part in location[:-1]:
+        annotation = model.model_fields.get(str(part))
+        kind = annotation.annotation if annotation is not None else None
+        if not (isinstance(kind, type) and issubclass(kind, BaseModel)):
+            return ""
+        model = kind
+    close = difflib.get_close_matches(str(location[-1]), list(model.model_fields), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def load_credentials(config: BotConfig, environ: Mapping[str, str] | None = None) -> Credentials:

@@ -22,6 +22,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from bot.errors import BotError, LoginRefusedError
 from bot.service import Bot, PassReport
+from bot.status import Health
 
 log = logging.getLogger(__name__)
 
@@ -36,11 +37,13 @@ class Daemon:
         poll_seconds: float,
         jitter_seconds: float = 0.0,
         until: Callable[[PassReport], bool] | None = None,
+        health: Health | None = None,
     ) -> None:
         self.bot = bot
         self.poll_seconds = poll_seconds
         self.jitter_seconds = jitter_seconds
         self.until = until
+        self.health = health  # what the status page and /healthz report
         self.stopping = threading.Event()
         self.passes = 0
         self.reports: deque[PassReport] = deque(maxlen=100)  # the latest passes, for tests and status
@@ -90,6 +93,10 @@ class Daemon:
             log.info("%s received: finishing the move in progress, then stopping", name)
         self.stop()
 
+    def _failed(self, problem: str) -> None:
+        if self.health is not None:
+            self.health.failed(problem)
+
     def _tick(self) -> None:
         with self._pass:
             if self.stopping.is_set():
@@ -98,16 +105,21 @@ class Daemon:
                 report = self.bot.run_pass(self.stopping)
             except LoginRefusedError as exc:
                 log.error("login refused: %s; stopping", exc)
+                self._failed(f"login refused: {exc}")
                 self.fatal = exc
                 self.stop()
                 return
             except BotError as exc:  # a typed failure (the store, the server): one line, then the next poll
                 log.error("the pass failed: %s; trying again at the next poll", exc)
+                self._failed(str(exc))
                 return
-            except Exception:  # one bad pass must not end a daemon meant to run for months
+            except Exception as exc:  # one bad pass must not end a daemon meant to run for months
                 log.exception("the pass failed; trying again at the next poll")
+                self._failed(f"unexpected {type(exc).__name__}: {exc}")
                 return
             self.passes += 1
             self.reports.append(report)
+            if self.health is not None:
+                self.health.passed(report)
             if self.until is not None and self.until(report):
                 self.stop()

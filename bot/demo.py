@@ -13,30 +13,33 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bot import terminal
 from bot.app import build
 from bot.config import ApiConfig, BotConfig, ScheduleConfig
 from bot.convert import Position, board_without, placement_from_api, to_position
 from bot.credentials import Credentials
 from bot.models import Game
 from bot.store import Store
-from bot.turn import PLAYED
+from bot.turn import PLAYED, outcome_text
 from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.board import Board
+from engine.layout import BoardLayout
 from engine.move import Placement, format_move
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
-_COLUMNS = "ABCDEFGHIJKLMNO"
 _BOT_PASSWORD = "demo-password"  # a throwaway account on a server that lives as long as the demo
 
 
 def board_picture(board: Board) -> str:
-    """The board with column letters and row numbers around it."""
-    rows = board.text().splitlines()
-    lines = ["    " + " ".join(_COLUMNS)]
-    lines += [f"{number:>2}  " + " ".join(row) for number, row in enumerate(rows, 1)]
-    return "\n".join(lines)
+    """The board with column letters and row numbers around it (plain text)."""
+    return terminal.board_picture(board)
+
+
+def _new_squares(board: Board, before: Board | None) -> frozenset[tuple[int, int]]:
+    """The squares that hold a tile now and did not on ``before`` (the last move's, to highlight)."""
+    return frozenset((r, c) for r, c, _ in board.tiles() if before is None or before.grid[r][c] != board.grid[r][c])
 
 
 def run_demo(
@@ -46,8 +49,10 @@ def run_demo(
     registry: LexiconRegistry | None = None,
     out: Callable[[str], None] = print,
     store_dir: Path | None = None,
+    colour: bool = False,
 ) -> Game:
-    """Play one game bot vs house in a private sandbox; returns the final game as the bot sees it."""
+    """Play one game bot vs house in a private sandbox; returns the final game as the bot sees it.
+    With ``colour`` the boards show premium squares and the last move in ANSI colours."""
     registry = registry or LexiconRegistry()
     registry.get(ruleset)  # fail early, naming the command that builds a missing lexicon
     state = State(registry.get, time.time, seed=seed)
@@ -66,8 +71,10 @@ def run_demo(
         game = client.game(sandbox_game.id)
         words = len(registry.get(ruleset))
         out(f"Ruleset {game.ruleset} ({sandbox_game.game.rules.name}), {words:,} words; {native.describe()}\n")
+        shown = Picture(out, colour)
+        from_moves = {"bot": 0, "house": 0}  # the sum of the move points, to explain the final adjustment
         if game.move_count:
-            _show_house_move(game, to_position(game, me.id, client.board), out)
+            from_moves["house"] += _show_house_move(game, to_position(game, me.id, client.board), shown)
         while game.is_running:
             report = wiring.bot.turns.play(game.id)
             game = client.game(game.id)
@@ -77,17 +84,39 @@ def run_demo(
             after_bot = board_without(position.board, house_move.tiles if house_move else ())
             done = f"{report.notation} for {report.points} points" if report.outcome == PLAYED else report.notation
             out(
-                f"Move {game.move_count - house_moved}: bot {report.outcome}: {done}".rstrip(": ")
+                f"Move {game.move_count - house_moved}: bot {outcome_text(report.outcome)} {done}".rstrip(": ")
                 + f"   (bot {game.me(me.id).score})"
             )
-            out(board_picture(after_bot) + "\n")
+            shown.board(after_bot, position.rules.layout)
+            from_moves["bot"] += report.points if report.outcome == PLAYED else 0
             if house_moved:
-                _show_house_move(game, position, out)
+                from_moves["house"] += _show_house_move(game, position, shown)
+        wiring.bot.turns.play(game.id)  # the bot sees the game over: the state file records the final scores
         store.close()
     mine, theirs = game.me(me.id).score, game.opponent(me.id).score
     verdict = "the bot wins" if mine > theirs else "the house wins" if theirs > mine else "a draw"
     out(f"\nGame over after {game.move_count} moves: bot {mine}, house {theirs}: {verdict}.")
+    if (mine, theirs) != (from_moves["bot"], from_moves["house"]):
+        out(
+            f"(The moves scored bot {from_moves['bot']}, house {from_moves['house']}; at the end of the game the "
+            "points of the tiles left on a rack are taken from its player, and given to the player who went out.)"
+        )
     return game
+
+
+class Picture:
+    """Prints boards, highlighting the squares that are new since the board printed before."""
+
+    def __init__(self, out: Callable[[str], None], colour: bool) -> None:
+        self.out = out
+        self.colour = colour
+        self.before: Board | None = None
+
+    def board(self, board: Board, layout: BoardLayout) -> None:
+        """Print the board (and remember it, for the next one's highlight)."""
+        last = _new_squares(board, self.before)
+        self.out(terminal.board_picture(board, layout, last, colour=self.colour) + "\n")
+        self.before = board.copy()
 
 
 def _scores(game: Game) -> str:
@@ -102,8 +131,8 @@ def _house_placement(game: Game, position: Position) -> Placement | None:
     return placement_from_api(last.move, position.rules.alphabet, game.id)
 
 
-def _show_house_move(game: Game, position: Position, out: Callable[[str], None]) -> None:
-    """Print the house's last action and the board after it."""
+def _show_house_move(game: Game, position: Position, shown: Picture) -> int:
+    """Print the house's last action and the board after it; returns the points it scored."""
     last = game.last_move
     assert last is not None
     move = _house_placement(game, position)
@@ -113,5 +142,6 @@ def _show_house_move(game: Game, position: Position, out: Callable[[str], None])
         text = f"swapped {last.tile_count} tiles"
     else:
         text = last.move_type
-    out(f"Move {game.move_count}: house {text}   {_scores(game)}")
-    out(board_picture(position.board) + "\n")
+    shown.out(f"Move {game.move_count}: house {text}   {_scores(game)}")
+    shown.board(position.board, position.rules.layout)
+    return (last.points or 0) if move is not None else 0

@@ -1,7 +1,8 @@
 """``wordfeud-bot selfplay``: the move generator on show, with no server.
 
-A seeded two-player game on the English ruleset with the bundled lexicon: every turn prints the
-rack, the best moves with their scores, the move-generation time and the board.
+A seeded two-player game (the English ruleset with the bundled lexicon unless ``--ruleset`` says
+otherwise): every turn prints the rack, the best moves as ``--strategy`` ranks them (greedy: by score)
+with their scores, the move-generation time and the board.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from collections.abc import Sequence
 from dictionaries.registry import LexiconRegistry
 from engine.board import Board
 from engine.errors import LexiconError
-from engine.move import Placement, format_move
+from engine.move import Move, Pass, Placement, Swap, format_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
+from engine.tiles import BLANK_FLAG
 
 #: Self-play uses the English (international) ruleset, the one the bundled lexicon is built for.
 SELFPLAY_RULESET = 5
@@ -48,9 +51,22 @@ def _ranked(moves: Sequence[Placement], board: Board, top: int) -> list[tuple[in
     return candidates[:top]
 
 
+def _by_strategy(
+    strategy: Strategy, situation: Situation, moves: Sequence[Placement], top: int
+) -> list[tuple[int, str, Move]]:
+    """The strategy's ``top`` moves as (score, notation, move); swaps and passes score 0."""
+    ranked = strategy.rank(situation, moves)[:top]
+    return [(m.score or 0 if isinstance(m, Placement) else 0, format_move(m, situation.board), m) for m in ranked]
+
+
 def selfplay(args: argparse.Namespace) -> int:
-    """Play ``args.turns`` turns of a seeded two-player game, always choosing the top move."""
-    rules = Ruleset.for_id(SELFPLAY_RULESET)
+    """Play ``args.turns`` turns of a seeded two-player game, always choosing the strategy's top move."""
+    try:
+        strategy = strategy_named(getattr(args, "strategy", "greedy"))
+    except ValueError as exc:
+        print(f"wordfeud-bot selfplay: {exc}", file=sys.stderr)
+        return 2
+    rules = Ruleset.for_id(getattr(args, "ruleset", SELFPLAY_RULESET))
     alphabet = rules.alphabet
     try:
         lexicon = LexiconRegistry().get(rules.id)
@@ -77,15 +93,25 @@ def selfplay(args: argparse.Namespace) -> int:
         elapsed_ms = (time.perf_counter() - start) * 1000
         print(f"\nTurn {turn}: player {player + 1}, rack {rack.text()}, {len(bag)} tiles left in the bag")
         print(f"{len(moves):,} moves generated in {elapsed_ms:.1f} ms")
-        ranked = _ranked(moves, board, args.top)
+        if strategy.name == "greedy":
+            ranked: list[tuple[int, str, Move]] = list(_ranked(moves, board, args.top))
+        else:
+            unseen = unseen_tiles(board, rack, rules)
+            mine = (scores[player], scores[1 - player])
+            situation = Situation(board, rack, rules, lexicon, unseen, len(bag), mine, scoreless)
+            ranked = _by_strategy(strategy, situation, moves, args.top)
         for i, (score, notation, _) in enumerate(ranked, 1):
             print(f"  {i:>2}. {notation:<20} {score:>4}{'  <- played' if i == 1 else ''}")
-        if ranked:
-            score, _, best = ranked[0]
+        best = ranked[0][2] if ranked else Pass()
+        if isinstance(best, Placement):
             board.place(best.tiles)
             racks[player] = rack.leave([tile for _, _, tile in best.tiles])
-            scores[player] += score
+            scores[player] += best.score or 0
             scoreless = 0
+        elif isinstance(best, Swap) and len(bag) >= rules.swap_min_bag:
+            racks[player] = rack.leave([BLANK_FLAG if t == _BAG_BLANK else t for t in best.tiles])
+            bag[:0] = list(best.tiles)  # back into the bag, below the tiles drawn next
+            scoreless += 1
         else:
             print("  no move: pass")
             scoreless += 1

@@ -34,6 +34,7 @@ class PassReport:
     requested: int = 0
     errors: list[str] = field(default_factory=list)
     running: int = 0
+    status_read: bool = False  # the account's status was read: the server and the login work
 
     @property
     def acted(self) -> int:
@@ -81,6 +82,7 @@ class Bot:
             report.errors.append(f"user/status/: {exc}")
             log.error("cannot read the account's status: %s", exc)
             return report
+        report.status_read = True
         running_ids = self._handle_games(status, report, stop)
         report.running = len(running_ids)
         if stop is None or not stop.is_set():

@@ -84,6 +84,29 @@ class Stats:
     average_opponent_score: float
 
 
+@dataclass(frozen=True)
+class GameRow:
+    """What the store knows of one game (for listings and the record): scores are the latest seen."""
+
+    game_id: int
+    ruleset: int
+    opponent: str
+    first_seen: float
+    updated: float
+    move_count: int
+    running: bool
+    my_turn: bool
+    my_score: int
+    their_score: int
+
+    @property
+    def result(self) -> str:
+        """``running``, ``won``, ``lost`` or ``drawn``."""
+        if self.running:
+            return "running"
+        return "won" if self.my_score > self.their_score else "lost" if self.my_score < self.their_score else "drawn"
+
+
 class Store:
     """The state database at ``path`` (``":memory:"`` for tests); ``clock`` stamps the records."""
 
@@ -216,6 +239,18 @@ class Store:
         rows = self._db.execute("SELECT game_id FROM games ORDER BY first_seen DESC, game_id DESC").fetchall()
         return [int(row[0]) for row in rows]
 
+    def games(self) -> list[GameRow]:
+        """Every recorded game, newest first (as ``game_ids``)."""
+        rows = self._db.execute(
+            """SELECT game_id, ruleset, opponent, first_seen, updated, move_count, running, my_turn, my_score,
+               their_score FROM games ORDER BY first_seen DESC, game_id DESC"""
+        ).fetchall()
+        return [
+            GameRow(int(r[0]), int(r[1]), str(r[2]), float(r[3]), float(r[4]), int(r[5]), bool(r[6]), bool(r[7]),
+                    int(r[8]), int(r[9]))
+            for r in rows
+        ]  # fmt: skip
+
     def board(self, board_id: int) -> list[list[int]] | None:
         """A saved premium grid (random boards), so replays need no server."""
         row = self._db.execute("SELECT grid FROM boards WHERE board_id = ?", (board_id,)).fetchone()
@@ -256,6 +291,15 @@ class Store:
             Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), r[7], r[8], r[9])
             for r in rows
         ]
+
+    def recent_decisions(self, limit: int) -> list[tuple[Decision, float]]:
+        """The latest ``limit`` decisions of all games, newest first, each with when it was made."""
+        rows = self._db.execute("SELECT * FROM decisions ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [
+            (Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), r[7], r[8], r[9]),
+             float(r[10]))
+            for r in rows
+        ]  # fmt: skip
 
     # -- refused words ----------------------------------------------------------------------
 

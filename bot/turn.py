@@ -50,6 +50,24 @@ PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
 )
 
 
+#: How the log and the demo say what happened (the constants themselves are for code).
+_SAID = {
+    PLAYED: "played",
+    SWAPPED: "swapped",
+    PASSED: "passed",
+    DRY: "would play",
+    UNKNOWN: "sent, outcome not known yet:",
+    CHANGED: "played nothing, the game changed:",
+    WAITING: "waits for the opponent",
+    OVER: "game over",
+}
+
+
+def outcome_text(outcome: str) -> str:
+    """An outcome as words for people: ``unknown`` is ``sent, outcome not known yet:``."""
+    return _SAID.get(outcome, outcome)
+
+
 def situation_of(position: Position, lexicon: Dawg) -> Situation:
     """What the strategy sees of an API position (the unseen tiles worked out from the board and rack).
 
@@ -162,7 +180,8 @@ class TurnPlayer:
             applied = self._was_applied(game, decision.move_count, decision.kind, decision.payload)
             status = APPLIED if applied else NOT_APPLIED
             self.store.settle(decision.id, status, detail="settled by re-reading the game")
-            log.info("game %d: earlier %s %s turned out %s", game.id, decision.kind, decision.notation, status)
+            said = "was made" if applied else "was not made"
+            log.info("game %d: the earlier %s %s %s", game.id, decision.kind, decision.notation, said)
 
     def _decide(self, game: Game, strategy: Strategy) -> TurnReport:
         position = to_position(game, self.user_id, self._board)
@@ -236,7 +255,7 @@ class TurnPlayer:
             position.rules.id,
             game.move_count,
             position.rack.text(),
-            outcome,
+            outcome_text(outcome),
             notation,
             points,
             f"; refused {', '.join(refused)}" if refused else "",
@@ -273,7 +292,7 @@ class TurnPlayer:
         decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
         if self.settings.dry_run:
             self.store.settle(decision, DRY_RUN, detail="--dry-run: not submitted")
-            return DRY_RUN, "not submitted (dry run)"
+            return DRY_RUN, "dry run: not submitted"
         try:
             server_points = self._send(game.id, kind, payload)
         except IllegalWordError as exc:

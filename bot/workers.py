@@ -1,4 +1,4 @@
-"""Work split into chunks and run on a pool of processes, with a progress line on stderr.
+"""Work split into chunks and run on a pool of processes, with progress on stderr.
 
 Shared by ``arena`` and ``learn-leaves``: one process runs the chunks in order (handy for tests
 and profiling); more run them on a ``ProcessPoolExecutor`` and report each as it finishes. Each
@@ -13,10 +13,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
-from typing import TypeVar
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
 from dictionaries.registry import LexiconRegistry
 from engine.dawg import Dawg
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
@@ -44,23 +47,27 @@ def worker_lexicon(ruleset: int) -> Dawg:
     return LexiconRegistry().get(ruleset)
 
 
-def progress_printer(unit: str) -> Callable[[int, int], None]:
-    """A ``show(done, total)`` that rewrites one stderr line: count, elapsed seconds and an estimate of the rest.
+def progress_printer(unit: str, stream: TextIO | None = None) -> Callable[[int, int], None]:
+    """A ``show(done, total)`` for long runs: a tqdm bar (count, elapsed time, estimate of the rest) on a
+    terminal; elsewhere (a log file, a pipe) one plain line when the work is done, never a carriage return.
 
-    The estimate counts only what was done since the first call, so work already done (a resumed run)
-    does not make it optimistic.
+    The bar starts at the first count it is shown, so work already done (a resumed run) does not make the
+    estimate optimistic.
     """
+    out = stream or sys.stderr
     started = time.monotonic()
-    first: list[int] = []
+    bar: list[tqdm[NoReturn]] = []
 
     def show(done: int, total: int) -> None:
-        if not first:
-            first.append(done)
-        elapsed = time.monotonic() - started
-        new = done - first[0]
-        eta = elapsed / new * (total - done) if new else 0.0
-        print(f"\r{done}/{total} {unit}, {elapsed:.0f} s, about {eta:.0f} s left ", end="", file=sys.stderr, flush=True)
-        if done == total:
-            print(file=sys.stderr)
+        if out.isatty():
+            if not bar:
+                from tqdm import tqdm  # noqa: PLC0415 - when a bar is drawn: every command would pay ~40 ms
+
+                bar.append(tqdm(total=total, initial=done, unit=f" {unit}", file=out, dynamic_ncols=True))
+            bar[0].update(done - bar[0].n)
+            if done == total:
+                bar[0].close()
+        elif done == total:
+            print(f"{done}/{total} {unit}, {time.monotonic() - started:.0f} s", file=out, flush=True)
 
     return show

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from dictionaries.registry import LexiconRegistry
-from engine.errors import LexiconError
+from engine.errors import EngineError, LexiconError
+from engine.rules import Ruleset
 from sandbox.faults import KINDS, Faults
 from sandbox.server import READ_TIMEOUT, SandboxServer
 from sandbox.state import NORMAL, RANDOM, State
@@ -36,6 +37,20 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    value = _count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {value}")
+    return value
+
+
+def _ruleset(text: str) -> int:
+    try:
+        return Ruleset.for_code(text).id
+    except EngineError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser(prog: str) -> argparse.ArgumentParser:
     """The command's options."""
     parser = argparse.ArgumentParser(
@@ -46,8 +61,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
             "chosen ruleset, and prints the accounts."
         ),
     )
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
-    parser.add_argument("--ruleset", type=int, default=5, help="ruleset of the games started (default 5, English)")
+    parser.add_argument("--port", type=_port, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
+    parser.add_argument(
+        "--ruleset", type=_ruleset, default=5, help="ruleset id or code of the games started (default 5, en)"
+    )
     parser.add_argument(
         "--games",
         type=_count,
@@ -93,12 +110,12 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def check(path: Path) -> int:
+def check(path: Path, prog: str = "sandbox") -> int:
     """Print the report of a sandbox file; the exit status says whether it holds duplicates."""
     try:
         report = submission_report(path)
     except (FileNotFoundError, ValueError) as exc:
-        print(f"sandbox: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     print("\n".join(report.lines()))
     return 1 if report.duplicates else 0
@@ -111,7 +128,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
     if args.check:
         if args.db is None:
             parser.error("--check needs --db FILE")
-        return check(args.db)
+        return check(args.db, prog)
     rates: dict[str, float] = {}
     for spec in args.fault:
         kind, _, rate = spec.partition("=")
@@ -127,7 +144,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
     try:
         registry.get(args.ruleset)
     except LexiconError as exc:
-        print(f"sandbox: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     state = State(registry.get, time.time, seed=args.seed)
     store = Store(args.db) if args.db else None
@@ -146,12 +163,15 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
     try:
         server = SandboxServer(state, port=args.port, faults=faults, store=store, read_timeout=args.read_timeout)
     except OSError as exc:
-        print(f"sandbox: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{prog}: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     games = [g for g in state.games.values() if player.id in g.players]
     running = sum(1 for g in games if not g.game.is_over)
     print(f"sandbox serving {server.base_url}")
     print(f"  account: email {player.email}  username {player.username}  password player-password  id {player.id}")
+    print("  for the bot (paste into a shell; set api.base_url to the address above):")
+    print(f"    export WORDFEUD_EMAIL={player.email}")
+    print("    export WORDFEUD_PASSWORD=player-password")
     print(f"  house player: {house.username} (id {house.id}) answers every move")
     print(f"  games: {len(games)} ({running} running): {', '.join(str(g.id) for g in games)}; Ctrl-C stops the server")
     if rates:

@@ -1,0 +1,214 @@
+"""The daemon's status page: an HTTP server on 127.0.0.1 (``[status] listen``) beside the polling.
+
+It serves ``/`` (the page, which fetches ``/fragment`` every ``refresh_seconds`` and so updates after
+every move), ``/status.json`` (the same facts for tools) and ``/healthz``: 200 while the last pass that
+read the account's status ended within ``healthy_polls`` poll intervals (or the daemon started that
+recently), 503 otherwise, for systemd, Docker and Kubernetes liveness checks.
+
+Why the standard library (``http.server``): the page is a few small answers a minute to one person,
+which a thread per request serves in about a millisecond (measured: README), and it needs no
+dependency. The server runs in its own threads and reads the state file through its own SQLite
+connection (WAL: readers never block the bot's writes), so a request never waits for a pass and a
+pass never waits for a request. Every answer goes through the log redactor, so no secret the bot
+knows (password, hash, session id) can leave through it; the login itself is never shown.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from bot.logs import Redactor
+from bot.service import PassReport
+from bot.status_page import fragment, page, snapshot
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a listen host is this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Health:
+    """What the daemon's passes did, for the page and ``/healthz``; safe to read from any thread."""
+
+    def __init__(self, interval: float, healthy_polls: int = 3, clock: Callable[[], float] = time.time) -> None:
+        self.interval = interval  # seconds between polls at most (poll + jitter)
+        self.healthy_polls = healthy_polls
+        self.clock = clock
+        self.started = clock()
+        self.passes = 0
+        self.last_success: float | None = None  # end of the last pass that read the account's status
+        self.last_error: str | None = None
+        self.last_error_at: float | None = None
+        self._lock = threading.Lock()
+
+    def passed(self, report: PassReport) -> None:
+        """A pass ended; it succeeded when it read the account's status."""
+        with self._lock:
+            self.passes += 1
+            now = self.clock()
+            if report.status_read:
+                self.last_success = now
+            if report.errors:
+                self.last_error, self.last_error_at = report.errors[-1], now
+
+    def failed(self, problem: str) -> None:
+        """A pass failed as a whole."""
+        with self._lock:
+            self.passes += 1
+            self.last_error, self.last_error_at = problem, self.clock()
+
+    def state(self) -> dict[str, Any]:
+        """``healthy`` and why, with the figures behind it."""
+        with self._lock:
+            now = self.clock()
+            limit = self.healthy_polls * self.interval
+            if self.last_success is None:
+                healthy = now - self.started <= limit
+                reason = "starting: no pass has read the account yet" if healthy else "no pass has read the account"
+            else:
+                healthy = now - self.last_success <= limit
+                reason = "ok" if healthy else f"the last successful poll is older than {limit:g} s"
+            return {
+                "healthy": healthy,
+                "reason": reason,
+                "passes": self.passes,
+                "started": self.started,
+                "last_success": self.last_success,
+                "last_success_age": None if self.last_success is None else now - self.last_success,
+                "last_error": self.last_error,
+                "last_error_at": self.last_error_at,
+                "limit_seconds": limit,
+                "now": now,
+            }
+
+
+@dataclass(frozen=True)
+class StatusSettings:
+    """Where to listen and how often the page refreshes itself."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    refresh_seconds: float = 5.0
+
+
+class StatusServer:
+    """The page's HTTP server, in threads of its own, reading ``store_path`` through its own connection."""
+
+    def __init__(
+        self, settings: StatusSettings, store_path: Path, health: Health, redactor: Redactor | None = None
+    ) -> None:
+        self.settings = settings
+        self.health = health
+        self.redactor = redactor or Redactor()
+        self._store = Store(store_path)
+        self._store_lock = threading.Lock()  # one request at a time uses the connection
+        self._http = ThreadingHTTPServer((settings.host, settings.port), _handler(self))
+        self._http.daemon_threads = True
+        self._thread = threading.Thread(target=self._http.serve_forever, name="status-page", daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The page's address (the real port when 0 was asked for)."""
+        host, port = self._http.server_address[:2]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        shown = f"[{name}]" if ":" in name else name
+        return f"http://{shown}:{port}/"
+
+    def start(self) -> StatusServer:
+        """Serve in the background."""
+        self._thread.start()
+        log.info("status page at %s", self.url)
+        if not is_loopback(self.settings.host):
+            log.warning("the status page listens on %s: other machines can read it", self.settings.host)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, wait for the server thread, close the connection."""
+        if self._thread.is_alive():
+            self._http.shutdown()
+            self._thread.join(10)
+        self._http.server_close()
+        with self._store_lock:
+            self._store.close()
+
+    def __enter__(self) -> StatusServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def facts(self) -> dict[str, Any]:
+        """Everything the page shows, as data."""
+        with self._store_lock:
+            return snapshot(self._store, self.health.state())
+
+    def answer(self, path: str) -> tuple[int, str, str]:
+        """(status, content type, body) of a GET of ``path``."""
+        route = path.split("?", 1)[0]
+        if route == "/healthz":
+            state = self.health.state()
+            code = HTTPStatus.OK if state["healthy"] else HTTPStatus.SERVICE_UNAVAILABLE
+            body = {"status": "ok" if state["healthy"] else "unhealthy", **state}
+            return code, "application/json", json.dumps(body)
+        if route == "/status.json":
+            return HTTPStatus.OK, "application/json", json.dumps(self.facts(), default=str)
+        if route == "/fragment":
+            return HTTPStatus.OK, "text/html; charset=utf-8", fragment(self.facts())
+        if route in ("/", "/index.html"):
+            return HTTPStatus.OK, "text/html; charset=utf-8", page(self.facts(), self.settings.refresh_seconds)
+        return HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"not found: {route}\n"
+
+
+def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        """GET and HEAD only; every answer scrubbed of secrets; requests logged at debug level."""
+
+        server_version = "wordfeud-bot-status"
+        sys_version = ""
+
+        def do_GET(self) -> None:
+            self._reply(body=True)
+
+        def do_HEAD(self) -> None:
+            self._reply(body=False)
+
+        def _reply(self, *, body: bool) -> None:
+            try:
+                code, kind, text = server.answer(self.path)
+            except Exception:  # a broken page must not end the thread pool or the daemon
+                log.exception("status page: %s failed", self.path)
+                code, kind, text = HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", "internal error\n"
+            data = server.redactor.scrub(text).encode("utf-8")
+            self.send_response(code)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; "
+                             "script-src 'unsafe-inline'; img-src 'self' data:")  # fmt: skip
+            self.end_headers()
+            if body:
+                self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            log.debug("status page: " + format, *args)
+
+    return Handler

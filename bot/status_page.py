@@ -1,0 +1,221 @@
+"""What the status page shows, read from the state file: running games with their boards and whose turn
+it is, the last decisions, the record (wins, draws, losses, mean scores, per ruleset), the words the
+server refused, and the daemon's health. ``snapshot`` gathers it as data (``/status.json``),
+``fragment`` and ``page`` write it as HTML (the page refreshes its fragment on its own)."""
+
+from __future__ import annotations
+
+import time
+from html import escape
+from typing import Any
+
+from bot.board_svg import STYLE, BoardView, board_svg
+from bot.errors import BotError
+from bot.history import record
+from bot.store import GameRow, Store
+from engine.errors import EngineError
+
+_DECISIONS = 15
+
+
+def _record(rows: list[GameRow]) -> dict[str, Any]:
+    def summary(group: list[GameRow]) -> dict[str, Any]:
+        count = len(group) or 1
+        return {
+            "games": len(group),
+            "wins": sum(1 for r in group if r.result == "won"),
+            "draws": sum(1 for r in group if r.result == "drawn"),
+            "losses": sum(1 for r in group if r.result == "lost"),
+            "mean": round(sum(r.my_score for r in group) / count, 1),
+            "theirs": round(sum(r.their_score for r in group) / count, 1),
+        }
+
+    finished = [r for r in rows if not r.running]
+    rulesets = sorted({r.ruleset for r in finished})
+    by_ruleset = {str(k): summary([r for r in finished if r.ruleset == k]) for k in rulesets}
+    return {"running": len(rows) - len(finished), **summary(finished), "by_ruleset": by_ruleset}
+
+
+def _game(store: Store, row: GameRow) -> dict[str, Any]:
+    """A running game as the bot knows it: its latest recorded position with the bot's own applied move
+    put on it (the bot reads the board again only at its next pass), as data and an SVG."""
+    facts: dict[str, Any] = {
+        "id": row.game_id,
+        "opponent": row.opponent,
+        "ruleset": row.ruleset,
+        "moves": row.move_count,
+        "bot_to_move": row.my_turn,
+        "scores": [row.my_score, row.their_score],
+        "updated": row.updated,
+    }
+    try:
+        frame = record(store, row.game_id).frames[-1]
+    except (LookupError, BotError, EngineError) as exc:
+        return {**facts, "svg": f'<p class="problem">no board: {escape(str(exc))}</p>'}
+    view = BoardView(frame.board, frame.layout, frame.last, frame.players, frame.to_move, f"game {row.game_id}")
+    return {
+        **facts,
+        "moves": frame.moves,
+        "bot_to_move": frame.to_move == 0,
+        "scores": [frame.players[0][1], frame.players[1][1]],
+        "last": f"{frame.actor} {frame.action}".strip() if frame.action != "start" else "",
+        "svg": board_svg(view, style=False),
+    }
+
+
+def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
+    """The page's facts as JSON-ready data."""
+    rows = store.games()
+    games = [_game(store, r) for r in rows if r.running]
+    decisions = [
+        {
+            "at": d_at,
+            "game": d.game_id,
+            "move": d.move_count + 1,
+            "kind": d.kind,
+            "notation": d.notation,
+            "points": d.points,
+            "server_points": d.server_points,
+            "status": d.status,
+        }
+        for d, d_at in store.recent_decisions(_DECISIONS)
+    ]
+    refused = store.rejected()
+    return {
+        "health": health,
+        "record": _record(rows),
+        "games": games,
+        "decisions": decisions,
+        "refused": {str(k): sorted(refused.words(k)) for k in range(13) if refused.words(k)},
+    }
+
+
+def _ago(now: float, stamp: float | None) -> str:
+    if stamp is None:
+        return "never"
+    seconds = max(0.0, now - stamp)
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(stamp))
+    return f"{when} ({seconds:.0f} s ago)"
+
+
+def _count(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def fragment(facts: dict[str, Any]) -> str:
+    """The page's changing part: health, record, games with boards, decisions, refused words."""
+    health = facts["health"]
+    now = health["now"]
+    state = "healthy" if health["healthy"] else "unhealthy"
+    parts = [
+        f'<section id="health" class="{state}" data-passes="{health["passes"]}"><h2>Health: {state}</h2><p>'
+        f"{escape(health['reason'])}; {_count(health['passes'], 'pass', 'passes')} "
+        f"since {_ago(now, health['started'])}.<br>"
+        f"Last successful poll: {_ago(now, health['last_success'])}.<br>"
+        f"Last error: {escape(health['last_error'] or 'none')}"
+        f"{' at ' + _ago(now, health['last_error_at']) if health['last_error_at'] else ''}.</p></section>"
+    ]
+    record = facts["record"]
+    rows = "".join(
+        f"<tr><td>ruleset {escape(k)}</td><td>{v['games']}</td><td>{v['wins']}</td><td>{v['draws']}</td>"
+        f"<td>{v['losses']}</td><td>{v['mean']}</td><td>{v['theirs']}</td></tr>"
+        for k, v in record["by_ruleset"].items()
+    )
+    parts.append(
+        f'<section id="record"><h2>Record</h2><p>{_count(record["games"], "finished game")}: '
+        f"{_count(record['wins'], 'win')}, {_count(record['draws'], 'draw')}, "
+        f"{_count(record['losses'], 'loss', 'losses')}; mean score {record['mean']} against "
+        f"{record['theirs']}. {record['running']} running.</p>"
+        + (
+            "<table><thead><tr><th></th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>mean</th>"
+            f"<th>theirs</th></tr></thead><tbody>{rows}</tbody></table>"
+            if rows
+            else ""
+        )
+        + "</section>"
+    )
+    cards = []
+    for game in facts["games"]:
+        turn = "the bot is to move" if game["bot_to_move"] else f"{escape(game['opponent'])} is to move"
+        cards.append(
+            f'<article class="game" data-game="{game["id"]}" data-moves="{game["moves"]}">'
+            f"<h3>Game {game['id']} against {escape(game['opponent'])}</h3>"
+            f'<p>ruleset {game["ruleset"]}, <span class="moves">{game["moves"]} moves</span>, {turn}; '
+            f"{game['scores'][0]}&ndash;{game['scores'][1]}"
+            f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>{game['svg']}</article>"
+        )
+    parts.append(
+        f'<section id="games"><h2>Running games ({len(cards)})</h2>'
+        + ("".join(cards) or "<p>No game is running.</p>")
+        + "</section>"
+    )
+    decisions = "".join(
+        f"<tr><td>{time.strftime('%H:%M:%S', time.localtime(d['at']))}</td><td>{d['game']}</td><td>{d['move']}</td>"
+        f"<td>{escape(d['notation'])}</td><td>{d['points']}</td>"
+        f"<td>{'' if d['server_points'] is None else d['server_points']}</td><td>{escape(d['status'])}</td></tr>"
+        for d in facts["decisions"]
+    )
+    parts.append(
+        '<section id="decisions"><h2>Last decisions</h2>'
+        + (
+            "<table><thead><tr><th>at</th><th>game</th><th>move</th><th>play</th><th>engine</th><th>server</th>"
+            f"<th>outcome</th></tr></thead><tbody>{decisions}</tbody></table>"
+            if decisions
+            else "<p>None yet.</p>"
+        )
+        + "</section>"
+    )
+    refused = "".join(
+        f"<li>ruleset {escape(k)}: {escape(', '.join(words))}</li>" for k, words in facts["refused"].items()
+    )
+    parts.append(
+        f'<section id="refused"><h2>Words the server refused</h2>{f"<ul>{refused}</ul>" if refused else "<p>None.</p>"}'
+        "</section>"
+    )
+    return "".join(parts)
+
+
+_PAGE_STYLE = """
+body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 16px; background: #f7f4ec; color: #2b2415; }
+h1 { font-size: 20px; } h2 { font-size: 16px; margin: 14px 0 4px; } h3 { font-size: 14px; margin: 0 0 4px; }
+#health.healthy h2 { color: #2d7a3a; } #health.unhealthy h2 { color: #b5432f; }
+#games { display: flex; flex-wrap: wrap; gap: 16px; } #games h2 { width: 100%; }
+.game svg.wf-board { width: 420px; height: auto; }
+table { border-collapse: collapse; font-size: 13px; } th, td { padding: 2px 8px; border-bottom: 1px solid #ddd6c4; }
+.problem { color: #b5432f; } footer { color: #6b6456; font-size: 12px; margin-top: 16px; }
+"""
+
+_SCRIPT = """
+(function () {
+  const every = Number(document.body.dataset.refresh) * 1000;
+  function refresh() {
+    fetch('fragment', {cache: 'no-store'}).then(function (r) {
+      if (!r.ok) { throw new Error('HTTP ' + r.status); }
+      return r.text();
+    }).then(function (html) {
+      document.getElementById('content').innerHTML = html;
+      document.body.dataset.updated = String(Date.now());
+      document.getElementById('stale').hidden = true;
+    }).catch(function () { document.getElementById('stale').hidden = false; })
+      .finally(function () { setTimeout(refresh, every); });
+  }
+  setTimeout(refresh, every);
+})();
+"""
+
+
+def page(facts: dict[str, Any], refresh_seconds: float) -> str:
+    """The whole page; its script fetches the fragment again every ``refresh_seconds``."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>wordfeud-bot status</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>{STYLE}{_PAGE_STYLE}</style></head>
+<body data-refresh="{refresh_seconds:g}">
+<h1>wordfeud-bot status</h1>
+<p id="stale" class="problem" hidden>The daemon does not answer: the figures below may be old.</p>
+<div id="content">{fragment(facts)}</div>
+<footer>Updates every {refresh_seconds:g} s. <a href="status.json">status.json</a> &middot;
+<a href="healthz">healthz</a></footer>
+<script>{_SCRIPT}</script>
+</body></html>
+"""

@@ -1,0 +1,272 @@
+"""The commands that show what the bot sees and did: ``hint``, ``stats``, and the helpers of ``replay``
+(the game list, the HTML page). ``bot.cli`` registers them and hands in how it loads the config."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from bot.app import build, registry_for
+from bot.config import BotConfig, load_credentials
+from bot.convert import Position, to_position
+from bot.errors import BotError, ConfigError, StoreError
+from bot.hint import hint, hint_svg, hint_text, read_board, situation_for
+from bot.history import position_before_move, record
+from bot.replay_html import replay_html
+from bot.store import GameRow, Store
+from bot.terminal import wants_colour
+from bot.turn import situation_of
+from engine.dawg import Dawg
+from engine.errors import EngineError
+from engine.rack import Rack
+from engine.rules import Ruleset
+from engine.strategy import STRATEGIES, Situation, Strategy, strategy_named
+
+EXIT_OK, EXIT_ERRORS, EXIT_CONFIG = 0, 1, 2
+ConfigOf = Callable[[argparse.Namespace], BotConfig]
+
+HINT_EXAMPLES = """examples:
+  wordfeud-bot hint --board position.txt --rack AEINST? --ruleset 5
+      a board in the positions text format: 15 rows, '.' empty, upper case a tile, lower case a
+      blank; a '= NAME RACK' line before the rows gives the rack (positions files hold several)
+  cat board.txt | wordfeud-bot hint --board - --rack QUIZ --top 5 --json
+  wordfeud-bot hint --game 2226982257 --config bot.toml       the game now, read from the server
+  wordfeud-bot hint --game 2226982257 --move 12 --svg move12.svg
+      the bot's 12th move of a recorded game, from the state file (no server)"""
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 move``, ``2 moves`` (``many`` for irregular plurals)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def ruleset_id(text: str) -> int:
+    """An argparse type: a Wordfeud ruleset id (0..12), so an unknown one is a usage error everywhere."""
+    try:
+        return Ruleset.for_code(text).id
+    except EngineError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def open_state(path: Path) -> Store:
+    """The state database for reading: a missing file is an error (opening would create an empty one)."""
+    if not Path(path).expanduser().exists():
+        raise StoreError(f"no state file {path}: the bot writes it when it plays (see --state and store.path)")
+    return Store(Path(path).expanduser())
+
+
+def _date(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M") if stamp > 0 else "?"
+
+
+def game_list(store: Store) -> list[str]:
+    """The recorded games, newest first: id, opponent, ruleset, date first seen, result and score."""
+    rows = store.games()
+    if not rows:
+        return [f"no games recorded in {store.path}"]
+    width = max(len("opponent"), *(len(r.opponent) for r in rows))
+    lines = [f"{'game':>19}  {'opponent':<{width}}  {'ruleset':<7}  {'first seen':<16}  {'result':<7}  score  moves"]
+    for r in rows:
+        lines.append(
+            f"{r.game_id:>19}  {r.opponent:<{width}}  {r.ruleset:<7}  {_date(r.first_seen):<16}  {r.result:<7}  "
+            f"{r.my_score}-{r.their_score}  {r.move_count}"
+        )
+    return lines
+
+
+def write_replay_html(
+    store: Store, game_id: int, lexicons: Callable[[int], Dawg], strategy: Strategy, out: Path
+) -> int:
+    """Write the HTML replay of a game to ``out`` (whole or not at all); returns the exit status."""
+    page = replay_html(record(store, game_id, lexicons, strategy), strategy.name)
+    temporary = out.with_name(out.name + ".part")
+    try:
+        temporary.write_text(page, encoding="utf-8")
+        temporary.replace(out)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise StoreError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {out} ({len(page):,} bytes)")
+    return EXIT_OK
+
+
+def record_lines(rows: list[GameRow]) -> list[str]:
+    """The record over finished games: in all, by ruleset and by opponent (wins, draws, losses, means)."""
+    finished = [r for r in rows if not r.running]
+    lines = [f"{plural(len(rows), 'game')} recorded, {len(rows) - len(finished)} running, {len(finished)} finished"]
+
+    def line(label: str, group: list[GameRow]) -> str:
+        wins = sum(1 for r in group if r.result == "won")
+        draws = sum(1 for r in group if r.result == "drawn")
+        losses = len(group) - wins - draws
+        mine = sum(r.my_score for r in group) / len(group)
+        theirs = sum(r.their_score for r in group) / len(group)
+        return (
+            f"  {label:<24} {len(group):>5}  {wins:>4} {draws:>5} {losses:>6}  {100 * wins / len(group):>5.1f}%  "
+            f"{mine:>7.1f} {theirs:>7.1f}"
+        )
+
+    if not finished:
+        return lines
+    header = f"  {'':<24} {'games':>5}  {'wins':>4} {'draws':>5} {'losses':>6}  {'won':>6}  {'mean':>7} {'theirs':>7}"
+    lines += [header, line("all", finished), "by ruleset:"]
+    for ruleset in sorted({r.ruleset for r in finished}):
+        lines.append(line(f"ruleset {ruleset}", [r for r in finished if r.ruleset == ruleset]))
+    lines.append("by opponent:")
+    for opponent in sorted({r.opponent for r in finished}, key=str.lower):
+        lines.append(line(opponent, [r for r in finished if r.opponent == opponent]))
+    return lines
+
+
+def add_view_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    service: argparse.ArgumentParser,
+    config_of: ConfigOf,
+    fail: Callable[[str, str, int], int],
+) -> None:
+    """Register ``hint`` and ``stats``; ``config_of`` loads the configuration as the other commands do."""
+    parser = commands.add_parser(
+        "hint",
+        parents=[service],
+        help="the best moves of a position, with score, leave, leave value and equity",
+        description="Show the top moves of a position as the bot's strategy ranks them: notation, score, the "
+        "tiles kept (leave), the leave's value and the equity (score + leave value). The position is a board "
+        "in the positions text format with a rack (--board), a game of the configured account read from the "
+        "server (--game ID), or the bot's move of a recorded game (--game ID --move N).",
+        epilog=HINT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--board", metavar="FILE", help="the board in the positions text format ('-': read stdin)")
+    parser.add_argument("--name", help="the position of a positions file with several (default: the first)")
+    parser.add_argument("--rack", help="the rack, e.g. AEINST? ('?' a blank); default: the file's '= NAME RACK' line")
+    parser.add_argument(
+        "--ruleset", type=ruleset_id, default=5, help="ruleset id or code of a --board position (default 5, en)"
+    )
+    parser.add_argument(
+        "--bag", type=int, help="tiles in the bag for a --board position (default: all unseen tiles but 7)"
+    )
+    parser.add_argument("--game", type=int, metavar="ID", help="a game of the configured account")
+    parser.add_argument(
+        "--move", type=int, metavar="N", help="with --game: the bot's N-th move of the recorded game (no server)"
+    )
+    parser.add_argument("--top", type=int, default=10, metavar="N", help="how many moves to show (default 10)")
+    parser.add_argument(
+        "--strategy",
+        help=f"how to rank: {', '.join(sorted(STRATEGIES))} or equity:FILE (default: play.strategy of the config)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the hint as JSON, for tools")
+    parser.add_argument("--svg", type=Path, metavar="FILE", help="also write the board with the best move as SVG")
+    parser.set_defaults(handler=lambda args: hint_command(args, config_of, fail, parser))
+
+    stats = commands.add_parser(
+        "stats",
+        parents=[service],
+        help="the bot's record from the state file: wins, draws, losses, mean scores, by ruleset and opponent",
+        description="Print the record of the finished games in the state file: wins, draws and losses, the share "
+        "won and the mean scores, in all, by ruleset and by opponent. Needs no server.",
+    )
+    stats.set_defaults(handler=lambda args: stats_command(args, config_of, fail))
+
+
+def stats_command(args: argparse.Namespace, config_of: ConfigOf, fail: Callable[[str, str, int], int]) -> int:
+    """``wordfeud-bot stats``."""
+    try:
+        config = config_of(args)
+        store = open_state(args.state or config.store.resolved())
+    except (ConfigError, StoreError) as exc:
+        return fail("stats", str(exc), EXIT_CONFIG)
+    try:
+        for line in record_lines(store.games()):
+            print(line)
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def hint_command(
+    args: argparse.Namespace,
+    config_of: ConfigOf,
+    fail: Callable[[str, str, int], int],
+    parser: argparse.ArgumentParser,
+) -> int:
+    """``wordfeud-bot hint``: without a position it explains itself."""
+    if args.board is None and args.game is None:
+        parser.print_help()
+        return EXIT_CONFIG
+    if args.board is not None and args.game is not None:
+        return fail("hint", "give either --board or --game, not both", EXIT_CONFIG)
+    if args.move is not None and args.game is None:
+        return fail("hint", "--move N needs --game ID (a recorded game)", EXIT_CONFIG)
+    if args.top < 1:
+        return fail("hint", f"--top must be at least 1, got {args.top}", EXIT_CONFIG)
+    try:
+        config = config_of(args)
+        strategy = strategy_named(args.strategy or config.play.strategy)
+    except (ConfigError, ValueError) as exc:
+        return fail("hint", str(exc), EXIT_CONFIG)
+    try:
+        situation, names = _hint_situation(args, config)
+        result = hint(situation, strategy, args.top)
+        if args.svg is not None:
+            args.svg.write_text(hint_svg(result, situation, names), encoding="utf-8")
+    except ConfigError as exc:
+        return fail("hint", str(exc), EXIT_CONFIG)
+    except (EngineError, BotError, LookupError, OSError) as exc:
+        return fail("hint", str(exc), EXIT_ERRORS)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(hint_text(result, situation, colour=wants_colour(sys.stdout)))
+    return EXIT_OK
+
+
+def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situation, tuple[str, str]]:
+    """The position the hint is about, from the board file, the recorded game or the server."""
+    registry = registry_for(config)
+    if args.board is not None:
+        rules = Ruleset.for_id(args.ruleset)
+        source = "stdin" if args.board == "-" else args.board
+        text = sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
+        board, header_rack = read_board(text, rules.alphabet, args.name, source)
+        rack_text = args.rack or header_rack
+        if not rack_text:
+            raise ConfigError(f"{source} gives no rack: add --rack, e.g. --rack AEINST?")
+        rack = Rack.from_text(rack_text, rules.alphabet, max_size=rules.rack_size)
+        return situation_for(board, rack, rules, registry.get(rules.id), bag=args.bag), ("you", "opponent")
+    if args.move is not None:
+        store = open_state(args.state or config.store.resolved())
+        try:
+            position = position_before_move(store, args.game, args.move)
+            return _game_situation(position, store, registry.get), ("bot", position.opponent)
+        finally:
+            store.close()
+    wiring = build(config, load_credentials(config), store_path=args.state)
+    try:
+        client = wiring.client
+        game = client.game(args.game)
+        if client.user_id is None:
+            client.login()
+        assert client.user_id is not None
+
+        def grid(board_id: int) -> list[list[int]]:
+            saved = wiring.store.board(board_id)
+            if saved is None:
+                saved = client.board(board_id)
+                wiring.store.save_board(board_id, saved)
+            return saved
+
+        position = to_position(game, client.user_id, grid)
+        return _game_situation(position, wiring.store, wiring.lexicons.get), ("bot", position.opponent)
+    finally:
+        wiring.store.close()
+
+
+def _game_situation(position: Position, store: Store, lexicons: Callable[[int], Dawg]) -> Situation:
+    """A game's position as the bot sees it, the words the server refused left out of the lexicon."""
+    rules = position.rules
+    lexicon = store.rejected().apply(lexicons(rules.id), rules)
+    return situation_of(position, lexicon)

@@ -1,0 +1,154 @@
+"""The pages in a real browser: headless Chromium (Debian's ``chromium`` and ``chromium-driver``, driven
+by Selenium). The status page of a bot playing the sandbox shows its game and updates after a move; the
+replay page steps through a game with the keyboard. Screenshots of both are saved as artifacts
+(``$WORDFEUD_BOT_ARTIFACTS``, default ``artifacts/`` in the repository). Skipped, saying why, where the
+browser, its driver or Selenium is not installed (``.ci/run`` installs them when it runs as root)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.history import record
+from bot.replay_html import replay_html
+from bot.status import Health, StatusServer, StatusSettings
+from bot.store import Store
+from dictionaries.registry import LexiconRegistry
+from engine.strategy import strategy_named
+from tests.bot.conftest import Sandbox
+from tests.bot.recorded import record_demo
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+webdriver: Any
+try:
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - depends on the machine
+    webdriver = None
+
+if webdriver is None:
+    pytestmark = pytest.mark.skip(reason="no Selenium: pip install -e '.[dev]' installs it")
+elif CHROMIUM is None or DRIVER is None:
+    pytestmark = pytest.mark.skip(
+        reason="no headless browser: install Debian's chromium and chromium-driver (.ci/run does, as root)"
+    )
+
+WAIT_SECONDS = 30
+
+
+def artifacts() -> Path:
+    """Where screenshots go (made if missing)."""
+    default = Path(__file__).resolve().parents[2] / "artifacts"
+    folder = Path(os.environ.get("WORDFEUD_BOT_ARTIFACTS") or default)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium with the flags this machine needs (no sandbox as root, no background traffic)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="wordfeud-bot-chromium-")
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--window-size=1280,900", f"--user-data-dir={profile}",
+    ):  # fmt: skip
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+_READ_CARD = """
+const card = document.querySelector('article.game[data-game="' + arguments[0] + '"]');
+const health = document.getElementById('health');
+return card === null ? null : {
+  moves: Number(card.dataset.moves), tiles: card.querySelectorAll('g.tile').length,
+  last: card.querySelectorAll('g.tile.last').length, board: card.querySelectorAll('svg.wf-board').length,
+  passes: health.dataset.passes, health: health.textContent};
+"""
+
+
+def _card(browser: Any, game_id: int) -> dict[str, Any]:
+    """What the page shows of a game, read in one go (the page replaces its content as it refreshes)."""
+    found: dict[str, Any] | None = browser.execute_script(_READ_CARD, str(game_id))
+    return found or {"moves": -1}
+
+
+def _moves(browser: Any, game_id: int) -> int:
+    return int(_card(browser, game_id)["moves"])
+
+
+def test_the_status_page_shows_the_game_and_updates_after_a_move(
+    sandbox: Sandbox, tmp_path: Path, browser: Any
+) -> None:
+    game = sandbox.game()
+    wiring = sandbox.wire(tmp_path / "state.db")
+    health = Health(interval=30)
+    health.passed(wiring.bot.run_pass())  # the bot's first move
+    with StatusServer(StatusSettings("127.0.0.1", 0, 0.2), tmp_path / "state.db", health) as server:
+        browser.get(server.url)
+        assert browser.title == "wordfeud-bot status"
+        before = _card(browser, game.id)
+        assert before["moves"] == 1 and before["board"] == 1 and before["tiles"] == before["last"] > 0
+        health.passed(wiring.bot.run_pass())  # it reads the house's answer and moves again
+        WebDriverWait(browser, WAIT_SECONDS).until(lambda b: _moves(b, game.id) > 1)
+        after = _card(browser, game.id)
+        assert after["moves"] == 3 and after["passes"] == "2" and "Health: healthy" in after["health"]
+        assert after["tiles"] > after["last"] > 0  # the new move highlighted among the older tiles
+        shot = artifacts() / "status-page.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    wiring.store.close()
+
+
+def test_the_replay_page_steps_through_the_game_with_the_keyboard(tmp_path: Path, browser: Any) -> None:
+    recorded = record_demo(tmp_path)
+    store = Store(recorded.state)
+    try:
+        game = record(store, recorded.game_id, LexiconRegistry([]).get, strategy_named("equity"))
+    finally:
+        store.close()
+    page = tmp_path / "replay.html"
+    page.write_text(replay_html(game, "equity"), encoding="utf-8")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+
+    def shown() -> int:
+        visible = [f for f in browser.find_elements(By.CSS_SELECTOR, "section.frame") if f.is_displayed()]
+        assert len(visible) == 1
+        return int(visible[0].get_attribute("data-index"))
+
+    assert shown() == 0 and body.get_attribute("data-frame") == "0"
+    for step in range(1, 4):
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert shown() == step
+    caption = browser.find_elements(By.CSS_SELECTOR, "section.frame")[3].text
+    assert caption.startswith(f"Move 3: {game.frames[3].actor}")
+    body.send_keys(Keys.ARROW_LEFT)
+    assert shown() == 2
+    body.send_keys(Keys.END)
+    assert shown() == len(game.frames) - 1
+    assert browser.find_element(By.ID, "position").text == f"{len(game.frames)} / {len(game.frames)}"
+    body.send_keys(Keys.HOME)
+    assert shown() == 0
+    for _ in range(12):
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert shown() == 12
+    current = browser.find_elements(By.CSS_SELECTOR, "tbody tr.current")
+    assert [row.get_attribute("data-frame") for row in current] == ["12"]
+    shot = artifacts() / "replay-page.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000

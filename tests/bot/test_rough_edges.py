@@ -1,0 +1,134 @@
+"""The rough edges a new user met (issue 16, item 6), each held fixed: unknown rulesets and ports are
+usage errors (exit 2, one line, no traceback) in every command; help text and counts read right; the
+log says what happened in words; progress is a tqdm bar on a terminal and plain lines elsewhere;
+selfplay takes a ruleset and a strategy; the sandbox prints export lines; config typos get a
+suggestion; ``python -m bot`` works."""
+
+from __future__ import annotations
+
+import io
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.config import parse_config
+from bot.errors import ConfigError
+from bot.turn import DRY, UNKNOWN, outcome_text
+from bot.workers import progress_printer
+from dictionaries.build import progress_bar
+from tests.bot.conftest import Sandbox
+from tests.sandbox.test_command import sandbox_command
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["demo", "--ruleset", "99"],
+        ["sandbox", "--ruleset", "99"],
+        ["arena", "greedy", "greedy", "--ruleset", "99"],
+        ["selfplay", "--ruleset", "99"],
+        ["learn-leaves", "--work", "w", "--ruleset", "99"],
+        ["hint", "--board", "-", "--rack", "A", "--ruleset", "99"],
+    ],
+)
+def test_an_unknown_ruleset_is_a_usage_error_everywhere(
+    arguments: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(arguments)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --ruleset: unknown ruleset id 99; known ids are 0..12" in err and "Traceback" not in err
+
+
+def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["sandbox", "--port", "70000"])
+    assert stopped.value.code == 2
+    assert "argument --port: expected a port from 0 to 65535, got 70000" in capsys.readouterr().err
+
+
+def test_help_and_errors_read_right(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    out = capsys.readouterr().out
+    assert "95% confidence" in out and "%%" not in out
+    assert main(["dict", "build", "xx", "list.txt"]) == 2
+    assert capsys.readouterr().err.startswith("wordfeud-bot dict build: unknown ruleset 'xx'")
+
+
+def test_outcomes_are_words() -> None:
+    assert outcome_text(UNKNOWN) == "sent, outcome not known yet:"
+    assert outcome_text(DRY) == "would play"
+
+
+def test_a_dry_run_logs_one_plain_line(sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    game = sandbox.game()
+    wiring = sandbox.wire(tmp_path / "state.db", play={"dry_run": True})
+    with caplog.at_level(logging.INFO, logger="bot.turn"):
+        wiring.bot.turns.play(game.id)
+    (line,) = [r.getMessage() for r in caplog.records if "for" in r.getMessage() and "points" in r.getMessage()]
+    assert ": would play " in line and line.endswith("points (dry run: not submitted)"), line
+    wiring.store.close()
+
+
+def test_progress_is_a_bar_on_a_terminal_and_plain_lines_elsewhere() -> None:
+    for stream in (io.StringIO(), Terminal()):
+        show = progress_printer("pairs", stream)
+        for done in range(1, 5):
+            show(done, 4)
+        text = stream.getvalue()
+        if stream.isatty():
+            assert "\r" in text and "4/4" in text and "pairs" in text and "100%" in text
+        else:
+            assert "\r" not in text and text.startswith("4/4 pairs, ") and text.count("\n") == 1
+    for stream in (io.StringIO(), Terminal()):
+        phases = progress_bar(stream)
+        for phase in ("reading", "building"):
+            for done in range(0, 11, 5):
+                phases(phase, done, 10)
+        text = stream.getvalue()
+        if stream.isatty():
+            assert "reading" in text and "building" in text and "100%" in text
+        else:
+            assert text == "reading: 10 done\nbuilding: 10 done\n"
+
+
+def test_selfplay_takes_a_strategy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--turns", "2", "--top", "2", "--strategy", "equity"]) == 0
+    assert "<- played" in capsys.readouterr().out
+    assert main(["selfplay", "--strategy", "genius"]) == 2
+    assert "unknown strategy 'genius'" in capsys.readouterr().err
+
+
+def test_the_sandbox_prints_export_lines() -> None:
+    with sandbox_command() as (lines, _, _):
+        assert "    export WORDFEUD_EMAIL=player@sandbox.local\n" in lines
+        assert "    export WORDFEUD_PASSWORD=player-password\n" in lines
+
+
+def test_a_typo_in_the_config_gets_a_suggestion() -> None:
+    with pytest.raises(ConfigError, match=r"schedule.pol_seconds: unknown key; did you mean 'poll_seconds'\?"):
+        parse_config({"schedule": {"pol_seconds": 3}})
+    with pytest.raises(ConfigError, match=r"stauts: unknown key; did you mean 'status'\?"):
+        parse_config({"stauts": {}})
+    with pytest.raises(ConfigError, match=r"play.zzz: unknown key \(secrets"):
+        parse_config({"play": {"zzz": 1}})
+
+
+def test_python_dash_m_bot_is_the_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0 and result.stdout.startswith("wordfeud-bot "), result.stderr
