@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,8 +61,10 @@ class Sandbox:
             data.setdefault(name, {}).update(values)
         return parse_config(data)
 
-    def wire(self, store_path: Path, ticker: Ticker | None = None, **sections: dict[str, object]) -> Wiring:
-        """A bot on this sandbox with retries that do not sleep."""
+    def wire(
+        self, store_path: Path, ticker: Callable[[], float] | None = None, **sections: dict[str, object]
+    ) -> Wiring:
+        """A bot on this sandbox with retries that do not sleep (``ticker``: the quarantine's clock)."""
         credentials = Credentials.from_password("email", BOT_EMAIL, BOT_PASSWORD)
         clock = ticker or Ticker()
         return build(self.config(**sections), credentials, store=Store(store_path), sleep=lambda s: None, clock=clock)

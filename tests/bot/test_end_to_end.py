@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,8 +40,14 @@ def check_games(sandbox: Sandbox, games: list[SandboxGame], store_path: Path) ->
     assert sandbox.state.duplicate_submissions() == []
 
 
-def run_daemon(sandbox: Sandbox, games: list[SandboxGame], store_path: Path, **sections: dict[str, object]) -> Daemon:
-    wiring = sandbox.wire(store_path, None, **sections)
+def run_daemon(
+    sandbox: Sandbox,
+    games: list[SandboxGame],
+    store_path: Path,
+    clock: Callable[[], float] | None = None,
+    **sections: dict[str, object],
+) -> Daemon:
+    wiring = sandbox.wire(store_path, clock, **sections)
 
     def all_over(report: PassReport) -> bool:  # over on the server, and seen to be over by the bot
         return all(g.game.is_over for g in games) and not wiring.store.running_ids()
@@ -77,8 +85,9 @@ def test_the_daemon_survives_every_fault(sandbox: Sandbox, tmp_path: Path, caplo
             sandbox,
             games,
             tmp_path / "state.db",
+            time.monotonic,  # a game whose answer was lost waits (really) for a held request to land
             api={"timeout_seconds": 0.25, "retry_attempts": 10},
-            schedule={"quarantine_seconds": 0.0},
+            schedule={"quarantine_seconds": 2.0},
         )
     check_games(sandbox, games, tmp_path / "state.db")
     assert not [r for r in caplog.records if r.name == "bot.daemon" and r.levelno >= logging.ERROR]
