@@ -23,6 +23,7 @@ from engine.move import Move, Placement, Swap, format_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.simulation import CandidateStats, Sim
 from engine.strategy import Equity, Situation, Strategy, unseen_tiles
 from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
 
@@ -48,7 +49,8 @@ class HintMove:
     leave_value: float | None
     equity: float | None
     tiles: tuple[HintTile, ...]
-
+    sim_value: float | None = None  # a simulating strategy's mean value of the move (points ahead)
+    sim_wins: float | None = None  # and the share of its iterations that left us ahead
 
 @dataclass(frozen=True)
 class Hint:
@@ -129,25 +131,36 @@ def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
     """The strategy's ``top`` best moves in the situation, with their figures."""
     placements = generate(situation.board, situation.rack, situation.lexicon, situation.rules)
     ranked = strategy.rank(situation, placements)[:top]
+    simulated: dict[Move, CandidateStats] = {}
+    static: Strategy = strategy
+    iterations = 0
+    if isinstance(strategy, Sim):
+        static = strategy.static  # leaves and equities are the static ones the candidates came from
+        if strategy.last is not None:
+            simulated = {entry.move: entry for entry in strategy.last.ranked}
+            iterations = strategy.last.iterations
     note = ""
     model = None
     if situation.bag_count == 0:
         note = "the bag is empty: moves are ranked by the end game (going out, tiles kept, the opponent's reply)"
-    elif isinstance(strategy, Equity):
-        model = strategy._model(situation.rules)
+    elif isinstance(static, Equity):
+        model = static._model(situation.rules)
     else:
         note = f"{strategy.name} ranks by score alone"
+    if simulated:
+        note = f"simulated {len(simulated)} candidates over {iterations} iterations"
     weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
     moves = []
     for rank, move in enumerate(ranked, 1):
         leave = _leave(situation.rack, move)
         value = model.value(leave) if model is not None else None
         equity = None
-        if value is not None and isinstance(strategy, Equity):
+        if value is not None and isinstance(static, Equity):
             if isinstance(move, Placement):
                 equity = (move.score or 0) + weight * value
             elif isinstance(move, Swap):
-                equity = value - strategy.swap_cost
+                equity = value - static.swap_cost
+        sim = simulated.get(move)
         moves.append(
             HintMove(
                 rank=rank,
@@ -158,6 +171,8 @@ def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
                 leave_value=None if value is None else round(value, 2),
                 equity=None if equity is None else round(equity, 2),
                 tiles=_tiles(move, situation.rules.alphabet),
+                sim_value=None if sim is None or not sim.count else round(sim.mean, 2),
+                sim_wins=None if sim is None or not sim.count else round(sim.win_rate, 3),
             )
         )
     return Hint(
@@ -208,12 +223,18 @@ def hint_text(result: Hint, situation: Situation, *, colour: bool = False) -> st
         lines.append(f"The board with the best move ({result.moves[0].notation}) on it:")
     lines.append(board_picture(board, rules.layout, squares_of(best.tiles) if best else frozenset(), colour=colour))
     width = max([len("move"), *(len(m.notation) for m in result.moves)])
-    lines.append(f"{'#':>3}  {'move':<{width}}  {'score':>5}  {'leave':<8} {'leave value':>11}  {'equity':>7}")
+    sims = any(m.sim_value is not None for m in result.moves)
+    head = f"{'#':>3}  {'move':<{width}}  {'score':>5}  {'leave':<8} {'leave value':>11}  {'equity':>7}"
+    lines.append(head + (f"  {'sim value':>9}  {'wins':>5}" if sims else ""))
     for m in result.moves:
-        lines.append(
+        line = (
             f"{m.rank:>3}  {m.notation:<{width}}  {m.score:>5}  {m.leave or '-':<8} "
             f"{_figure(m.leave_value):>11}  {_figure(m.equity):>7}"
         )
+        if sims:
+            wins = "-" if m.sim_wins is None else f"{m.sim_wins:.0%}"
+            line += f"  {_figure(m.sim_value):>9}  {wins:>5}"
+        lines.append(line)
     if result.note:
         lines.append(f"({result.note})")
     return "\n".join(lines)

@@ -16,7 +16,7 @@ import pytest
 
 from bot.board_svg import BoardView, board_svg, square_name, squares_of
 from bot.cli import main
-from bot.hint import InputError, hint, read_board, situation_for
+from bot.hint import InputError, hint, hint_text, read_board, situation_for
 from bot.history import position_before_move, record
 from bot.replay_html import replay_html
 from bot.store import APPLIED, Store
@@ -284,3 +284,20 @@ def test_hint_of_a_live_game_reads_it_from_the_server(
     assert data["bag_count"] == len(game.game.bag) and data["moves"] and data["strategy"] == "equity"
     assert main(["hint", "--config", str(config), "--state", str(state), "--game", "12345"]) == 1
     assert "wordfeud-bot hint: " in capsys.readouterr().err
+
+
+def test_hint_shows_a_simulating_strategys_figures(recorded: Recorded) -> None:
+    lexicon = LexiconRegistry([]).get(5)
+    sim = strategy_named("sim:candidates=4,iterations=12,seconds=0")
+    _, position = _positions(recorded)[2]
+    situation = situation_of(position, lexicon)  # type: ignore[arg-type]
+    assert situation.bag_count > 16
+    result = hint(situation, sim, 6)
+    simulated = [m for m in result.moves if m.sim_value is not None]
+    assert len(simulated) == 4 and result.moves[: len(simulated)] == simulated  # the simulated candidates first
+    assert all(m.equity is not None and m.sim_wins is not None for m in simulated)  # static figures too
+    values = [m.sim_value for m in simulated if m.sim_value is not None]
+    assert values == sorted(values, reverse=True)  # ranked by the simulation's value (wins only near the end)
+    assert "simulated 4 candidates over" in result.note
+    text = hint_text(result, situation)
+    assert "sim value" in text and "wins" in text
