@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from engine.dawg import Dawg
 from engine.game import Game
-from engine.move import Pass, Placement, Swap
+from engine.move import Placement, Swap
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy
 
@@ -81,16 +81,9 @@ def play_game(players: Sequence[Strategy], rules: Ruleset, lexicon: Dawg, seed: 
         choice = by_seat[seat].best(situation, 1)[0]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
-        if isinstance(choice, Placement):
-            if len(choice.tiles) == rules.rack_size:
-                bingos[seat] += 1
-            game.place(choice)
-        elif isinstance(choice, Swap):
-            swaps[seat] += 1
-            game.swap(list(choice.tiles))
-        else:
-            assert isinstance(choice, Pass)
-            game.pass_turn()
+        bingos[seat] += isinstance(choice, Placement) and len(choice.tiles) == rules.rack_size
+        swaps[seat] += isinstance(choice, Swap)
+        game.play(choice)
     return GameRecord(
         seed,
         seat_of_a,

@@ -172,6 +172,14 @@ class Game:
             self.scoreless_turns = 0
         return self._record(Turn(self.current, Swap(tuple(tiles)), 0, (), drawn))
 
+    def play(self, move: Move) -> Turn:
+        """Play any move for the player to move: a placement, a swap or a pass."""
+        if isinstance(move, Placement):
+            return self.place(move)
+        if isinstance(move, Swap):
+            return self.swap(list(move.tiles))
+        return self.pass_turn()
+
     def pass_turn(self) -> Turn:
         """Give up the turn; three scoreless turns in a row end the game."""
         self._check_running()

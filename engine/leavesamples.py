@@ -77,12 +77,7 @@ def sample_game(
         if kept is not None and game.bag:
             samples.append(LeaveSample(kept, choice.score or 0, leave))
         pending[seat] = leave
-        if isinstance(choice, Placement):
-            game.place(choice)
-        elif isinstance(choice, Swap):
-            game.swap(list(choice.tiles))
-        else:
-            game.pass_turn()
+        game.play(choice)
     return samples
 
 

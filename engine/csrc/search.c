@@ -96,6 +96,27 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
+/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. */
+static inline int take_tile(Search *s, int l) {
+    if (s->counts[l] == 0) {
+        s->blanks_left--;
+        return 1;
+    }
+    if (--s->counts[l] == 0) {
+        s->rmask &= ~(1u << l);
+    }
+    return 0;
+}
+
+/* Put back what take_tile took. */
+static inline void return_tile(Search *s, int l, int on_blank) {
+    if (on_blank) {
+        s->blanks_left++;
+    } else if (s->counts[l]++ == 0) {
+        s->rmask |= 1u << l;
+    }
+}
+
 static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
     uint32_t nm = s->mask[node];
     uint32_t m = nm & s->allowed[p];
@@ -155,12 +176,7 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
         int tp = s->points[l] * s->lm[p];
         int main2 = main + tp + run_points;
         int cross2 = x < 0 ? cross : cross + (x + tp) * wm;
-        int on_blank = s->counts[l] == 0;
-        if (on_blank) {
-            s->blanks_left--;
-        } else if (--s->counts[l] == 0) {
-            s->rmask &= ~bit;
-        }
+        int on_blank = take_tile(s, l);
         s->pos[s->placed] = p;
         s->letter[s->placed] = l;
         s->placed++;
@@ -171,11 +187,7 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
             extend(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
         }
         s->placed--;
-        if (on_blank) {
-            s->blanks_left++;
-        } else if (s->counts[l]++ == 0) {
-            s->rmask |= bit;
-        }
+        return_tile(s, l, on_blank);
         if (s->failed) {
             return;
         }
@@ -194,12 +206,7 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
         uint32_t bit = 1u << l;
         m &= m - 1;
         uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
-        int on_blank = s->counts[l] == 0;
-        if (on_blank) {
-            s->blanks_left--;
-        } else if (--s->counts[l] == 0) {
-            s->rmask &= ~bit;
-        }
+        int on_blank = take_tile(s, l);
         s->left_letters[depth] = l;
         int k = depth + 1;
         /* the left part covers anchor - k .. anchor - 1 */
@@ -219,11 +226,7 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
         if (k < limit && !s->failed) {
             left_parts(s, anchor, n2, k, limit);
         }
-        if (on_blank) {
-            s->blanks_left++;
-        } else if (s->counts[l]++ == 0) {
-            s->rmask |= bit;
-        }
+        return_tile(s, l, on_blank);
         if (s->failed) {
             return;
         }

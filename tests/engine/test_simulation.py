@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -14,7 +15,7 @@ from dictionaries import bundled_path
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.inference import RackInference
-from engine.move import Placement, Swap
+from engine.move import Placement
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.simulation import Sim, SimSettings, Simulator
@@ -28,22 +29,26 @@ def english() -> Dawg:
     return Dawg.load(bundled_path("en/enable.dawg"), EN.alphabet)
 
 
-def midgame(seed: int, turns: int = 6) -> Situation:
-    """A position after a few equity moves of a seeded game, from the side to move."""
+def seen_by_mover(game: Game, last_play: Placement | None = None) -> Situation:
+    """The game as the player to move sees it."""
+    seat = game.current
+    scores = (game.scores[seat], game.scores[1 - seat])
+    unseen = tuple(game.unseen(seat))
+    return Situation(game.board, game.rack, EN, english(), unseen, len(game.bag), scores, last_play=last_play)
+
+
+def played(seed: int, until: Callable[[Game], bool]) -> Game:
+    """A seeded game played by equity until ``until(game)`` holds."""
     game = Game(EN, english(), random.Random(seed))
     equity = Equity()
-    for _ in range(turns):
-        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
-        move = equity.best(situation, 1)[0]
-        if isinstance(move, Placement):
-            game.place(move)
-        else:
-            game.pass_turn()
-    seat = game.current
-    return Situation(
-        game.board, game.rack, EN, english(), tuple(game.unseen(seat)), len(game.bag),
-        (game.scores[seat], game.scores[1 - seat]),
-    )  # fmt: skip
+    while not until(game):
+        game.play(equity.best(seen_by_mover(game), 1)[0])
+    return game
+
+
+def midgame(seed: int, turns: int = 6) -> Situation:
+    """A position after a few equity moves of a seeded game, from the side to move."""
+    return seen_by_mover(played(seed, lambda game: len(game.history) >= turns))
 
 
 def test_identical_candidates_see_identical_luck() -> None:
@@ -96,17 +101,9 @@ def test_the_same_position_gets_the_same_choice() -> None:
 
 
 def test_with_the_bag_empty_sim_plays_the_endgame() -> None:
-    game = Game(EN, english(), random.Random(9))
-    equity = Equity()
-    while game.bag and not game.is_over:
-        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
-        move = equity.best(situation, 1)[0]
-        if isinstance(move, Placement):
-            game.place(move)
-        else:
-            game.pass_turn()
+    game = played(9, lambda game: not game.bag or game.is_over)
     assert not game.bag and not game.is_over
-    situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), 0)
+    situation = seen_by_mover(game)
     sim = Sim()
     assert sim.best(situation, 1) == sim.static.best(situation, 1)
 
@@ -128,25 +125,15 @@ def test_sim_options_in_the_name() -> None:
 def test_inference_weights_racks_that_explain_the_last_play() -> None:
     """After a greedy-looking play, racks whose best move was that play weigh more than racks that
     had something much better; an unexplainable play still gets racks (it falls back to uniform)."""
-    game = Game(EN, english(), random.Random(21))
-    equity = Equity()
-    def kept_some() -> bool:  # the last move a placement that kept at least two tiles
+    def kept_some(game: Game) -> bool:  # four moves in, the last a placement that kept at least two tiles
         action = game.history[-1].action if game.history else None
-        return isinstance(action, Placement) and len(action.tiles) <= 5
+        return len(game.history) >= 4 and isinstance(action, Placement) and len(action.tiles) <= 5
 
-    while len(game.history) < 4 or not kept_some():
-        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
-        move = equity.best(situation, 1)[0]
-        if isinstance(move, Placement):
-            game.place(move)
-        else:
-            game.pass_turn()
+    game = played(21, kept_some)
     last = game.history[-1].action
     assert isinstance(last, Placement)
     seat = game.current
-    situation = Situation(
-        game.board, game.rack, EN, english(), tuple(game.unseen(seat)), len(game.bag), last_play=last
-    )
+    situation = seen_by_mover(game, last)
     inference = RackInference(situation, Equity())
     # the tiles the opponent really kept (their rack now, minus what they drew) explain their play
     held = [*game.racks[1 - seat].letters(), *[-1] * game.racks[1 - seat].blanks]
@@ -166,20 +153,9 @@ def test_inference_weights_racks_that_explain_the_last_play() -> None:
 
 
 def test_in_the_pre_endgame_every_opponent_rack_is_played_out_once() -> None:
-    game = Game(EN, english(), random.Random(31))
-    equity = Equity()
-    while len(game.bag) > 3 and not game.is_over:
-        situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(game.current)), len(game.bag))
-        move = equity.best(situation, 1)[0]
-        if isinstance(move, Placement):
-            game.place(move)
-        elif isinstance(move, Swap):
-            game.swap(list(move.tiles))
-        else:
-            game.pass_turn()
+    game = played(31, lambda game: len(game.bag) <= 3 or game.is_over)
     assert 1 <= len(game.bag) <= 3 and not game.is_over
-    seat = game.current
-    situation = Situation(game.board, game.rack, EN, english(), tuple(game.unseen(seat)), len(game.bag))
+    situation = seen_by_mover(game)
     simulator = Simulator(Equity(), SimSettings(max_iterations=5000, seconds=float("inf"), min_iterations=10**6))
     draws = simulator._every_rack(situation)
     assert draws is not None
