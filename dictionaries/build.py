@@ -36,6 +36,7 @@ class BuildReport:
     source: Path
     ruleset: Ruleset
     encoding: str = ""
+    casing: str = ""
     lines: int = 0
     kept: int = 0
     duplicates: int = 0
@@ -52,6 +53,7 @@ class BuildReport:
         rows = [
             f"source:      {self.source} ({self.encoding}, {self.lines:,} lines)",
             f"ruleset:     {self.ruleset.id} {self.ruleset.code} ({self.ruleset.name})",
+            f"casing:      {self.casing}",
             f"kept:        {self.kept:,} words ({self.folded:,} of them with accents folded)",
             f"duplicates:  {self.duplicates:,} (the same word twice after normalising)",
         ]
@@ -80,9 +82,10 @@ def build_lexicon(
     """
     start = time.perf_counter()
     wordlist = read_word_list(source, encoding)
-    report = BuildReport(source, ruleset, encoding=wordlist.encoding, lines=len(wordlist.words))
+    casing = wordlist.casing
+    report = BuildReport(source, ruleset, encoding=wordlist.encoding, casing=casing.text(), lines=len(wordlist.words))
     normalizer = Normalizer.for_ruleset(ruleset)
-    lower = wordlist.has_lower_case
+    lower = casing.lower_case
     format_word = ruleset.alphabet.format_word
     seen: set[tuple[int, ...]] = set()
     total = len(wordlist.words)
