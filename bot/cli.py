@@ -189,12 +189,9 @@ def check_config(args: argparse.Namespace) -> int:
     )
     problems = 0
     for ruleset in sorted(set(invites.rulesets) | set(config.random_games.rulesets)):
-        found = registry.find(ruleset)
-        if found is None:
-            problems += 1
-            print(f"  ruleset {ruleset}: NO LEXICON (see: wordfeud-bot dict list)")
-        else:
-            print(f"  ruleset {ruleset}: lexicon {found.path}")
+        usable, text = registry.check(ruleset)  # loaded: a truncated or corrupt file is a problem
+        problems += not usable
+        print(f"  ruleset {ruleset}: {text}" if usable else f"  ruleset {ruleset}: NO USABLE LEXICON: {text}")
     if config.play.dry_run:
         print("play.dry_run is on: moves are decided but never submitted")
     return EXIT_CONFIG if problems else EXIT_OK
