@@ -298,6 +298,98 @@ class Dawg:
         smaller.derived = True
         return smaller
 
+    def with_words(self, words: Iterable[Word]) -> Dawg:
+        """A copy of the lexicon that also has these words (letter codes); every other word stays.
+
+        For words the server accepted that the list lacks. The nodes on an added word's path are
+        copied (a node that gains an edge moves to the end of the arrays, the root grows in place),
+        so no word sharing them gains one. Like ``without``'s copy it is not minimal and is never
+        saved; it is the lexicon itself when every word is already in it. Raises LexiconError for an
+        empty word or a code outside the alphabet.
+
+        >>> from engine.rules import Ruleset
+        >>> en = Ruleset.for_id(5).alphabet
+        >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "BAT"]], en)
+        >>> larger = lex.with_words([en.parse_word(w) for w in ["CATS", "ZA"]])
+        >>> [en.format_word(w) for w in larger.words()], len(larger)
+        (['BAT', 'CAT', 'CATS', 'ZA'], 4)
+        """
+        letters = len(self.alphabet)
+        added = sorted({tuple(c & LETTER_MASK for c in w) for w in words})
+        for word in added:
+            if not word or max(word) >= letters:
+                raise LexiconError(f"cannot add word {word!r}: empty or a code outside the alphabet (0..{letters - 1})")
+        added = [word for word in added if not self.contains(word)]
+        if not added:
+            return self
+        child, mask, ends, sink = self._with_root_letters({word[0] for word in added})
+        private: set[int] = set()  # nodes copied by this call: only they (and the root) change in place
+
+        def copy_block(node: int, extra: int) -> int:
+            """A new block at the end with ``node``'s edges (the sink: none) plus letter ``extra`` (-1: none)."""
+            old = mask[node] if node != sink else 0
+            edges = list(child[node : node + old.bit_count()]) if node != sink else []
+            if extra >= 0:
+                edges.insert((old & ((1 << extra) - 1)).bit_count(), sink)
+            new = len(child)
+            child.extend(edges)
+            mask.extend([0] * len(edges))
+            ends.extend([0] * len(edges))
+            mask[new] = old | (1 << extra if extra >= 0 else 0)
+            ends[new] = ends[node] if node != sink else 0
+            private.add(new)
+            return new
+
+        for word in added:
+            node, parent_edge = self.root, -1
+            for i, letter in enumerate(word):
+                bit = 1 << letter
+                if node == sink or not mask[node] & bit:
+                    node = copy_block(node, letter)  # never the root: it has every first letter
+                    child[parent_edge] = node
+                edge = node + (mask[node] & (bit - 1)).bit_count()
+                if i == len(word) - 1:
+                    ends[node] |= bit
+                    break
+                target = child[edge]
+                if target != sink and target not in private:
+                    target = copy_block(target, -1)
+                    child[edge] = target
+                node, parent_edge = target, edge
+        mask.append(0)  # as in a built lexicon, the arrays of nodes are one longer than the edges
+        ends.append(0)
+        larger = Dawg(self.alphabet, child, mask, ends, self.word_count + len(added), self.checksum)
+        larger.derived = True
+        return larger
+
+    def _with_root_letters(self, firsts: set[int]) -> tuple[list[int], list[int], list[int], int]:
+        """Copies of the arrays (child, mask, ends: one entry each per edge) whose root also has an
+        edge for each letter of ``firsts`` (to the sink), and the sink's id.
+
+        The root must stay node 0, so its block grows where it is and every other node moves up by
+        the number of letters added."""
+        root_mask, root_ends = self.mask[self.root], self.ends[self.root]
+        child, mask, ends = list(self.child), list(self.mask), list(self.ends)
+        del mask[len(child) :], ends[len(child) :]
+        grow = firsts - {letter for letter in range(len(self.alphabet)) if root_mask >> letter & 1}
+        if grow:
+            size = root_mask.bit_count()
+            shift = len(grow)
+            new_mask = root_mask | sum(1 << letter for letter in grow)
+            sink = len(child) + shift
+            moved = [value + shift for value in child]
+            codes = range(len(self.alphabet))
+            old_edges = dict(zip((c for c in codes if root_mask >> c & 1), moved[:size], strict=True))
+            root_edges = [old_edges.get(c, sink) for c in codes if new_mask >> c & 1]
+            child = root_edges + moved[size:]
+            mask = [new_mask] + [0] * (size + shift - 1) + mask[size:]
+            ends = [root_ends] + [0] * (size + shift - 1) + ends[size:]
+        sink = len(child)
+        child.append(0)  # the sink's slot: no edges, so its child is never read
+        mask.append(0)
+        ends.append(0)
+        return child, mask, ends, sink
+
     def memory_bytes(self) -> int:
         """Bytes held by the three lists and their int objects (the lexicon's memory, near enough)."""
         lists = (self.child, self.mask, self.ends)
