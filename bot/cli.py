@@ -9,6 +9,7 @@ Commands:
 * ``check-config``: load the configuration and the secrets, say what is wrong or what is set.
 * ``selfplay``: the move generator on show, with no server.
 * ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
+* ``learned``: the words the server accepted that the lexicons lacked (``bot.learnedcli``).
 
 ``--version`` prints the package version and which move generator is active (``engine.native``);
 ``check-config`` prints the generator too, and the services log it once at start.
@@ -34,11 +35,13 @@ from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
 from bot.learn import Settings as LearnSettings
 from bot.learn import learn
+from bot.learnedcli import add_learned_command
 from bot.logs import setup_logging
 from bot.replay import replay
 from bot.selfplay import selfplay
 from bot.store import Store
 from dictionaries.cli import add_dict_commands
+from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.errors import EngineError, LexiconError
 from engine.strategy import STRATEGIES
@@ -99,6 +102,11 @@ def _config(args: argparse.Namespace) -> BotConfig:
     if getattr(args, "dry_run", False):
         config = config.model_copy(update={"play": config.play.model_copy(update={"dry_run": True})})
     return config
+
+
+def _config_and_lexicons(args: argparse.Namespace) -> tuple[BotConfig, LexiconRegistry]:
+    config = _config(args)
+    return config, registry_for(config)
 
 
 def _fail(command: str, message: str, status: int) -> int:
@@ -414,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn_parser.set_defaults(handler=learn_leaves)
 
     add_dict_commands(commands)
+    add_learned_command(commands, service, _config_and_lexicons)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
     commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
     return parser
