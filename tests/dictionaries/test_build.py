@@ -122,8 +122,8 @@ def test_cli_build_writes_to_the_user_directory(
     ("argv", "code", "message"),
     [
         (["dict", "build", "xx", "list.txt"], 2, "unknown ruleset 'xx'"),
-        (["dict", "build", "nb"], 2, "give either a WORDLIST or --debian"),
-        (["dict", "build", "nb", "list.txt", "--debian"], 2, "give either a WORDLIST or --debian"),
+        (["dict", "build", "nb"], 2, "give one of a WORDLIST, --debian or --cspell"),
+        (["dict", "build", "nb", "list.txt", "--debian"], 2, "give one of a WORDLIST, --debian or --cspell"),
         (["dict", "build", "fi", "--debian"], 1, "no Debian word list is known for fi"),
         (["dict", "build", "nb", "/no/such/list.txt"], 1, "cannot read word list /no/such/list.txt"),
     ],
@@ -148,7 +148,7 @@ def test_cli_list_names_the_build_command(
     out = capsys.readouterr().out
     assert "shipped: " in out and "en/enable.dawg (168,548 words)" in out
     assert "wordfeud-bot dict build nb --debian" in out
-    assert "wordfeud-bot dict build fi YOUR-WORD-LIST.txt" in out
+    assert "wordfeud-bot dict build fi --cspell   (fetches @cspell/dict-fi-fi 1.1.3 with npm)" in out
     assert out.count("\n 1 nb ") + out.count("\n12 pt ") == 2
 
 
