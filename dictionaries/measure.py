@@ -6,7 +6,9 @@ downloaded tarballs), into a temporary directory. It prints the Markdown table o
 ``dictionaries/README.md``: source, licence, words kept, words dropped as abbreviations, how many
 of a dozen common inflected forms the lexicon has (``data/inflections.toml``), build seconds, load
 milliseconds (best of 3) and the memory of the loaded lexicon (the growth of the process's resident
-memory when a fresh process loads it and makes the C generator's copy, median of 3 processes).
+memory when a fresh process loads it and makes the C generator's copy, median of 3 processes; and
+the bytes of its arrays and of the C copy, computed). A second table gives, for a ruleset with two
+sources, the share of each lexicon's words the other has.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections import defaultdict
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 
 from dictionaries import bundled_path
@@ -76,11 +80,16 @@ def memory_mb(path: Path, ruleset: Ruleset) -> float:
     gains = []
     for _ in range(3):
         done = subprocess.run(
-            [sys.executable, "-c", _MEMORY_PROBE, str(path), ruleset.code], capture_output=True, text=True, check=True
+            [sys.executable, "-c", _MEMORY_PROBE, str(path), ruleset.code], capture_output=True, text=True, check=False
         )
+        if done.returncode != 0:
+            raise LexiconError(f"measuring the memory of {path} failed: {done.stderr.strip()[-300:]}")
         gains.append(int(done.stdout.strip()))
     return statistics.median(gains) / 1e6
 
+
+#: The word sets of the lexicons measured, per ruleset code: for the overlap of two sources.
+_LAST: dict[str, list[tuple[str, frozenset[tuple[int, ...]]]]] = defaultdict(list)
 
 #: What a build gave: words kept, words dropped as abbreviations, seconds.
 Built = tuple[int, int, float]
@@ -88,12 +97,14 @@ Built = tuple[int, int, float]
 
 def _row(label: str, source: str, licence: str, path: Path, ruleset: Ruleset, build: Built | None) -> str:
     dawg = Dawg.load(path, ruleset.alphabet)
+    _LAST[ruleset.code].append((source, frozenset(dawg.words())))
     kept, dropped, seconds = build if build else (len(dawg), 0, 0.0)
+    arrays = (dawg.memory_bytes() + 12 * (len(dawg.child) + 1)) / 1e6
     built = f"{seconds:.1f}" if build else "-"
     abbreviations = f"{dropped:,}" if build else "-"
     return (
         f"| {label} | {source} | {licence} | {kept:,} | {abbreviations} | {inflection_check(dawg, ruleset)} | "
-        f"{built} | {load_ms(path, ruleset):.0f} | {memory_mb(path, ruleset):.1f} |"
+        f"{built} | {load_ms(path, ruleset):.0f} | {memory_mb(path, ruleset):.1f} | {arrays:.1f} |"
     )
 
 
@@ -119,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     wanted = set(args.only.split(",")) if args.only else None
     columns = "Ruleset | Source | Licence | Words | Abbreviations dropped | Inflections | Build s | Load ms | Memory MB"
-    print(f"| {columns} |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(f"| {columns} | Arrays MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         for ruleset in Ruleset.all():
@@ -153,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
                 build = (report.kept, report.abbreviations, time.perf_counter() - start)
                 text = f"npm `{package.name}` {package.version}"
                 print(_row(label, text, package.licence, out, ruleset, build), flush=True)
+    print("\n| Ruleset | Lexicon A | Lexicon B | A's words in B | B's words in A |\n| --- | --- | --- | --- | --- |")
+    for code, measured in _LAST.items():
+        for (name_a, words_a), (name_b, words_b) in pairwise(measured):
+            both = len(words_a & words_b)
+            print(f"| {code} | {name_a} | {name_b} | {both / len(words_a):.1%} | {both / len(words_b):.1%} |")
     return 0
 
 
