@@ -72,7 +72,7 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         return 2
     try:
         if args.rescan:
-            counts = rescan(store, registry)
+            counts = rescan(store, registry, _progress if sys.stderr.isatty() else None)
             print(f"rescan: {counts[0]:,} positions and {counts[1]:,} moves of ours read, {counts[2]:,} words learned")
         entries = store.accepted(args.ruleset, new_only=not args.all)
         if args.export is not None:
@@ -97,12 +97,20 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
     return 0
 
 
-def rescan(store: Store, registry: LexiconRegistry) -> tuple[int, int, int]:
+def _progress(done: int, total: int) -> None:
+    print(f"\rrescan: game {done:,}/{total:,}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def rescan(
+    store: Store, registry: LexiconRegistry, progress: Callable[[int, int], None] | None = None
+) -> tuple[int, int, int]:
     """Learn from every recorded snapshot (the opponent's last move) and every accepted move of ours;
-    returns (positions read, moves of ours read, words learned). Games that cannot be read are skipped."""
+    returns (positions read, moves of ours read, words learned). Games that cannot be read are skipped.
+    ``progress(games done, games)`` is called after each game."""
     learned = store.learned()
     positions = moves = new = 0
-    for game_id in store.game_ids():
+    game_ids = store.game_ids()
+    for done, game_id in enumerate(game_ids, 1):
         for snapshot in store.snapshots(game_id):
             game = Game.model_validate(snapshot)
             user = next((p.id for p in game.players if p.is_local or p.rack is not None), None)
@@ -118,6 +126,8 @@ def rescan(store: Store, registry: LexiconRegistry) -> tuple[int, int, int]:
             moves += 1
             game = Game.model_validate(before)
             new += _learn(store, learned, registry, game, partial(words_of_move, game, tiles), OWN)
+        if progress is not None:
+            progress(done, len(game_ids))
     return positions, moves, new
 
 
