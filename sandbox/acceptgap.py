@@ -1,4 +1,5 @@
-"""How fast learned acceptances close the gap between the bot's lexicon and the server's.
+"""How fast learned acceptances close the gap between the bot's lexicon and the server's, and what
+the learned words cost per turn (``--cost``).
 
 ``python -m sandbox.acceptgap --games 100`` plays the bot (ENABLE, learning what the server accepts)
 against the sandbox's greedy house player over HTTP, on a sandbox whose lexicon is ENABLE plus
@@ -11,6 +12,8 @@ seen in play that the bot went on to play, block by block.
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 import sys
 import tempfile
 import time
@@ -23,7 +26,11 @@ from bot.config import ApiConfig, BotConfig, ScheduleConfig
 from bot.credentials import Credentials
 from bot.store import Store
 from dictionaries.registry import LexiconRegistry
+from engine import native
+from engine.dawg import Dawg
+from engine.game import Game
 from engine.move import Placement
+from engine.movegen import generate
 from engine.rules import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
@@ -111,6 +118,55 @@ def measure(
     return report
 
 
+def overlay_cost(extra: Sequence[str], seed: int = 1, positions: int = 300) -> list[str]:
+    """What the learned words cost: making ENABLE + ``extra`` as a derived copy (``with_words``) and as
+    a rebuilt minimal DAWG (with the C generator's copy of each), and the move generation of every
+    position of seeded greedy self-play games on either (best of 3 per position)."""
+    rules = Ruleset.for_id(5)
+    parse = rules.alphabet.parse_word
+    enable = LexiconRegistry([]).get(5)
+    added = [parse(w) for w in extra]
+    start = time.perf_counter()
+    derived = enable.with_words(added)
+    if native.NATIVE is not None:
+        native.lexicon(derived)
+    made_derived = time.perf_counter() - start
+    start = time.perf_counter()
+    rebuilt = Dawg.build([*enable.words(), *added], rules.alphabet)
+    if native.NATIVE is not None:
+        native.lexicon(rebuilt)
+    made_rebuilt = time.perf_counter() - start
+    start = time.perf_counter()
+    derived.with_words([parse("XU"), parse("QAT"), parse("ZZZS")])  # a turn that learns one more word
+    one_more = time.perf_counter() - start
+    times: dict[str, list[float]] = {"derived": [], "rebuilt": []}
+    rng = random.Random(seed)
+    while len(times["rebuilt"]) < positions:
+        game = Game(rules, rebuilt, random.Random(rng.randrange(2**32)))
+        while not game.is_over and len(times["rebuilt"]) < positions:
+            for name, lexicon in (("derived", derived), ("rebuilt", rebuilt)):
+                best = float("inf")
+                for _ in range(3):
+                    tick = time.perf_counter()
+                    moves = generate(game.board, game.rack, lexicon, rules)
+                    best = min(best, time.perf_counter() - tick)
+                times[name].append(best * 1000)
+            if moves:
+                game.place(max(moves, key=lambda m: (m.score or 0, sorted(m.tiles))))
+            else:
+                game.pass_turn()
+    per_turn = {name: (statistics.median(t), sum(t) / len(t)) for name, t in times.items()}
+    return [
+        f"words added: {len(derived) - len(enable)}; generator: {native.GENERATOR}",
+        f"derived copy (with_words + C copy): {made_derived * 1000:.0f} ms, {len(derived.child):,} edges; "
+        f"one more word on it: {one_more * 1000:.0f} ms",
+        f"rebuilt minimal DAWG (Dawg.build + C copy): {made_rebuilt * 1000:.0f} ms, {len(rebuilt.child):,} edges",
+        f"move generation over {positions} positions, median / mean ms: derived "
+        f"{per_turn['derived'][0]:.3f} / {per_turn['derived'][1]:.3f}, rebuilt "
+        f"{per_turn['rebuilt'][0]:.3f} / {per_turn['rebuilt'][1]:.3f}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sandbox.acceptgap", description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
@@ -121,8 +177,14 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="a file of extra valid words, one a line (default: Collins's two-letter words ENABLE lacks)",
     )
+    parser.add_argument(
+        "--cost", action="store_true", help="instead: time a derived copy against a rebuild, and moves on each"
+    )
     args = parser.parse_args(argv)
     extra = args.extra.read_text(encoding="utf-8").split() if args.extra else list(COLLINS_TWOS)
+    if args.cost:
+        print("\n".join(overlay_cost(extra, args.seed)))
+        return 0
 
     def show(number: int, report: GapReport) -> None:
         counts = f"{len(report.seen)} extra words seen, {len(report.played)} played by the bot"

@@ -3,7 +3,7 @@ two-letter words only ever plays one of them after the house has played it (it l
 
 from __future__ import annotations
 
-from sandbox.acceptgap import COLLINS_TWOS, measure
+from sandbox.acceptgap import COLLINS_TWOS, measure, overlay_cost
 
 
 def test_the_bot_plays_extra_words_only_after_seeing_them() -> None:
@@ -14,3 +14,10 @@ def test_the_bot_plays_extra_words_only_after_seeing_them() -> None:
     assert all(report.seen[word] <= game for word, game in report.played.items())
     rows = report.lines(2)
     assert rows[0].startswith("| after game |") and len(rows) == 2 + 2 + 3
+
+
+def test_the_cost_report_compares_a_derived_copy_with_a_rebuild() -> None:
+    lines = overlay_cost(COLLINS_TWOS, seed=1, positions=6)
+    assert lines[0].startswith("words added: 31;")
+    assert "derived copy (with_words + C copy):" in lines[1] and "rebuilt minimal DAWG" in lines[2]
+    assert "move generation over 6 positions" in lines[3]
