@@ -9,6 +9,7 @@ Commands:
 * ``check-config``: load the configuration and the secrets, say what is wrong or what is set.
 * ``selfplay``: the move generator on show, with no server.
 * ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
+* ``learned``: the words the server accepted that the lexicons lacked (``bot.learnedcli``).
 
 ``--version`` prints the package version and which move generator is active (``engine.native``);
 ``check-config`` prints the generator too, and the services log it once at start.
@@ -34,6 +35,7 @@ from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
 from bot.learn import Settings as LearnSettings
 from bot.learn import learn
+from bot.learnedcli import add_learned_command
 from bot.logs import setup_logging
 from bot.replay import replay
 from bot.selfplay import selfplay
@@ -42,6 +44,7 @@ from bot.store import Store
 from bot.terminal import wants_colour
 from bot.views import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
 from dictionaries.cli import add_dict_commands
+from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.errors import EngineError, LexiconError
 from engine.strategy import STRATEGIES, strategy_named
@@ -102,6 +105,11 @@ def _config(args: argparse.Namespace) -> BotConfig:
     if getattr(args, "dry_run", False):
         config = config.model_copy(update={"play": config.play.model_copy(update={"dry_run": True})})
     return config
+
+
+def _config_and_lexicons(args: argparse.Namespace) -> tuple[BotConfig, LexiconRegistry]:
+    config = _config(args)
+    return config, registry_for(config)
 
 
 def _fail(command: str, message: str, status: int) -> int:
@@ -206,12 +214,9 @@ def check_config(args: argparse.Namespace) -> int:
     )
     problems = 0
     for ruleset in sorted(set(invites.rulesets) | set(config.random_games.rulesets)):
-        found = registry.find(ruleset)
-        if found is None:
-            problems += 1
-            print(f"  ruleset {ruleset}: NO LEXICON (see: wordfeud-bot dict list)")
-        else:
-            print(f"  ruleset {ruleset}: lexicon {found.path}")
+        usable, text = registry.check(ruleset)  # loaded: a truncated or corrupt file is a problem
+        problems += not usable
+        print(f"  ruleset {ruleset}: {text}" if usable else f"  ruleset {ruleset}: NO USABLE LEXICON: {text}")
     if config.play.dry_run:
         print("play.dry_run is on: moves are decided but never submitted")
     return EXIT_CONFIG if problems else EXIT_OK
@@ -469,6 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_view_commands(commands, service, _config, _fail)
     add_dict_commands(commands)
+    add_learned_command(commands, service, _config_and_lexicons)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
     commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
     return parser

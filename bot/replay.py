@@ -3,7 +3,8 @@
 For each snapshot the store kept (the API game as the bot saw it when deciding) it prints the
 opponent's previous move with the score the engine computes for it against the score the server
 gave, then, on our turns, what the bot played (engine score and server score) and what it would
-play now. Needs no server: boards and snapshots come from the store.
+play now. Needs no server: boards and snapshots come from the store. The lexicon is the bot's
+view of it: with the words the server accepted and without those it refused.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def replay(
     if not snapshots:
         raise LookupError(f"no recorded positions of game {game_id} in {store.path}")
     decisions = {d.move_count: d for d in store.decisions(game_id, APPLIED)}
+    learned = store.learned()  # the bot's view: its lexicon with the accepted words, without the refused ones
     lines: list[ReplayLine] = []
 
     def grid(board_id: int) -> list[list[int]]:
@@ -64,7 +66,7 @@ def replay(
         lines.extend(_their_move(game, position, user))
         if not position.my_turn:
             continue
-        lexicon = lexicons(position.rules.id)
+        lexicon = learned.apply(lexicons(position.rules.id), position.rules)
         placements = generate(position.board, position.rack, lexicon, position.rules)
         top = (strategy or Greedy()).rank(situation_of(position, lexicon), placements)[0]
         best = format_move(top, position.board)

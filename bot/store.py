@@ -24,9 +24,11 @@ from typing import IO, Any
 
 from bot.errors import LockedError, StoreError
 from bot.models import Game
+from dictionaries.learned import LearnedWords
 from dictionaries.rejections import RejectedWords
 
-SCHEMA_VERSION = 1
+#: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
+SCHEMA_VERSION = 2
 _MARKER = "wordfeud-bot state"
 
 _SCHEMA = """
@@ -47,6 +49,9 @@ CREATE TABLE IF NOT EXISTS decisions (
     status TEXT NOT NULL, server_points INTEGER, detail TEXT NOT NULL DEFAULT '', at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS boards (board_id INTEGER PRIMARY KEY, grid TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rejected (ruleset INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (ruleset, word));
+CREATE TABLE IF NOT EXISTS accepted (
+    ruleset INTEGER NOT NULL, word TEXT NOT NULL, game_id INTEGER NOT NULL, source TEXT NOT NULL,
+    seen REAL NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (ruleset, word));
 CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
 CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
 """
@@ -69,6 +74,22 @@ class Decision:
     status: str
     server_points: int | None
     detail: str
+
+
+#: Who played an accepted word: the opponent (seen in a game read) or the bot (its own accepted move).
+OPPONENT, OWN = "opponent", "own"
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A word the server accepted in a ruleset: the first game it was seen in, who played it, when."""
+
+    ruleset: int
+    word: str
+    game_id: int
+    source: str  # OPPONENT | OWN
+    seen: float
+    new: bool  # the bot's lexicon lacked it (or had refused it) when it was learned
 
 
 @dataclass(frozen=True)
@@ -225,6 +246,14 @@ class Store:
                         (game.id, game.move_count, now, text),
                     )
 
+    def snapshot_at(self, game_id: int, move_count: int) -> dict[str, Any] | None:
+        """The last recorded API game object of a game at this move count, if any."""
+        row = self._db.execute(
+            "SELECT game FROM snapshots WHERE game_id = ? AND move_count = ? ORDER BY id DESC LIMIT 1",
+            (game_id, move_count),
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
     def snapshots(self, game_id: int) -> list[dict[str, Any]]:
         """The recorded API game objects of a game, oldest first."""
         rows = self._db.execute("SELECT game FROM snapshots WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
@@ -304,10 +333,48 @@ class Store:
     # -- refused words ----------------------------------------------------------------------
 
     def add_rejected(self, ruleset: int, word: str) -> bool:
-        """Remember a word the server refused; False if it was known."""
+        """Remember a word the server refused; False if it was known, or once accepted (that is proof)."""
         with self._transaction():
-            cursor = self._db.execute("INSERT OR IGNORE INTO rejected VALUES (?, ?)", (ruleset, word.upper()))
+            text = word.upper()
+            if self._db.execute("SELECT 1 FROM accepted WHERE ruleset = ? AND word = ?", (ruleset, text)).fetchone():
+                return False
+            cursor = self._db.execute("INSERT OR IGNORE INTO rejected VALUES (?, ?)", (ruleset, text))
         return cursor.rowcount > 0
+
+    # -- accepted words ---------------------------------------------------------------------
+
+    def add_accepted(self, ruleset: int, word: str, game_id: int, source: str, *, new: bool) -> bool:
+        """Remember a word the server accepted (and forget any refusal of it); False if it was known.
+
+        ``new``: the bot's lexicon lacked the word, so it was learned (the others are kept as proof)."""
+        text = word.upper()
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO accepted VALUES (?, ?, ?, ?, ?, ?)",
+                (ruleset, text, game_id, source, self.clock(), int(new)),
+            )
+            self._db.execute("DELETE FROM rejected WHERE ruleset = ? AND word = ?", (ruleset, text))
+        return cursor.rowcount > 0
+
+    def accepted(self, ruleset: int | None = None, *, new_only: bool = False) -> list[Accepted]:
+        """The accepted words (of one ruleset, or all; only the learned ones with ``new_only``), by
+        ruleset, then in the order they were seen."""
+        rows = self._db.execute(
+            "SELECT ruleset, word, game_id, source, seen, new FROM accepted WHERE (? IS NULL OR ruleset = ?) "
+            "AND (new = 1 OR ? = 0) ORDER BY ruleset, seen, word",
+            (ruleset, ruleset, int(new_only)),
+        ).fetchall()
+        return [Accepted(int(r[0]), str(r[1]), int(r[2]), str(r[3]), float(r[4]), bool(r[5])) for r in rows]
+
+    def learned(self) -> LearnedWords:
+        """Refused and accepted words, per ruleset: what the bot's lexicons are corrected with."""
+        accepted: dict[int, list[str]] = {}
+        for entry in self.accepted():
+            accepted.setdefault(entry.ruleset, []).append(entry.word)
+        refused: dict[int, list[str]] = {}
+        for ruleset, word in self._db.execute("SELECT ruleset, word FROM rejected ORDER BY ruleset, word"):
+            refused.setdefault(int(ruleset), []).append(str(word))
+        return LearnedWords(refused, accepted)
 
     def rejected(self) -> RejectedWords:
         """All refused words, per ruleset."""
@@ -355,6 +422,10 @@ class Store:
             return
         if rows.get("marker") != _MARKER:
             raise StoreError(f"state file {self.path} is not a wordfeud-bot state database")
+        if rows.get("version") == "1":
+            # version 2 only added the ``accepted`` table, which the schema above has just created
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(SCHEMA_VERSION),))
+            return
         if rows.get("version") != str(SCHEMA_VERSION):
             raise StoreError(
                 f"state file {self.path} has schema version {rows.get('version')}; this bot reads {SCHEMA_VERSION}"

@@ -16,19 +16,22 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.acceptances import opponent_words, remember, words_of_move
 from bot.client import WordfeudClient
 from bot.convert import ConversionError, Position, move_payload, placement_words, swap_letters, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
 from bot.models import Game
-from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED, Store
+from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, OPPONENT, OWN, PENDING, REFUSED, Store
 from engine.dawg import Dawg
+from engine.errors import EngineError
 from engine.game import rack_tiles
 from engine.move import Pass, Placement, Swap, format_move
 from engine.movegen import generate
+from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy, unseen_tiles
 
 log = logging.getLogger(__name__)
@@ -137,8 +140,9 @@ class TurnPlayer:
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
-        # loaded once: its cache of lexicons without the refused words lives as long as this player
-        self.rejected = store.rejected()
+        # loaded once: its cache of lexicons with the accepted words and without the refused ones
+        # lives as long as this player
+        self.rejected = store.learned()
 
     @property
     def quarantined(self) -> set[int]:
@@ -176,12 +180,40 @@ class TurnPlayer:
     def _observe(self, game: Game) -> None:
         """Record the game and settle decisions left pending by an earlier pass or run."""
         self.store.record_game(game, self.user_id)
+        try:
+            self._learn(game, opponent_words(game, self.user_id), OPPONENT)
+        except ProtocolError as exc:
+            log.warning("game %d: the opponent's last move teaches no word: %s", game.id, exc)
         for decision in self.store.decisions(game.id, PENDING):
             applied = self._was_applied(game, decision.move_count, decision.kind, decision.payload)
             status = APPLIED if applied else NOT_APPLIED
             self.store.settle(decision.id, status, detail="settled by re-reading the game")
             said = "was made" if applied else "was not made"
             log.info("game %d: the earlier %s %s %s", game.id, decision.kind, decision.notation, said)
+            before = self.store.snapshot_at(game.id, decision.move_count)
+            if applied and decision.kind == "move" and before is not None:
+                self._learn_own(Game.model_validate(before), decision.payload)
+
+    def _learn(self, game: Game, words: Sequence[str], source: str) -> None:
+        """Remember the words the server accepted in this game, as proof: a word the bot's lexicon
+        lacked (or had refused) is learned, played from now on, and never refused locally."""
+        if not words:
+            return
+        try:
+            lexicon = self.rejected.apply(self.lexicons(game.ruleset), Ruleset.for_id(game.ruleset))
+        except EngineError as exc:  # no lexicon for the ruleset: nothing is played in it anyway
+            log.debug("game %d: not learning %s: %s", game.id, ", ".join(words), exc)
+            return
+        for word in remember(self.store, self.rejected, lexicon, game, words, source):
+            who = "the opponent" if source == OPPONENT else "the bot"
+            log.info("ruleset %d: learned %s (played by %s in game %d, accepted)", game.ruleset, word, who, game.id)
+
+    def _learn_own(self, before: Game, payload: dict[str, Any]) -> None:
+        """Learn the words of our placement ``payload`` that the server applied to the game ``before``."""
+        try:
+            self._learn(before, words_of_move(before, payload["move"]), OWN)
+        except (ProtocolError, KeyError, TypeError, ValueError) as exc:
+            log.warning("game %d: our accepted move teaches no word: %s", before.id, exc)
 
     def _decide(self, game: Game, strategy: Strategy) -> TurnReport:
         position = to_position(game, self.user_id, self._board)
@@ -310,11 +342,15 @@ class TurnPlayer:
             after = self.client.game(game.id)  # if this fails too, the decision stays pending
             if self._was_applied(after, game.move_count, kind, payload):
                 self.store.settle(decision, APPLIED, detail="applied, though its answer was lost")
+                if kind == "move":
+                    self._learn_own(game, payload)
                 self._observe(after)
                 return APPLIED, "the answer was lost; the game shows the move was made"
             self._quarantined[game.id] = self.clock() + self.settings.quarantine
             return UNKNOWN, "the answer was lost and the game does not show the move yet; checking later"
         self.store.settle(decision, APPLIED, server_points=server_points)
+        if kind == "move":
+            self._learn_own(game, payload)
         if server_points is not None and server_points != points:
             log.warning("game %d: the server scored %s %d, the engine %d", game.id, notation, server_points, points)
         return APPLIED, ""

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from dictionaries.abbreviations import REASONS as ABBREVIATION_REASONS
+from dictionaries.cspell import fetch, read_package
 from dictionaries.normalize import Drop, Normalizer
 from dictionaries.registry import user_lexicon_path
 from dictionaries.sources import source_for
-from dictionaries.wordlist import read_word_list
+from dictionaries.wordlist import WordList, read_word_list
 from engine.dawg import Dawg
 from engine.errors import EngineError, LexiconError
 from engine.rules import Ruleset
@@ -39,27 +42,41 @@ class BuildReport:
     source: Path
     ruleset: Ruleset
     encoding: str = ""
+    casing: str = ""
     lines: int = 0
     kept: int = 0
     duplicates: int = 0
     folded: int = 0
     dropped: Counter[str] = field(default_factory=Counter)
     bad_characters: Counter[str] = field(default_factory=Counter)
+    #: Whether the abbreviation rules ran, and the first words each one dropped.
+    abbreviation_rules: str = ""
+    examples: dict[str, list[str]] = field(default_factory=dict)
     output: Path | None = None
     file_bytes: int = 0
     edges: int = 0
     seconds: float = 0.0
+
+    @property
+    def abbreviations(self) -> int:
+        """Words dropped as abbreviations, by every rule together."""
+        return sum(self.dropped[reason] for reason in ABBREVIATION_REASONS)
 
     def text(self) -> str:
         """The report as printed at the end of a build."""
         rows = [
             f"source:      {self.source} ({self.encoding}, {self.lines:,} lines)",
             f"ruleset:     {self.ruleset.id} {self.ruleset.code} ({self.ruleset.name})",
+            f"casing:      {self.casing}",
             f"kept:        {self.kept:,} words ({self.folded:,} of them with accents folded)",
             f"duplicates:  {self.duplicates:,} (the same word twice after normalising)",
         ]
+        if self.abbreviation_rules:
+            rows.append(f"abbreviations: {self.abbreviation_rules}; dropped {self.abbreviations:,}")
         for reason, count in self.dropped.most_common():
-            rows.append(f"dropped:     {count:,} {reason}")
+            shown = self.examples.get(reason, [])
+            more = f" (for example {', '.join(shown)})" if shown else ""
+            rows.append(f"dropped:     {count:,} {reason}{more}")
         if self.bad_characters:
             common = ", ".join(f"{c!r} {n:,}" for c, n in self.bad_characters.most_common(12))
             rows.append(f"             characters not in the alphabet, most common first: {common}")
@@ -69,43 +86,71 @@ class BuildReport:
         return "\n".join(rows)
 
 
+#: ``--abbreviations``: drop them from lists written in lower case (auto), from every list, or never.
+ABBREVIATION_MODES = ("auto", "drop", "keep")
+
+
 def build_lexicon(
     ruleset: Ruleset,
-    source: Path,
+    source: Path | WordList,
     output: Path | None,
     *,
     encoding: str | None = None,
     progress: Progress | None = None,
+    add: Sequence[Path] = (),
+    abbreviations: str = "auto",
 ) -> tuple[Dawg, BuildReport]:
-    """Normalise ``source`` for ``ruleset``, build its DAWG and (if ``output``) save it atomically.
+    """Normalise ``source`` (a file or words already read) and the lists of ``add`` for ``ruleset``,
+    build the DAWG and (if ``output``) save it atomically.
 
-    Raises LexiconError naming the file when the list cannot be read or keeps no word.
+    Raises LexiconError naming the file when a list cannot be read or none keeps a word, and
+    ValueError for an unknown ``abbreviations`` mode.
     """
+    if abbreviations not in ABBREVIATION_MODES:
+        raise ValueError(f"abbreviations must be one of {', '.join(ABBREVIATION_MODES)}, got {abbreviations!r}")
     start = time.perf_counter()
-    wordlist = read_word_list(source, encoding)
-    report = BuildReport(source, ruleset, encoding=wordlist.encoding, lines=len(wordlist.words))
+    wordlist = source if isinstance(source, WordList) else read_word_list(source, encoding)
+    lists = [wordlist, *(read_word_list(path, encoding) for path in add)]
+    casing = wordlist.casing
+    report = BuildReport(
+        wordlist.path, ruleset, encoding=wordlist.encoding, casing=casing.text(), lines=sum(len(w.words) for w in lists)
+    )
     normalizer = Normalizer.for_ruleset(ruleset)
-    lower = wordlist.has_lower_case
     format_word = ruleset.alphabet.format_word
     seen: set[tuple[int, ...]] = set()
-    total = len(wordlist.words)
-    for i, raw in enumerate(wordlist.words, 1):
-        result = normalizer.normalize(raw, list_has_lower_case=lower)
-        if isinstance(result, Drop):
-            report.dropped[result.reason] += 1
-            if result.detail and len(result.detail) == 1:
-                report.bad_characters[result.detail] += 1
-        elif result in seen:
-            report.duplicates += 1
-        else:
-            seen.add(result)
-            if format_word(result) != raw.upper():
-                report.folded += 1
-        if progress is not None and (i % 50_000 == 0 or i == total):
-            progress("reading", i, total)
+    total = report.lines
+    done = 0
+    for listed in lists:
+        lower = listed.casing.lower_case
+        drop_abbreviations = abbreviations == "drop" or (abbreviations == "auto" and lower)
+        if listed is wordlist:
+            why = "an all-capitals list is a game list" if abbreviations == "auto" else "--abbreviations keep"
+            rules = "dropped by the rules of data/abbreviations.toml"
+            report.abbreviation_rules = rules if drop_abbreviations else f"kept ({why})"
+        for raw in listed.words:
+            result = normalizer.normalize(raw, list_has_lower_case=lower, abbreviations=drop_abbreviations)
+            if isinstance(result, Drop):
+                report.dropped[result.reason] += 1
+                if result.reason in ABBREVIATION_REASONS:
+                    shown = report.examples.setdefault(result.reason, [])
+                    if len(shown) < 8:
+                        shown.append(result.detail)
+                elif result.detail and len(result.detail) == 1:
+                    report.bad_characters[result.detail] += 1
+            elif result in seen:
+                report.duplicates += 1
+            else:
+                seen.add(result)
+                if format_word(result) != raw.upper():
+                    report.folded += 1
+            done += 1
+            if progress is not None and (done % 50_000 == 0 or done == total):
+                progress("reading", done, total)
     report.kept = len(seen)
     if not seen:
-        raise LexiconError(f"word list {source} has no word that ruleset {ruleset.code} can play:\n{report.text()}")
+        raise LexiconError(
+            f"word list {wordlist.path} has no word that ruleset {ruleset.code} can play:\n{report.text()}"
+        )
     words = sorted(seen)
     del seen
 
@@ -172,6 +217,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--debian", action="store_true", help="compile the ruleset's Debian word list (see `dict list`)"
     )
     parser.add_argument(
+        "--cspell",
+        action="store_true",
+        help="compile the ruleset's @cspell/dict-* package from the npm registry, fetched with npm (see `dict list`)",
+    )
+    parser.add_argument(
+        "--cspell-package",
+        type=Path,
+        metavar="FILE",
+        help="with --cspell: a package tarball already downloaded (`npm pack @cspell/dict-...`) instead of fetching",
+    )
+    parser.add_argument(
+        "--cspell-version", help="with --cspell: the package version to fetch (default: the one measured here)"
+    )
+    parser.add_argument(
+        "--add",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="LIST",
+        help="also take the words of this list (repeatable), e.g. the learned words of `wordfeud-bot learned --export`",
+    )
+    parser.add_argument(
+        "--abbreviations",
+        choices=ABBREVIATION_MODES,
+        default="auto",
+        help="drop abbreviations by the language's rules (data/abbreviations.toml): auto (default) from lists "
+        "written in lower case only, drop from any list, keep them all",
+    )
+    parser.add_argument(
         "-o", "--output", type=Path, help="where to write the lexicon (default: the user lexicon directory)"
     )
     parser.add_argument("--encoding", help="text encoding of the list (default: UTF-8, else Latin-1)")
@@ -182,39 +256,65 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 _PREFIX = "wordfeud-bot dict build"
 
 
+def _source_list(args: argparse.Namespace, ruleset: Ruleset, scratch: Path) -> Path | WordList:
+    """The list ``dict build`` compiles: a file, the Debian list, or a cspell package's words.
+
+    Raises LexiconError (a CspellError for a package) saying what is missing and how to get it."""
+    info = source_for(ruleset.id)
+    if args.debian:
+        if info.debian_file is None:
+            raise LexiconError(f"no Debian word list is known for {ruleset.code}; {info.better or info.build_command}")
+        if not info.debian_file.is_file():
+            raise LexiconError(
+                f"{info.debian_file} not found; install it with: sudo apt-get install {info.debian_package}"
+            )
+        return info.debian_file
+    if args.cspell:
+        tarball = args.cspell_package
+        if tarball is None:
+            if info.cspell_package is None:
+                raise LexiconError(
+                    f"no @cspell/dict-* package is known for {ruleset.code}; download one yourself and pass it "
+                    "with --cspell-package FILE"
+                )
+            version = args.cspell_version or info.cspell_version
+            if not args.quiet:
+                print(f"fetching {info.cspell_package}@{version} with npm ...", file=sys.stderr, flush=True)
+            tarball = fetch(info.cspell_package, version, scratch)
+        if not args.quiet:
+            print(f"reading the trie of {tarball} ...", file=sys.stderr, flush=True)
+        package = read_package(tarball)
+        if not args.quiet:
+            print(f"package: {package.text()}", file=sys.stderr, flush=True)
+        return WordList(Path(f"{package.name}@{package.version}"), tuple(package.words), "utf-8 (cspell trie)")
+    path: Path = args.wordlist
+    return path
+
+
 def run_build(args: argparse.Namespace) -> int:
-    """``dict build``: returns 0, or 1 with a message naming the problem."""
+    """``dict build``: returns 0, or 1 with a message naming the problem (2 for a bad command line)."""
     try:
         ruleset = Ruleset.for_code(str(args.ruleset))
     except EngineError as exc:
         print(f"{_PREFIX}: {exc}", file=sys.stderr)
         return 2
-    source_info = source_for(ruleset.id)
-    if args.debian == (args.wordlist is not None):
-        print(f"{_PREFIX}: give either a WORDLIST or --debian (not both)", file=sys.stderr)
+    args.cspell = args.cspell or args.cspell_package is not None
+    if [args.debian, args.cspell, args.wordlist is not None].count(True) != 1:
+        print(f"{_PREFIX}: give one of a WORDLIST, --debian or --cspell", file=sys.stderr)
         return 2
-    if args.debian:
-        if source_info.debian_file is None:
-            print(
-                f"{_PREFIX}: no Debian word list is known for {ruleset.code}; {source_info.better or ''}",
-                file=sys.stderr,
-            )
-            return 1
-        if not source_info.debian_file.is_file():
-            print(
-                f"{_PREFIX}: {source_info.debian_file} not found; install it with: "
-                f"sudo apt-get install {source_info.debian_package}",
-                file=sys.stderr,
-            )
-            return 1
-        wordlist = source_info.debian_file
-    else:
-        wordlist = args.wordlist
     output = args.output or user_lexicon_path(ruleset)
     try:
-        _, report = build_lexicon(
-            ruleset, wordlist, output, encoding=args.encoding, progress=None if args.quiet else progress_bar()
-        )
+        with tempfile.TemporaryDirectory(prefix="wordfeud-cspell-") as scratch:
+            source = _source_list(args, ruleset, Path(scratch))
+            _, report = build_lexicon(
+                ruleset,
+                source,
+                output,
+                encoding=args.encoding,
+                progress=None if args.quiet else progress_bar(),
+                add=args.add,
+                abbreviations=args.abbreviations,
+            )
     except LexiconError as exc:
         print(f"{_PREFIX}: {exc}", file=sys.stderr)
         return 1

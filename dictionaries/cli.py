@@ -7,7 +7,6 @@ import argparse
 from dictionaries.build import add_arguments, run_build
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from dictionaries.sources import source_for
-from engine.errors import LexiconError
 from engine.rules import Ruleset
 
 
@@ -38,31 +37,26 @@ def add_build_and_list(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     listing = sub.add_parser(
         "list",
         help="show each ruleset's lexicon, or the command that builds it",
-        description="For each of the 13 rulesets: the lexicon the bot would load, or the command that builds one.",
+        description="For each of the 13 rulesets: the lexicon the bot would load (loaded, to see that it is readable), "
+        "or the command that builds one. Exits 1 when a lexicon file is there but unreadable.",
     )
     listing.set_defaults(handler=run_list)
 
 
 def run_list(args: argparse.Namespace) -> int:
-    """``dict list``: one block per ruleset; exit 0 even when some are missing."""
+    """``dict list``: one block per ruleset; exit 0 even when some are missing, 1 when one found is unreadable."""
     registry = LexiconRegistry()
     print(f"user lexicon directory: {user_lexicon_dir()}")
+    unreadable = 0
     for ruleset in Ruleset.all():
         source = source_for(ruleset.id)
-        found = registry.find(ruleset.id)
+        usable, text = registry.check(ruleset.id)
         print(f"\n{ruleset.id:>2} {ruleset.code:<9} {ruleset.name}")
-        if found is None:
-            print(f"   missing; build with: {source.build_command}")
-        else:
-            try:
-                words = f"{len(registry.get(ruleset.id)):,} words"
-            except LexiconError as exc:
-                words = f"unreadable: {exc}"
-            kind = "shipped" if found.shipped else "built"
-            print(f"   {kind}: {found.path} ({words})")
+        print(f"   {text}")
+        unreadable += not usable and text.startswith("unreadable")
         if source.better:
             print(f"   better list: {source.better}")
-    return 0
+    return 1 if unreadable else 0
 
 
 def main(argv: list[str] | None = None) -> int:

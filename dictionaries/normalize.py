@@ -26,6 +26,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from dictionaries.abbreviations import MARKED, Abbreviations
 from engine.errors import TileError
 from engine.rules import Ruleset
 
@@ -56,6 +57,7 @@ class Normalizer:
     fold_diacritics: bool
     keep_title_case: bool
     mapping: tuple[tuple[str, str], ...]
+    abbreviations: Abbreviations
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> Normalizer:
@@ -68,16 +70,23 @@ class Normalizer:
             bool(merged["fold_diacritics"]),
             bool(merged["keep_title_case"]),
             tuple(sorted((str(k), str(v)) for k, v in merged["map"].items())),
+            Abbreviations.for_ruleset(ruleset),
         )
 
-    def normalize(self, word: str, *, list_has_lower_case: bool) -> tuple[int, ...] | Drop:
+    def normalize(
+        self, word: str, *, list_has_lower_case: bool, abbreviations: bool = False
+    ) -> tuple[int, ...] | Drop:
         """The word's tile codes, or why it is dropped.
 
         ``list_has_lower_case`` tells whether the list writes words in lower case; if it does,
-        capitalised words in it are proper nouns or abbreviations.
+        capitalised words in it are proper nouns or abbreviations. ``abbreviations`` drops the
+        words the language's abbreviation rules catch (``dictionaries.abbreviations``), each with
+        the rule as its reason and the word as its detail.
         """
         if not word:
             return Drop(EMPTY)
+        if abbreviations and word.endswith("."):
+            return Drop(MARKED, word)
         if list_has_lower_case and any(c.isupper() for c in word):
             title = word[0].isupper() and word[1:].islower()
             if not (self.keep_title_case and title):
@@ -93,6 +102,8 @@ class Normalizer:
             return Drop(TOO_SHORT)
         if len(codes) > MAX_TILES:
             return Drop(TOO_LONG)
+        if abbreviations and (reason := self.abbreviations.reason(text)) is not None:
+            return Drop(reason, text)
         return codes
 
     def _fold(self, text: str) -> str | Drop:

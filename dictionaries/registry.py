@@ -84,3 +84,18 @@ class LexiconRegistry:
         if found.path not in self._loaded:
             self._loaded[found.path] = Dawg.load(found.path, Ruleset.for_id(ruleset_id).alphabet)
         return self._loaded[found.path]
+
+    def check(self, ruleset_id: int) -> tuple[bool, str]:
+        """Load a ruleset's lexicon to see that it is usable: (True, "PATH (N words)") or (False, the problem).
+
+        A file that is found but truncated or corrupt is a problem, not a lexicon: ``check-config``
+        and ``dict list`` both say so instead of reporting it as fine."""
+        try:
+            found = self.find(ruleset_id)
+            if found is None:
+                return False, f"missing; build with: {source_for(ruleset_id).build_command}"
+            words = len(self.get(ruleset_id))
+        except LexiconError as exc:
+            return False, f"unreadable: {exc}"
+        kind = "shipped" if found.shipped else "built"
+        return True, f"{kind}: {found.path} ({words:,} words)"

@@ -1,4 +1,5 @@
-"""Where each ruleset's lexicon comes from: shipped file, Debian word list, better lists (data/sources.toml)."""
+"""Where each ruleset's lexicon comes from: shipped file, Debian word list, npm ``@cspell/dict-*``
+package, better lists (data/sources.toml)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,22 @@ class Source:
     shipped: str | None = None
     debian_package: str | None = None
     debian_file: Path | None = None
+    debian_licence: str | None = None
+    cspell_package: str | None = None
+    cspell_version: str | None = None
+    cspell_licence: str | None = None
+    #: "cspell" or "debian": the source ``dict list`` proposes first (the better one, as measured)
+    preferred: str = "debian"
     better: str | None = None
 
     @property
     def build_command(self) -> str:
         """The command that builds this ruleset's lexicon on the user's machine."""
+        if self.cspell_package and (self.preferred == "cspell" or not self.debian_package):
+            return (
+                f"wordfeud-bot dict build {self.ruleset.code} --cspell   "
+                f"(fetches {self.cspell_package} {self.cspell_version} with npm)"
+            )
         if self.debian_package:
             return (
                 f"wordfeud-bot dict build {self.ruleset.code} --debian   "
@@ -39,11 +51,17 @@ def source_for(ruleset_id: int) -> Source:
     ruleset = Ruleset.for_id(ruleset_id)
     entry = _table().get(ruleset.code, {})
     debian = entry.get("debian") or {}
+    cspell = entry.get("cspell") or {}
     return Source(
         ruleset,
         shipped=entry.get("shipped"),
         debian_package=debian.get("package"),
         debian_file=Path(debian["file"]) if "file" in debian else None,
+        debian_licence=debian.get("licence"),
+        cspell_package=cspell.get("package"),
+        cspell_version=cspell.get("version"),
+        cspell_licence=cspell.get("licence"),
+        preferred=str(entry.get("preferred", "debian")),
         better=entry.get("better"),
     )
 

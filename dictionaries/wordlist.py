@@ -25,9 +25,43 @@ class WordList:
     encoding: str
 
     @property
+    def casing(self) -> Casing:
+        """How the list writes its words, decided by majority: a few stray lines do not decide it."""
+        lower = upper = 0
+        for word in self.words:
+            if any(c.islower() for c in word):
+                lower += 1
+            elif any(c.isupper() for c in word):
+                upper += 1
+        return Casing(lower, upper)
+
+    @property
     def has_lower_case(self) -> bool:
-        """True if any word is written in lower case (so capitalised words are names)."""
-        return any(any(c.islower() for c in word) for word in self.words)
+        """True if most words are written in lower case (so capitalised words in it are names)."""
+        return self.casing.lower_case
+
+
+@dataclass(frozen=True)
+class Casing:
+    """Words with some lower-case letter, and words with capitals only; the majority decides.
+
+    In a lower-case list a capitalised word is a name or an abbreviation; in an all-capitals list
+    (a Scrabble list) every word is kept, and a stray lower-case line is read as upper case."""
+
+    lower: int
+    upper: int
+
+    @property
+    def lower_case(self) -> bool:
+        """True when more words have lower-case letters than are written in capitals only."""
+        return self.lower > self.upper
+
+    def text(self) -> str:
+        """``lower case (50 of 51 words)`` or ``upper case (...)``: for the build report."""
+        total = self.lower + self.upper
+        if self.lower_case:
+            return f"lower case ({self.lower:,} of {total:,} words): capitalised words are dropped as names"
+        return f"upper case ({self.upper:,} of {total:,} words in capitals): every word is kept"
 
 
 def read_word_list(path: str | Path, encoding: str | None = None) -> WordList:

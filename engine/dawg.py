@@ -1,8 +1,10 @@
 """The compressed lexicon: a minimal DAWG packed into flat integer arrays, saved as a binary file.
 
-Layout in memory: three flat lists of ints (a node's id is the index of its first edge). On disk
-they are ``uint32`` arrays; in memory they are lists because CPython reads a list element without
-boxing a new int, which makes the move generator's hot loop about 7% faster than over ``array``:
+Layout in memory: three flat sequences of ints (a node's id is the index of its first edge). On
+disk they are ``uint32`` arrays. In memory they are lists when the pure-Python generator runs the
+search (CPython reads a list element without boxing a new int, which makes its hot loop about 7%
+faster than over ``array``) and ``array('I')`` when the C generator does: 4 bytes a value instead
+of a list's 8-byte pointer plus, for values over 256, a 28-byte int (``compact_arrays``):
 
 * ``child[e]``: the node an edge leads to. Edges of a node are consecutive, sorted by letter.
 * ``mask[n]``: bit ``l`` set when node ``n`` has an edge for letter ``l``.
@@ -30,6 +32,7 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeAlias
 
 from engine.errors import LexiconError
 from engine.tiles import LETTER_MASK, Alphabet
@@ -41,6 +44,8 @@ _HEADER = struct.Struct("<8sHIIII32s")
 _ALPHABET_LEN = struct.Struct("<H")
 
 Word = Sequence[int]
+#: How a lexicon holds its arrays in memory: lists or ``array('I')`` (see the module's docstring).
+Ints: TypeAlias = "list[int] | array[int]"  # a string: array is not subscriptable at run time before 3.12
 
 
 def source_checksum(words: Iterable[Word]) -> bytes:
@@ -76,9 +81,9 @@ class Dawg:
         checksum: bytes,
     ) -> None:
         self.alphabet = alphabet
-        self.child: list[int] = _as_list(child)
-        self.mask: list[int] = _as_list(mask)
-        self.ends: list[int] = _as_list(ends)
+        self.child: Ints = _storage(child)
+        self.mask: Ints = _storage(mask)
+        self.ends: Ints = _storage(ends)
         self.root = 0
         self.word_count = word_count
         self.checksum = checksum
@@ -273,7 +278,7 @@ class Dawg:
         >>> [en.format_word(w) for w in smaller.words()], len(smaller)
         (['BATS', 'CAT'], 2)
         """
-        child, mask, ends = list(self.child), list(self.mask), list(self.ends)
+        child, mask, ends = _copy(self.child), _copy(self.mask), _copy(self.ends)
         child.append(0)  # the sink's index (len(self.child)) must stay edge-less
         removed = 0
         for word in {tuple(c & LETTER_MASK for c in w) for w in words}:
@@ -298,12 +303,107 @@ class Dawg:
         smaller.derived = True
         return smaller
 
+    def with_words(self, words: Iterable[Word]) -> Dawg:
+        """A copy of the lexicon that also has these words (letter codes); every other word stays.
+
+        For words the server accepted that the list lacks. The nodes on an added word's path are
+        copied (a node that gains an edge moves to the end of the arrays, the root grows in place),
+        so no word sharing them gains one. Like ``without``'s copy it is not minimal and is never
+        saved; it is the lexicon itself when every word is already in it. Raises LexiconError for an
+        empty word or a code outside the alphabet.
+
+        >>> from engine.rules import Ruleset
+        >>> en = Ruleset.for_id(5).alphabet
+        >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "BAT"]], en)
+        >>> larger = lex.with_words([en.parse_word(w) for w in ["CATS", "ZA"]])
+        >>> [en.format_word(w) for w in larger.words()], len(larger)
+        (['BAT', 'CAT', 'CATS', 'ZA'], 4)
+        """
+        letters = len(self.alphabet)
+        added = sorted({tuple(c & LETTER_MASK for c in w) for w in words})
+        for word in added:
+            if not word or max(word) >= letters:
+                raise LexiconError(f"cannot add word {word!r}: empty or a code outside the alphabet (0..{letters - 1})")
+        added = [word for word in added if not self.contains(word)]
+        if not added:
+            return self
+        child, mask, ends, sink = self._with_root_letters({word[0] for word in added})
+        private: set[int] = set()  # nodes copied by this call: only they (and the root) change in place
+
+        def copy_block(node: int, extra: int) -> int:
+            """A new block at the end with ``node``'s edges (the sink: none) plus letter ``extra`` (-1: none)."""
+            old = mask[node] if node != sink else 0
+            edges = list(child[node : node + old.bit_count()]) if node != sink else []
+            if extra >= 0:
+                edges.insert((old & ((1 << extra) - 1)).bit_count(), sink)
+            new = len(child)
+            child.extend(edges)
+            mask.extend([0] * len(edges))
+            ends.extend([0] * len(edges))
+            mask[new] = old | (1 << extra if extra >= 0 else 0)
+            ends[new] = ends[node] if node != sink else 0
+            private.add(new)
+            return new
+
+        for word in added:
+            node, parent_edge = self.root, -1
+            for i, letter in enumerate(word):
+                bit = 1 << letter
+                if node == sink or not mask[node] & bit:
+                    node = copy_block(node, letter)  # never the root: it has every first letter
+                    child[parent_edge] = node
+                edge = node + (mask[node] & (bit - 1)).bit_count()
+                if i == len(word) - 1:
+                    ends[node] |= bit
+                    break
+                target = child[edge]
+                if target != sink and target not in private:
+                    target = copy_block(target, -1)
+                    child[edge] = target
+                node, parent_edge = target, edge
+        mask.append(0)  # as in a built lexicon, the arrays of nodes are one longer than the edges
+        ends.append(0)
+        larger = Dawg(self.alphabet, child, mask, ends, self.word_count + len(added), self.checksum)
+        larger.derived = True
+        return larger
+
+    def _with_root_letters(self, firsts: set[int]) -> tuple[Ints, Ints, Ints, int]:
+        """Copies of the arrays (child, mask, ends: one entry each per edge) whose root also has an
+        edge for each letter of ``firsts`` (to the sink), and the sink's id.
+
+        The root must stay node 0, so its block grows where it is and every other node moves up by
+        the number of letters added."""
+        root_mask, root_ends = self.mask[self.root], self.ends[self.root]
+        child, mask, ends = _copy(self.child), _copy(self.mask), _copy(self.ends)
+        del mask[len(child) :], ends[len(child) :]
+        grow = firsts - {letter for letter in range(len(self.alphabet)) if root_mask >> letter & 1}
+        if grow:
+            size = root_mask.bit_count()
+            shift = len(grow)
+            new_mask = root_mask | sum(1 << letter for letter in grow)
+            sink = len(child) + shift
+            moved = [value + shift for value in child]
+            codes = range(len(self.alphabet))
+            old_edges = dict(zip((c for c in codes if root_mask >> c & 1), moved[:size], strict=True))
+            root_edges = [old_edges.get(c, sink) for c in codes if new_mask >> c & 1]
+            child = _storage(root_edges + moved[size:])
+            mask = _storage([new_mask] + [0] * (size + shift - 1) + list(mask[size:]))
+            ends = _storage([root_ends] + [0] * (size + shift - 1) + list(ends[size:]))
+        sink = len(child)
+        child.append(0)  # the sink's slot: no edges, so its child is never read
+        mask.append(0)
+        ends.append(0)
+        return child, mask, ends, sink
+
     def memory_bytes(self) -> int:
-        """Bytes held by the three lists and their int objects (the lexicon's memory, near enough)."""
+        """Bytes held by the three arrays (and, for lists, their int objects): the lexicon's memory,
+        near enough, without the C generator's copy (12 bytes an edge)."""
         lists = (self.child, self.mask, self.ends)
         seen: set[int] = set()
         total = sum(sys.getsizeof(values) for values in lists)
         for values in lists:
+            if isinstance(values, array):
+                continue
             for value in values:
                 if value > 256 and id(value) not in seen:  # smaller ints are shared by CPython
                     seen.add(id(value))
@@ -403,8 +503,25 @@ class Dawg:
             raise LexiconError(f"{name}: the final state has edges")
 
 
-def _as_list(values: Sequence[int]) -> list[int]:
+def compact_arrays() -> bool:
+    """Whether lexicons hold their arrays as ``array('I')``: when the C generator runs the search (it
+    copies them once, and the Python side only looks words up), so they take a third of the memory
+    or less; lists when the pure-Python generator does, for its speed."""
+    from engine import native  # noqa: PLC0415 - engine.native is imported on first use, not with the lexicon
+
+    return native.GENERATOR == "native"
+
+
+def _storage(values: Sequence[int]) -> Ints:
+    """The values as a lexicon keeps them (an ``array('I')`` passed in is kept, not copied)."""
+    if compact_arrays():
+        return values if isinstance(values, array) and values.typecode == "I" else array("I", values)
     return values.tolist() if isinstance(values, array) else list(values)
+
+
+def _copy(values: Ints) -> Ints:
+    """A copy of the same kind, to change."""
+    return array("I", values) if isinstance(values, array) else list(values)
 
 
 def _little_endian(values: Sequence[int]) -> bytes:

@@ -165,11 +165,14 @@ def lexicon(dawg: Dawg) -> Any:
     made = dawg.native
     if made is None:
         assert NATIVE is not None
-        made = NATIVE.Lexicon(
-            array("I", dawg.child), array("I", dawg.mask), array("I", dawg.ends), len(dawg.alphabet)
-        )
+        made = NATIVE.Lexicon(_u32(dawg.child), _u32(dawg.mask), _u32(dawg.ends), len(dawg.alphabet))
         dawg.native = made
     return made
+
+
+def _u32(values: Any) -> array[int]:
+    """The values as ``array('I')``: a lexicon's own array as it is (the C side copies it), else a copy."""
+    return values if isinstance(values, array) and values.typecode == "I" else array("I", values)
 
 
 @cache

@@ -54,6 +54,7 @@ def test_selfplay_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
         ["dict", "--help"],
         ["dict", "build", "--help"],
         ["dict", "list", "--help"],
+        ["learned", "--help"],
         ["sandbox", "--help"],
     ],
 )

@@ -125,3 +125,29 @@ def test_ints_sqlite_cannot_hold_are_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"s\.db"):
         store.save_board(2**63, [[0] * 15] * 15)
     store.close()
+
+
+def test_a_version_1_state_file_is_migrated_and_keeps_its_state(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    path.touch(mode=0o600)
+    old = sqlite3.connect(path)
+    old.executescript(
+        """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta VALUES ('marker', 'wordfeud-bot state'), ('version', '1');
+        CREATE TABLE rejected (ruleset INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (ruleset, word));
+        INSERT INTO rejected VALUES (5, 'QI'), (5, 'ZA');
+        CREATE TABLE sessions (
+            account TEXT PRIMARY KEY, session_id TEXT NOT NULL, user_id INTEGER NOT NULL, saved REAL NOT NULL);
+        INSERT INTO sessions VALUES ('acct', 'sid', 7, 1.0);"""
+    )
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert store.session("acct") == ("sid", 7) and store.rejected().words(5) == {"QI", "ZA"}
+    assert store.add_accepted(5, "ZA", 1, "opponent", new=True)
+    assert store.rejected().words(5) == {"QI"} and [a.word for a in store.accepted(5)] == ["ZA"]
+    store.close()
+    check = sqlite3.connect(path)
+    assert check.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("2",)
+    check.close()
+    Store(path).close()  # and it opens again as a version-2 file

@@ -122,8 +122,8 @@ def test_cli_build_writes_to_the_user_directory(
     ("argv", "code", "message"),
     [
         (["dict", "build", "xx", "list.txt"], 2, "unknown ruleset 'xx'"),
-        (["dict", "build", "nb"], 2, "give either a WORDLIST or --debian"),
-        (["dict", "build", "nb", "list.txt", "--debian"], 2, "give either a WORDLIST or --debian"),
+        (["dict", "build", "nb"], 2, "give one of a WORDLIST, --debian or --cspell"),
+        (["dict", "build", "nb", "list.txt", "--debian"], 2, "give one of a WORDLIST, --debian or --cspell"),
         (["dict", "build", "fi", "--debian"], 1, "no Debian word list is known for fi"),
         (["dict", "build", "nb", "/no/such/list.txt"], 1, "cannot read word list /no/such/list.txt"),
     ],
@@ -148,5 +148,20 @@ def test_cli_list_names_the_build_command(
     out = capsys.readouterr().out
     assert "shipped: " in out and "en/enable.dawg (168,548 words)" in out
     assert "wordfeud-bot dict build nb --debian" in out
-    assert "wordfeud-bot dict build fi YOUR-WORD-LIST.txt" in out
+    assert "wordfeud-bot dict build fi --cspell   (fetches @cspell/dict-fi-fi 1.1.3 with npm)" in out
     assert out.count("\n 1 nb ") + out.count("\n12 pt ") == 2
+
+
+def test_the_casing_of_a_list_is_decided_by_majority(tmp_path: Path) -> None:
+    # one stray lower-case line in a Scrabble-style capitals list must not make every word a name
+    upper = [f"WORD{chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(50)]
+    dawg, report = build_lexicon(Ruleset.for_code("en"), write(tmp_path / "caps.txt", [*upper, "hello"]), None)
+    assert report.kept == 51 and "HELLO" in texts(dawg) and CAPITALISED not in report.dropped
+    assert report.casing.startswith("upper case (50 of 51 words")
+    assert "casing:      upper case" in report.text()
+    # a lower-case list with a few capitalised names drops the names
+    lower = [f"word{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(50)]
+    source = write(tmp_path / "lower.txt", [*lower, "London", "NATO"])
+    dawg, report = build_lexicon(Ruleset.for_code("en"), source, None)
+    assert report.kept == 50 and report.dropped[CAPITALISED] == 2
+    assert report.casing.startswith("lower case (51 of 52 words)")

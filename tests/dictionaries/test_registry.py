@@ -55,7 +55,7 @@ def test_missing_lexicon_names_the_command(tmp_path: Path) -> None:
     assert registry.find(1) is None
     with pytest.raises(MissingLexiconError, match=r"ruleset 1 \(Norwegian \(bokmål\)\).*dict build nb --debian"):
         registry.get(1)
-    with pytest.raises(MissingLexiconError, match=r"wordfeud-bot dict build fi YOUR-WORD-LIST\.txt"):
+    with pytest.raises(MissingLexiconError, match=r"wordfeud-bot dict build fi --cspell"):
         registry.get(11)
 
 

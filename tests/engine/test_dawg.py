@@ -398,7 +398,7 @@ def test_payload_that_is_not_zlib() -> None:
 def test_flat_int_lists_stored_as_unsigned_32_bit() -> None:
     lex = build(["CAT", "CATS", "DOG"])
     for values in (lex.child, lex.mask, lex.ends):
-        assert isinstance(values, list)
+        assert isinstance(values, list | array)
         assert all(isinstance(v, int) and 0 <= v < 2**32 for v in values)
     data = lex.to_bytes()
     raw = zlib.decompress(data[_payload_offset(data) :])
@@ -407,13 +407,31 @@ def test_flat_int_lists_stored_as_unsigned_32_bit() -> None:
     on_disk = array("I", raw)
     if sys.byteorder != "little":
         on_disk.byteswap()
-    assert on_disk.tolist() == lex.child + lex.mask + lex.ends
+    assert on_disk.tolist() == [*lex.child, *lex.mask, *lex.ends]
 
 
 def test_memory_counts_lists_and_their_ints() -> None:
     lex = build(["CAT", "CATS", "DOG"])
     lists_only = sum(sys.getsizeof(v) for v in (lex.child, lex.mask, lex.ends))
     assert lex.memory_bytes() >= lists_only
+
+
+@pytest.mark.parametrize(("generator", "kind"), [("native", array), ("python", list)])
+def test_arrays_are_compact_when_the_c_generator_searches(
+    generator: str, kind: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """array('I') (4 bytes a value) when C runs the search; lists (faster in Python's loops) otherwise."""
+    monkeypatch.setattr("engine.native.GENERATOR", generator)
+    words = [f"{a}{b}{c}{d}" for a in "ABCDEFGH" for b in "AEIOU" for c in "LMNRST" for d in "AEIOUS"]
+    lex = build(words)
+    assert all(type(values) is kind for values in (lex.child, lex.mask, lex.ends))
+    loaded = Dawg.from_bytes(lex.to_bytes(), EN)
+    changed = loaded.with_words([EN.parse_word("ZZZZ")]).without([EN.parse_word("BAMA")])
+    for dawg in (loaded, changed):
+        assert all(type(values) is kind for values in (dawg.child, dawg.mask, dawg.ends))
+    assert "ZZZZ" in changed and "BAMA" not in changed and len(changed) == len(words)
+    if generator == "native":
+        assert lex.memory_bytes() < 3 * 4 * (len(lex.child) + 1) + 3 * 100
 
 
 # -- property -------------------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+"""The words a game read proves valid: the opponent's last placement (main and cross words) and the
+bot's own accepted placements, worked out from the board the server sends.
+
+>>> from bot.models import Game
+>>> game = Game.model_validate({"id": 1, "ruleset": 5, "current_player": 0, "is_running": True,
+...     "move_count": 2, "updated": 0, "bag_count": 80,
+...     "tiles": [[7, 7, "H", False], [8, 7, "I", False], [8, 8, "T", False]],
+...     "last_move": {"move_type": "move", "user_id": 8, "move": [[8, 8, "T", False]], "points": 2},
+...     "players": [{"id": 7, "position": 0, "score": 5, "rack": ["Q"]}, {"id": 8, "position": 1, "score": 2}]})
+>>> opponent_words(game, 7), opponent_words(game, 8)
+(['IT'], [])
+>>> words_of_move(game, [[9, 7, "S", False]])
+['HIS']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.convert import ConversionError, board_without, placement_from_api, tiles_to_squares
+from bot.models import Game
+from bot.store import Store
+from dictionaries.learned import LearnedWords
+from engine.board import Board
+from engine.dawg import Dawg
+from engine.errors import EngineError
+from engine.rules import Ruleset
+from engine.score import word_texts
+
+
+def _board(game: Game) -> Board:
+    """The game's tiles on a board (the premium layout plays no part in which words a move makes)."""
+    try:
+        alphabet = Ruleset.for_id(game.ruleset).alphabet
+        board = Board(alphabet)
+        board.place(tiles_to_squares(game.tiles or [], alphabet, game.id))
+    except EngineError as exc:
+        raise ConversionError(f"game {game.id}: field 'tiles': {exc}") from None
+    return board
+
+
+def opponent_words(game: Game, user_id: int) -> list[str]:
+    """The words of the opponent's last move when it was a placement (main word first), else ``[]``.
+
+    The server only lets a valid move through, so each is a word of the game's ruleset. Raises
+    ConversionError when the game's tiles do not make a board or the move a placement on it."""
+    last = game.last_move
+    if last is None or last.move_type != "move" or not last.move or last.user_id in (None, user_id):
+        return []
+    if game.tiles is None:
+        return []
+    board = _board(game)
+    move = placement_from_api(last.move, board.alphabet, game.id)
+    if any(board.grid[r][c] != tile for r, c, tile in move.tiles):
+        raise ConversionError(f"game {game.id}: field 'last_move': its tiles are not on the board")
+    try:
+        return word_texts(board_without(board, move.tiles), move)
+    except EngineError as exc:
+        raise ConversionError(f"game {game.id}: field 'last_move': {exc}") from None
+
+
+def words_of_move(game: Game, tiles: Sequence[Sequence[Any]]) -> list[str]:
+    """The words the API tiles of a placement (``[x, y, letter, is_blank]``) make on the game's board
+    as it was before the move. Raises ConversionError when they cannot be placed there."""
+    board = _board(game)
+    move = placement_from_api([(int(x), int(y), str(letter), bool(blank)) for x, y, letter, blank in tiles],
+                              board.alphabet, game.id)
+    try:
+        return word_texts(board, move)
+    except EngineError as exc:
+        raise ConversionError(f"game {game.id}: a move of ours: {exc}") from None
+
+
+def remember(
+    store: Store, learned: LearnedWords, lexicon: Dawg, game: Game, words: Sequence[str], source: str
+) -> list[str]:
+    """Record words the server accepted in ``game`` (played by ``source``) in the store and in
+    ``learned``; returns those the bot's ``lexicon`` (its current view) lacked: the words learned."""
+    new = []
+    for word in words:
+        known = word in lexicon
+        learned.accept(game.ruleset, word, in_lexicon=known)
+        if store.add_accepted(game.ruleset, word, game.id, source, new=not known) and not known:
+            new.append(word)
+    return new

@@ -1,0 +1,105 @@
+"""Words the server refused and words it accepted, per ruleset: the lexicon the bot plays with.
+
+An accepted word (one the opponent or the bot played and the server took) is proof that the word
+is valid in that ruleset: it is added to the lexicon (``Dawg.with_words``) and never refused
+locally again; a refused word that was later accepted is un-refused. ``apply`` gives the lexicon
+with the accepted words and without the refused ones; the bot's store persists both.
+
+>>> from engine.dawg import Dawg
+>>> from engine.rules import Ruleset
+>>> en = Ruleset.for_id(5)
+>>> lex = Dawg.build([en.alphabet.parse_word(w) for w in ["QI", "ZAX"]], en.alphabet)
+>>> learned = LearnedWords()
+>>> learned.add(5, "qi"), learned.accept(5, "za")
+(True, True)
+>>> view = learned.apply(lex, en)
+>>> "QI" in view, "ZA" in view, "ZAX" in view
+(False, True, True)
+>>> learned.accept(5, "QI"), "QI" in learned.apply(lex, en), learned.words(5)
+(True, True, frozenset())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from dictionaries.rejections import RejectedWords
+from engine.dawg import Dawg
+from engine.rules import Ruleset
+
+
+class LearnedWords(RejectedWords):
+    """Refused words (``add``, ``words``: as ``RejectedWords``) and accepted ones (``accept``,
+    ``accepted``) per ruleset id; an accepted word always wins over a refusal."""
+
+    def __init__(
+        self,
+        refused: Mapping[int, Iterable[str]] | None = None,
+        accepted: Mapping[int, Iterable[str]] | None = None,
+    ) -> None:
+        self._accepted: dict[int, set[str]] = {}
+        self._versions: dict[int, int] = {}
+        # ruleset id -> (the base lexicon, the version it was made at, the lexicon played with)
+        self._views: dict[int, tuple[Dawg, int, Dawg]] = {}
+        super().__init__(refused)
+        for ruleset_id, texts in (accepted or {}).items():
+            for text in texts:
+                self.accept(ruleset_id, text)
+
+    def add(self, ruleset_id: int, word: str) -> bool:
+        """Record a refused word; False if it was known or once accepted (an acceptance is proof)."""
+        text = _canonical(ruleset_id, word)
+        if text in self._accepted.get(ruleset_id, ()):
+            return False
+        added = super().add(ruleset_id, text)
+        if added:
+            self._changed(ruleset_id)
+        return added
+
+    def accept(self, ruleset_id: int, word: str, *, in_lexicon: bool = False) -> bool:
+        """Record a word the server accepted (un-refusing it); False if it was known.
+
+        ``in_lexicon`` says the word is in the lexicons this is applied to and was not refused, so
+        the lexicon played with stays as it is (it is not made again). Raises TileError if the
+        ruleset cannot spell the word."""
+        text = _canonical(ruleset_id, word)
+        known = self._accepted.setdefault(ruleset_id, set())
+        if text in known:
+            return False
+        known.add(text)
+        refused = self._words.get(ruleset_id, set())
+        if not in_lexicon or text in refused:
+            refused.discard(text)
+            self._changed(ruleset_id)
+        return True
+
+    def accepted(self, ruleset_id: int) -> frozenset[str]:
+        """The accepted words of a ruleset."""
+        return frozenset(self._accepted.get(ruleset_id, ()))
+
+    def apply(self, lexicon: Dawg, ruleset: Ruleset) -> Dawg:
+        """The lexicon with this ruleset's accepted words and without its refused ones (the lexicon
+        itself if there are none). Cached until a word is added, so calling it every turn is cheap."""
+        rid = ruleset.id
+        accepted, refused = self._accepted.get(rid, set()), self._words.get(rid, set())
+        if not accepted and not refused:
+            return lexicon
+        version = self._versions.get(rid, 0)
+        cached = self._views.get(rid)
+        if cached is not None and cached[0] is lexicon and cached[1] == version:
+            return cached[2]
+        parse = ruleset.alphabet.parse_word
+        view = lexicon.with_words(parse(word) for word in accepted) if accepted else lexicon
+        if refused:
+            view = view.without(parse(word) for word in refused)
+        self._views[rid] = (lexicon, version, view)
+        return view
+
+    def _changed(self, ruleset_id: int) -> None:
+        self._versions[ruleset_id] = self._versions.get(ruleset_id, 0) + 1
+
+
+def _canonical(ruleset_id: int, word: str) -> str:
+    """The word as its ruleset's tiles spell it in upper case; TileError if they cannot."""
+    alphabet = Ruleset.for_id(ruleset_id).alphabet
+    return alphabet.format_word(alphabet.parse_word(word.strip()))
