@@ -1,8 +1,9 @@
 """``wordfeud-bot learn-leaves``: self-play on several processes, then a least-squares leave table.
 
-Games are played in chunks; each finished chunk's samples go to their own file in the work
-directory (written whole, then renamed), so an interrupted run loses at most the chunks in
-progress and running the same command again plays only what is missing. The settings of a work
+Games are played in chunks; each finished chunk's samples come back to this process (the
+worker need not share its filesystem) and go to their own file in the work directory (written
+whole, then renamed), so an interrupted run loses at most the chunks in progress and running the
+same command again plays only what is missing. The settings of a work
 directory are fixed by its ``manifest.json``: asking for other ones is an error, not a mixed table.
 """
 
@@ -65,8 +66,8 @@ def chunks(games: int, size: int) -> list[tuple[int, int]]:
     return [(first, min(first + size, games) - 1) for first in range(0, games, size)]
 
 
-def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
-    """Worker: play games first..last and write their samples; returns the number of samples."""
+def _play_chunk(settings: Settings, games: tuple[int, int]) -> str:
+    """Worker: play games first..last; returns their sample lines (the caller writes the file)."""
     first, last = games
     rules = Ruleset.for_id(settings.ruleset)
     lexicon = worker_lexicon(settings.ruleset)
@@ -77,8 +78,7 @@ def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
         for sample in sample_game(player, rules, lexicon, seed, explore=settings.explore):
             after = NO_LEAVE if sample.next_leave is None else sample.next_leave or EMPTY_LEAVE
             lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\t{after}\n")
-    workdir.write_whole(chunk_path(Path(work), first, last), "".join(lines))
-    return len(lines)
+    return "".join(lines)
 
 
 def play_games(
@@ -98,9 +98,10 @@ def play_games(
     if progress:
         progress(done, games)
     played = 0
-    play = partial(_play_chunk, settings, str(work))
-    for index, _ in run_chunks(play, missing, workers=workers):
+    play = partial(_play_chunk, settings)
+    for index, text in run_chunks(play, missing, workers=workers):
         first, last = missing[index]
+        workdir.write_whole(chunk_path(work, first, last), text)
         played += last - first + 1
         if progress:
             progress(done + played, games)
