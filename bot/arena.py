@@ -1,4 +1,5 @@
-"""``wordfeud-bot arena A B``: strategy against strategy over many mirrored pairs, on several processes.
+"""``wordfeud-bot arena A B``: strategy against strategy over many mirrored pairs, on several processes
+or a Dask cluster (``bot.workers``).
 
 Each worker process loads the ruleset's lexicon once and plays whole pairs (``engine.arena``);
 progress goes to stderr, the summary to stdout. With a work directory every finished chunk of pairs
@@ -18,10 +19,10 @@ from pathlib import Path
 
 from bot import workdir
 from bot.errors import WorkDirError
-from bot.workers import progress_printer, run_chunks, worker_lexicon
+from bot.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 from engine.arena import GameRecord, pair_seed, play_pair, summarize
 from engine.rules import Ruleset
-from engine.strategy import strategy_named
+from engine.strategy import strategy_named, table_file
 
 
 def _play(a: str, b: str, ruleset: int, match_seed: int, pairs: tuple[int, int]) -> list[GameRecord]:
@@ -66,10 +67,12 @@ def run_arena(
     chunk: int = 4,
     progress: Callable[[int, int], None] | None = None,
     work: Path | None = None,
+    scheduler: str | None = None,
 ) -> list[GameRecord]:
     """Play ``pairs`` mirrored pairs of A against B; records in pair order (deterministic for a seed).
 
-    With ``work``, finished chunks are kept there and the ones already there are not played again."""
+    With ``work``, finished chunks are kept there and the ones already there are not played again; with
+    ``scheduler``, the chunks run on that Dask cluster instead of ``workers`` local processes."""
     strategy_named(a), strategy_named(b)  # unknown names fail here, not in a worker
     worker_lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it
     chunks = [(first, min(first + chunk, pairs) - 1) for first in range(0, pairs, chunk)]
@@ -85,7 +88,11 @@ def run_arena(
     if progress:
         progress(finished, pairs)
     play = partial(_play, a, b, ruleset, seed)
-    for position, records in run_chunks(play, [chunks[i] for i in missing], workers=workers):
+    tables = tuple(file for file in (table_file(a), table_file(b)) if file is not None)
+    needs = partial(worker_needs, ruleset, tables)
+    for position, records in run_chunks(
+        play, [chunks[i] for i in missing], workers=workers, scheduler=scheduler, needs=needs
+    ):
         index = missing[position]
         first, last = chunks[index]
         if work is not None:
@@ -98,12 +105,27 @@ def run_arena(
 
 
 def arena_lines(
-    a: str, b: str, pairs: int, ruleset: int, seed: int, workers: int | None, work: Path | None = None
+    a: str,
+    b: str,
+    pairs: int,
+    ruleset: int,
+    seed: int,
+    workers: int | None,
+    work: Path | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[str]:
     """Run a match with progress on stderr and yield the summary lines."""
     started = time.monotonic()
     records = run_arena(
-        a, b, pairs=pairs, ruleset=ruleset, seed=seed, workers=workers, progress=progress_printer("pairs"), work=work
+        a,
+        b,
+        pairs=pairs,
+        ruleset=ruleset,
+        seed=seed,
+        workers=workers,
+        progress=progress_printer("pairs"),
+        work=work,
+        scheduler=scheduler,
     )
     yield from summarize(records).lines(a, b)
     yield f"  ruleset {ruleset}, seed {seed}, {time.monotonic() - started:.0f} s"

@@ -265,7 +265,9 @@ def arena(args: argparse.Namespace) -> int:
     """Strategy against strategy with mirrored deals."""
     try:
         pairs = args.pairs or (args.games // 2 if args.games else 100)
-        for line in arena_lines(args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work):
+        for line in arena_lines(
+            args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work, args.scheduler
+        ):
             print(line)
     except KeyboardInterrupt:
         if args.work is None:
@@ -285,7 +287,14 @@ def learn_leaves(args: argparse.Namespace) -> int:
     out = args.out or args.work / f"leaves-{args.ruleset}.json"
     try:
         for line in learn(
-            args.work, out, settings, args.games, ridge=args.ridge, rounds=args.rounds, workers=args.workers
+            args.work,
+            out,
+            settings,
+            args.games,
+            ridge=args.ridge,
+            rounds=args.rounds,
+            workers=args.workers,
+            scheduler=args.scheduler,
         ):
             print(line)
     except KeyboardInterrupt:
@@ -294,6 +303,19 @@ def learn_leaves(args: argparse.Namespace) -> int:
     except (ValueError, EngineError, BotError, OSError) as exc:
         return _fail("learn-leaves", str(exc), EXIT_ERRORS)
     return EXIT_OK
+
+
+def _add_where(parser: argparse.ArgumentParser, unit: str) -> None:
+    """``--workers N`` or ``--scheduler ADDRESS``: where the chunks of an offline run are played."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_positive_int, help="local processes (default: one per CPU)")
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"play the chunks of {unit} on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT) "
+        "instead of local processes; needs the cluster extra (pip install 'wordfeud-bot[cluster]') here and on "
+        "the workers, and the workers need the same code, lexicon and leave table files (checked)",
+    )
 
 
 def _even_games(text: str) -> int:
@@ -422,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument("--games", type=_even_games, help="games to play instead: an even number, two per pair")
     arena_parser.add_argument("--ruleset", type=ruleset_id, default=5, help="ruleset id or code (default 5, en)")
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
-    arena_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
+    _add_where(arena_parser, "pairs")
     arena_parser.add_argument(
         "--work",
         type=Path,
@@ -469,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     learn_parser.add_argument("--chunk", type=_positive_int, default=10, help="games per sample file (default 10)")
-    learn_parser.add_argument("--workers", type=_positive_int, help="processes (default: one per CPU)")
+    _add_where(learn_parser, "games")
     learn_parser.set_defaults(handler=learn_leaves)
 
     add_view_commands(commands, service, _config, _fail)

@@ -1,8 +1,10 @@
-"""``wordfeud-bot learn-leaves``: self-play on several processes, then a least-squares leave table.
+"""``wordfeud-bot learn-leaves``: self-play on several processes or a Dask cluster, then a least-squares
+leave table.
 
-Games are played in chunks; each finished chunk's samples go to their own file in the work
-directory (written whole, then renamed), so an interrupted run loses at most the chunks in
-progress and running the same command again plays only what is missing. The settings of a work
+Games are played in chunks; each finished chunk's samples come back to this process (a cluster
+worker need not share its filesystem) and go to their own file in the work directory (written
+whole, then renamed), so an interrupted run loses at most the chunks in progress and running the
+same command again plays only what is missing. The settings of a work
 directory are fixed by its ``manifest.json``: asking for other ones is an error, not a mixed table.
 """
 
@@ -17,14 +19,14 @@ from pathlib import Path
 
 from bot import workdir
 from bot.errors import LearnError, WorkDirError
-from bot.workers import progress_printer, run_chunks, worker_lexicon
+from bot.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 from engine.arena import pair_seed
 from engine.leastsquares import RidgeProblem
 from engine.leavesamples import sample_game
 from engine.leavetable import LearnedLeave, LeaveFeatures
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.strategy import strategy_named
+from engine.strategy import strategy_named, table_file
 
 EMPTY_LEAVE = "-"  # how a leave of no tiles is written in a sample file
 NO_LEAVE = "*"  # no next leave: no full draw followed the next move
@@ -65,8 +67,8 @@ def chunks(games: int, size: int) -> list[tuple[int, int]]:
     return [(first, min(first + size, games) - 1) for first in range(0, games, size)]
 
 
-def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
-    """Worker: play games first..last and write their samples; returns the number of samples."""
+def _play_chunk(settings: Settings, games: tuple[int, int]) -> str:
+    """Worker: play games first..last; returns their sample lines (the caller writes the file)."""
     first, last = games
     rules = Ruleset.for_id(settings.ruleset)
     lexicon = worker_lexicon(settings.ruleset)
@@ -77,8 +79,7 @@ def _play_chunk(settings: Settings, work: str, games: tuple[int, int]) -> int:
         for sample in sample_game(player, rules, lexicon, seed, explore=settings.explore):
             after = NO_LEAVE if sample.next_leave is None else sample.next_leave or EMPTY_LEAVE
             lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\t{after}\n")
-    workdir.write_whole(chunk_path(Path(work), first, last), "".join(lines))
-    return len(lines)
+    return "".join(lines)
 
 
 def play_games(
@@ -88,8 +89,11 @@ def play_games(
     *,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> int:
-    """Play the games of the run that have no sample file yet; returns how many games were played now."""
+    """Play the games of the run that have no sample file yet; returns how many games were played now.
+
+    With ``scheduler`` the chunks run on that Dask cluster instead of ``workers`` local processes."""
     strategy_named(settings.player)  # an unknown name fails here, not in a worker
     worker_lexicon(settings.ruleset)  # a missing lexicon fails here, naming the command that builds it
     prepare(work, settings)
@@ -98,9 +102,12 @@ def play_games(
     if progress:
         progress(done, games)
     played = 0
-    play = partial(_play_chunk, settings, str(work))
-    for index, _ in run_chunks(play, missing, workers=workers):
+    play = partial(_play_chunk, settings)
+    tables = (file,) if (file := table_file(settings.player)) is not None else ()
+    needs = partial(worker_needs, settings.ruleset, tables)
+    for index, text in run_chunks(play, missing, workers=workers, scheduler=scheduler, needs=needs):
         first, last = missing[index]
+        workdir.write_whole(chunk_path(work, first, last), text)
         played += last - first + 1
         if progress:
             progress(done + played, games)
@@ -202,11 +209,20 @@ def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
 
 
 def learn(
-    work: Path, out: Path, settings: Settings, games: int, *, ridge: float, rounds: int, workers: int | None
+    work: Path,
+    out: Path,
+    settings: Settings,
+    games: int,
+    *,
+    ridge: float,
+    rounds: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[str]:
     """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines."""
     started = time.monotonic()
-    played = play_games(work, settings, games, workers=workers, progress=progress_printer("games"))
+    progress = progress_printer("games")
+    played = play_games(work, settings, games, workers=workers, progress=progress, scheduler=scheduler)
     rules = Ruleset.for_id(settings.ruleset)
     counts = read_samples(work, games, settings.chunk)
     about: dict[str, object] = {"games": games, **settings.as_dict()}

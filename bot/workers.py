@@ -1,22 +1,29 @@
-"""Work split into chunks and run on a pool of processes, with progress on stderr.
+"""Work split into chunks and run on a pool of processes or a Dask cluster, with progress on stderr.
 
 Shared by ``arena`` and ``learn-leaves``: one process runs the chunks in order (handy for tests
-and profiling); more run them on a ``ProcessPoolExecutor`` and report each as it finishes. Each
-worker process loads the lexicon it needs once.
+and profiling); more run them on a ``ProcessPoolExecutor`` and report each as it finishes; with a
+scheduler address they run on an existing Dask cluster (``bot.cluster``, the optional ``cluster``
+extra). Either way the results come back to the caller, which alone writes files. Each worker
+process loads the lexicon it needs once.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
+from bot.errors import ClusterError
 from dictionaries.registry import LexiconRegistry
 from engine.dawg import Dawg
+from engine.errors import LexiconError
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -24,12 +31,34 @@ if TYPE_CHECKING:
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
 
+#: What a worker has that decides results, by name (see ``worker_needs``).
+Needs = dict[str, str]
+
 
 def run_chunks(
-    work: Callable[[Chunk], Result], chunks: Sequence[Chunk], *, workers: int | None
+    work: Callable[[Chunk], Result],
+    chunks: Sequence[Chunk],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    needs: Callable[[], Needs] | None = None,
 ) -> Iterator[tuple[int, Result]]:
-    """Run ``work`` on every chunk on ``workers`` processes (default: one per CPU); yields (chunk index,
-    result) as each one finishes."""
+    """Run ``work`` on every chunk on ``workers`` processes (default: one per CPU), or on the Dask cluster
+    at ``scheduler``; yields (chunk index, result) as each one finishes.
+
+    On a cluster every worker must give the same ``needs()`` as this process before it runs a chunk
+    (local processes share this machine's files, so they are not asked)."""
+    if scheduler is not None:
+        if workers is not None:
+            raise ValueError("give either a number of workers or a scheduler address, not both")
+        try:
+            cluster = importlib.import_module("bot.cluster")  # the optional extra: only imported when asked for
+        except ImportError as error:
+            raise ClusterError(
+                f"a scheduler address needs the cluster extra ({error}): pip install 'wordfeud-bot[cluster]'"
+            ) from None
+        yield from cluster.cluster_chunks(work, chunks, scheduler, needs=needs)
+        return
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         for index, chunk in enumerate(chunks):
@@ -45,6 +74,36 @@ def run_chunks(
 def worker_lexicon(ruleset: int) -> Dawg:
     """The ruleset's lexicon, loaded once per process (MissingLexiconError names the command that builds it)."""
     return LexiconRegistry().get(ruleset)
+
+
+@cache
+def code_digest() -> str:
+    """SHA-256 of the Python sources of ``engine``, ``bot`` and ``dictionaries`` and of the engine's data:
+    the code that decides a game, so a cluster worker running other code is found before it plays."""
+    root = Path(__file__).resolve().parent.parent
+    files = [path for package in ("engine", "bot", "dictionaries") for path in (root / package).rglob("*.py")]
+    files += [path for path in (root / "engine" / "data").rglob("*") if path.is_file()]
+    digest = hashlib.sha256()
+    for path in sorted(path for path in files if "__pycache__" not in path.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def worker_needs(ruleset: int, tables: tuple[str, ...] = ()) -> Needs:
+    """What must be the same on every worker of a run: the code, the ruleset's lexicon (the checksum of its
+    word list) and the content of each leave table file; "missing" where a worker has none (asked again for
+    every chunk, so a file put in place while the run goes on counts)."""
+    try:
+        lexicon = worker_lexicon(ruleset).checksum.hex()[:16]
+    except LexiconError as error:  # the message names the command that builds it
+        lexicon = f"missing ({error})"
+    needs = {"code": code_digest(), f"lexicon of ruleset {ruleset}": lexicon}
+    for table in tables:
+        try:
+            needs[f"leave table {table}"] = hashlib.sha256(Path(table).expanduser().read_bytes()).hexdigest()[:16]
+        except OSError:
+            needs[f"leave table {table}"] = "missing"
+    return needs
 
 
 def progress_printer(unit: str, stream: TextIO | None = None) -> Callable[[int, int], None]:
