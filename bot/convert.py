@@ -25,13 +25,12 @@ from bot.errors import ProtocolError
 from bot.models import ApiTile, Game
 from engine.board import Board
 from engine.errors import EngineError
-from engine.game import BLANK
 from engine.layout import BoardLayout
 from engine.move import Direction, Placement
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.score import word_texts
-from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
+from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK, Alphabet, bag_tile
 
 #: Fetches a board layout's 0..4 grid by id (the client's cached ``board``).
 BoardGrid = Callable[[int], list[list[int]]]
@@ -156,7 +155,7 @@ def _their_last(game: Game, opponent: int, board: Board, rules: Ruleset) -> Plac
 def _check_tile_counts(board: Board, rack: Rack, rules: Ruleset, game_id: int) -> None:
     """No letter (or blank) on the board and our rack more often than the ruleset's bag holds it."""
     alphabet = rules.alphabet
-    seen = Counter(BLANK if tile & BLANK_FLAG else tile for _, _, tile in board.tiles())
+    seen = Counter(bag_tile(tile) for _, _, tile in board.tiles())
     seen.update(rack.letters())
     seen[BLANK] += rack.blanks
     for code, count in sorted(seen.items()):

@@ -18,14 +18,13 @@ from bot.board_svg import BoardView, board_svg, square_name, squares_of
 from bot.terminal import board_picture
 from engine.board import Board
 from engine.errors import EngineError, PositionError
-from engine.game import BLANK
 from engine.move import Move, Placement, Swap, format_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.simulation import CandidateStats, Sim
 from engine.strategy import Equity, Situation, Strategy, unseen_tiles
-from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
+from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet, board_tile
 
 
 @dataclass(frozen=True)
@@ -192,7 +191,7 @@ def _leave(rack: Rack, move: Move) -> Rack:
     if isinstance(move, Placement):
         return rack.leave([t for _, _, t in move.tiles])
     if isinstance(move, Swap):
-        return rack.leave([BLANK_FLAG if t == BLANK else t for t in move.tiles])
+        return rack.leave([board_tile(t) for t in move.tiles])
     return rack
 
 

@@ -28,7 +28,6 @@ from bot.models import Game
 from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, OPPONENT, OWN, PENDING, REFUSED, Store
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.game import rack_tiles
 from engine.move import Pass, Placement, Swap, format_move
 from engine.movegen import generate
 from engine.rules import Ruleset
@@ -252,7 +251,7 @@ class TurnPlayer:
             return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
         swap = next((m for m in ranked if isinstance(m, Swap)), None)
         if swap is None and not isinstance(ranked[0], Pass):
-            swap = Swap(tuple(rack_tiles(position.rack)))  # every placement was refused: change the rack
+            swap = Swap(tuple(position.rack.bag_tiles()))  # every placement was refused: change the rack
         if swap is not None and position.bag_count >= rules.swap_min_bag and swap.tiles:
             letters = swap_letters(swap.tiles, rules.alphabet)
             notation = format_move(swap, position.board)

@@ -31,21 +31,14 @@ from engine.move import Move, Pass, Placement, Swap
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.score import score, validate, word_texts
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.tiles import BLANK, bag_tile, board_tile
 
-#: A blank in the bag and in a swap (letter tiles are their letter codes).
-BLANK = -1
 PLAYERS = 2
 
 #: Why a game ended.
 OUT = "out"  # the bag was empty and a player emptied the rack
 SCORELESS = "scoreless"  # too many scoreless turns in a row
 RESIGNED = "resigned"
-
-
-def rack_tiles(rack: Rack) -> list[int]:
-    """The rack's tiles as the bag holds them: letter codes, ``BLANK`` for each blank."""
-    return rack.letters() + [BLANK] * rack.blanks
 
 
 @dataclass(frozen=True)
@@ -125,14 +118,14 @@ class Game:
 
     def unseen(self, player: int) -> list[int]:
         """Tiles the player cannot see: the bag and the opponent's rack (``BLANK`` for blanks)."""
-        return sorted(self.bag + rack_tiles(self.racks[1 - player]))
+        return sorted(self.bag + self.racks[1 - player].bag_tiles())
 
     def all_tiles(self) -> list[int]:
         """Every tile of the game wherever it is (bag, racks, board): always the ruleset's full set."""
         tiles = list(self.bag)
         for rack in self.racks:
-            tiles += rack_tiles(rack)
-        tiles += [BLANK if t & BLANK_FLAG else t & LETTER_MASK for _, _, t in self.board.tiles()]
+            tiles += rack.bag_tiles()
+        tiles += [bag_tile(t) for _, _, t in self.board.tiles()]
         return sorted(tiles)
 
     # -- actions ---------------------------------------------------------------------------------
@@ -161,7 +154,7 @@ class Game:
                 f"swapping needs at least {self.rules.swap_min_bag} tiles in the bag, {len(self.bag)} left"
             )
         rack = self.rack
-        left = rack.leave([BLANK_FLAG if t == BLANK else t for t in tiles])  # names a tile the rack lacks
+        left = rack.leave([board_tile(t) for t in tiles])  # names a tile the rack lacks
         refilled, drawn = self._drawn(left)
         self.bag.extend(tiles)
         self.rng.shuffle(self.bag)
@@ -208,7 +201,7 @@ class Game:
         """The rack refilled from the bag as far as it goes, and the tiles drawn."""
         count = min(self.rules.rack_size - len(rack), len(self.bag))
         drawn = tuple(self.bag.pop() for _ in range(count))
-        return rack.add([t for t in drawn if t != BLANK], blanks=drawn.count(BLANK)), drawn
+        return rack.drawn(drawn), drawn
 
     def _record(self, turn: Turn) -> Turn:
         """Add the turn to the history, end the game if it is over, else pass the turn on."""

@@ -17,11 +17,10 @@ import random
 from dataclasses import dataclass, field
 
 from engine.board import Board
-from engine.game import BLANK
 from engine.move import Placement, Swap
 from engine.rack import Rack
 from engine.strategy import Equity, Situation
-from engine.tiles import BLANK_FLAG
+from engine.tiles import bag_tile, board_tile
 
 
 @dataclass
@@ -42,7 +41,7 @@ class RackInference:
         gone = set(play.tiles)
         self._before = Board(self.situation.board.alphabet)
         self._before.place([square for square in self.situation.board.tiles() if square not in gone])
-        self._used = [BLANK if tile & BLANK_FLAG else tile for _, _, tile in play.tiles]
+        self._used = [bag_tile(tile) for _, _, tile in play.tiles]
 
     def deal(self, rng: random.Random) -> tuple[Rack, list[int], float]:
         """The opponent's rack, the bag (in a random order) and the weight of this draw."""
@@ -76,15 +75,14 @@ class RackInference:
         if isinstance(best, Placement):
             top = (best.score or 0) + model.value(before.leave([t for _, _, t in best.tiles]))
         elif isinstance(best, Swap):
-            top = model.value(before.leave([BLANK_FLAG if t == BLANK else t for t in best.tiles]))
+            top = model.value(before.leave([board_tile(t) for t in best.tiles]))
         else:
             top = played
         return math.exp(-max(0.0, top - played) / self.temperature)
 
 
 def _rack(situation: Situation, tiles: list[int]) -> Rack:
-    letters = [t for t in tiles if t != BLANK]
-    return Rack.from_codes(situation.rules.alphabet, letters, blanks=len(tiles) - len(letters))
+    return Rack.from_bag_tiles(situation.rules.alphabet, tiles)
 
 
 __all__ = ["RackInference"]

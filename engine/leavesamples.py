@@ -23,11 +23,11 @@ import random
 from dataclasses import dataclass
 
 from engine.dawg import Dawg
-from engine.game import BLANK, Game
+from engine.game import Game
 from engine.move import Move, Pass, Placement, Swap
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy
-from engine.tiles import BLANK_FLAG
+from engine.tiles import board_tile
 
 __all__ = ["Greedy", "LeaveSample", "sample_game"]
 
@@ -72,7 +72,7 @@ def sample_game(
             if len(game.bag) >= len(choice.tiles):
                 leave = rack.leave([t for _, _, t in choice.tiles]).text()
         elif isinstance(choice, Swap):
-            leave = rack.leave([BLANK_FLAG if t == BLANK else t for t in choice.tiles]).text()
+            leave = rack.leave([board_tile(t) for t in choice.tiles]).text()
         kept = pending[seat]
         if kept is not None and game.bag:
             samples.append(LeaveSample(kept, choice.score or 0, leave))

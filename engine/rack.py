@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.errors import IllegalMoveError, TileError
-from engine.tiles import BLANK_FLAG, BLANK_SYMBOL, LETTER_MASK, Alphabet
+from engine.tiles import BLANK, BLANK_FLAG, BLANK_SYMBOL, LETTER_MASK, Alphabet
 
 MAX_RACK = 7
 
@@ -43,6 +43,11 @@ class Rack:
         for code in letters:
             counts[code] += 1
         return cls(alphabet, tuple(counts), blanks)
+
+    @classmethod
+    def from_bag_tiles(cls, alphabet: Alphabet, tiles: Sequence[int]) -> Rack:
+        """A rack from bag tiles: letter codes, ``BLANK`` for a blank."""
+        return cls.from_codes(alphabet, [t for t in tiles if t != BLANK], blanks=tiles.count(BLANK))
 
     @classmethod
     def from_text(cls, text: str, alphabet: Alphabet, *, max_size: int = MAX_RACK) -> Rack:
@@ -98,6 +103,14 @@ class Rack:
         for code in letters:
             counts[code] += 1
         return Rack(self.alphabet, tuple(counts), self.blanks + blanks)
+
+    def bag_tiles(self) -> list[int]:
+        """The rack's tiles as the bag holds them: letter codes, then ``BLANK`` for each blank."""
+        return self.letters() + [BLANK] * self.blanks
+
+    def drawn(self, tiles: Sequence[int]) -> Rack:
+        """The rack with these bag tiles (letter codes, ``BLANK`` for a blank) added."""
+        return self.add([t for t in tiles if t != BLANK], blanks=tiles.count(BLANK))
 
     def points(self) -> int:
         """Sum of the points of the tiles on the rack (blanks 0): the end-of-game penalty."""

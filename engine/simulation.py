@@ -28,14 +28,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board
-from engine.game import BLANK
 from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation
-from engine.tiles import BLANK_FLAG
+from engine.tiles import BLANK, BLANK_FLAG
 
 
 @dataclass(frozen=True)

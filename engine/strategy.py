@@ -23,14 +23,13 @@ from engine.board import Board
 from engine.dawg import Dawg
 from engine.endgame import solve
 from engine.errors import PositionError
-from engine.game import BLANK, rack_tiles
 from engine.leave import HandLeave, LeaveModel
 from engine.leavetable import best_leave, learned_leave, read_table
 from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import check, generate
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK, board_tile
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ def placement_key(move: Placement) -> tuple[tuple[int, int, int], ...]:
 def whole_rack_swap(situation: Situation) -> list[Move]:
     """Swap everything if the bag allows it, else pass."""
     if situation.bag_count >= situation.rules.swap_min_bag and len(situation.rack):
-        return [Swap(tuple(rack_tiles(situation.rack))), Pass()]
+        return [Swap(tuple(situation.rack.bag_tiles())), Pass()]
     return [Pass()]
 
 
@@ -211,10 +210,7 @@ class Equity:
         if self.solver is None:
             return ranked
         budget = self.solver
-        opponent_tiles = [t for t in situation.unseen if t != BLANK]
-        opponent = Rack.from_codes(
-            situation.rules.alphabet, opponent_tiles, blanks=len(situation.unseen) - len(opponent_tiles)
-        )
+        opponent = Rack.from_bag_tiles(situation.rules.alphabet, situation.unseen)
         best = solve(
             situation.board, situation.rack, opponent, situation.lexicon, situation.rules,
             scoreless=situation.scoreless, seconds=budget.seconds, max_nodes=budget.nodes, clock=budget.clock,
@@ -226,8 +222,7 @@ class Equity:
         best reply that takes the opponent out."""
         rules = situation.rules
         alphabet = rules.alphabet
-        opponent_tiles = [t for t in situation.unseen if t != BLANK]
-        opponent = Rack.from_codes(alphabet, opponent_tiles, blanks=len(situation.unseen) - len(opponent_tiles))
+        opponent = Rack.from_bag_tiles(alphabet, situation.unseen)
         opponent_points = opponent.points()
         ranked: list[tuple[float, Move]] = []
         for move in placements:
@@ -285,14 +280,14 @@ _TILE_PRIME = [_PRIMES[t] if t < BLANK_FLAG else _PRIMES[BLANK_FLAG] for t in ra
 def _rack_uses(rack: Rack, model: LeaveModel) -> list[tuple[tuple[int, ...], int, float]]:
     """Every distinct multiset of rack tiles a move can use (sorted bag tiles), its prime product,
     and the value of what it keeps."""
-    tiles = sorted(rack_tiles(rack))
+    tiles = sorted(rack.bag_tiles())
     uses: list[tuple[tuple[int, ...], int, float]] = []
     for size in range(len(tiles) + 1):
         for used in sorted(set(combinations(tiles, size))):
             key = 1
             for tile in used:
-                key *= _PRIMES[BLANK_FLAG] if tile == BLANK else _PRIMES[tile]
-            uses.append((used, key, model.value(rack.leave([BLANK_FLAG if t == BLANK else t for t in used]))))
+                key *= _PRIMES[board_tile(tile)]
+            uses.append((used, key, model.value(rack.leave([board_tile(t) for t in used]))))
     return uses
 
 

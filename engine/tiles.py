@@ -26,6 +26,26 @@ LETTER_MASK = BLANK_FLAG - 1
 BLANK_SYMBOL = "?"
 #: The largest alphabet the engine supports (letter codes must fit below BLANK_FLAG and in a bitmask).
 MAX_LETTERS = 32
+#: A blank in the bag, in a swap and among the unseen tiles, where it stands for no letter yet.
+BLANK = -1
+
+
+def bag_tile(tile: int) -> int:
+    """A board tile (a letter code, ``| BLANK_FLAG`` for a blank) as the bag holds it: ``BLANK`` for a blank.
+
+    >>> bag_tile(3), bag_tile(3 | BLANK_FLAG), bag_tile(BLANK)
+    (3, -1, -1)
+    """
+    return BLANK if tile & BLANK_FLAG else tile & LETTER_MASK
+
+
+def board_tile(tile: int) -> int:
+    """A bag tile (``BLANK`` for a blank) as ``Rack.leave`` takes it: a blank is ``BLANK_FLAG``.
+
+    >>> board_tile(3), board_tile(BLANK)
+    (3, 64)
+    """
+    return BLANK_FLAG if tile == BLANK else tile
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError, GameOverError, IllegalMoveError, InvalidMoveError
-from engine.game import BLANK, RESIGNED, Game, Resign, Turn
+from engine.game import RESIGNED, Game, Resign, Turn
 from engine.layout import BoardLayout
 from engine.move import Direction, Placement, Swap
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK
 from sandbox.state import RANDOM, Invite, RandomRequest, SandboxGame, State, User
 
 JSON = dict[str, Any]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.dawg import Dawg
-from engine.game import Game, rack_tiles
+from engine.game import Game
 from engine.layout import BoardLayout
 from engine.movegen import generate
 from engine.rules import Ruleset
@@ -249,7 +249,7 @@ class State:
             if moves:
                 game.place(max(moves, key=lambda m: (m.score or 0, sorted(m.tiles))))
             elif len(game.bag) >= game.rules.swap_min_bag:
-                game.swap(rack_tiles(game.rack))
+                game.swap(game.rack.bag_tiles())
             else:
                 game.pass_turn()
             sandbox_game.updated = self.clock()

@@ -25,7 +25,6 @@ from bot.store import OPPONENT, OWN, Store
 from bot.turn import PLAYED
 from dictionaries.learned import LearnedWords
 from engine.dawg import Dawg
-from engine.game import BLANK
 from engine.game import Game as EngineGame
 from engine.move import parse_move
 from engine.movegen import generate
@@ -66,7 +65,7 @@ def table() -> Iterator[Table]:
 
 def give(game: EngineGame, player: int, letters: str) -> None:
     """Make a player's rack exactly these letters, trading tiles with the bag (totals stay right)."""
-    pool = game.bag + game.racks[player].letters() + [BLANK] * game.racks[player].blanks
+    pool = game.bag + game.racks[player].bag_tiles()
     wanted = [EN.alphabet.code(letter) for letter in letters]
     for code in wanted:
         pool.remove(code)

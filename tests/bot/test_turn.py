@@ -9,11 +9,10 @@ from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED
 from bot.turn import CHANGED, DRY, PASSED, PLAYED, SWAPPED, UNKNOWN, TurnSettings
 from engine.board import EMPTY
 from engine.dawg import Dawg
-from engine.game import BLANK
 from engine.move import Placement
 from engine.movegen import generate
 from engine.strategy import Equity, Situation
-from engine.tiles import BLANK_FLAG
+from engine.tiles import board_tile
 from tests.bot.conftest import Sandbox, Ticker
 from tests.sandbox.test_http import EN, english
 
@@ -77,7 +76,7 @@ def test_no_move_means_swap_then_pass_when_the_bag_is_low(sandbox: Sandbox, tmp_
     drawn, sgame.game.bag[3:] = sgame.game.bag[3:], []
     free = ((r, c) for r in range(15) for c in range(15) if sgame.game.board[r, c] == EMPTY and abs(r - 7) > 2)
     squares = zip(free, drawn, strict=False)
-    sgame.game.board.place([(r, c, BLANK_FLAG if tile == BLANK else tile) for (r, c), tile in squares])
+    sgame.game.board.place([(r, c, board_tile(tile)) for (r, c), tile in squares])
     assert wiring.bot.turns.play(sgame.id).outcome == PASSED
     assert sandbox.state.duplicate_submissions() == []
 

@@ -11,12 +11,13 @@ from dictionaries import bundled_path
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import GameOverError, IllegalMoveError
-from engine.game import BLANK, OUT, RESIGNED, SCORELESS, Game, Resign, rack_tiles
+from engine.game import OUT, RESIGNED, SCORELESS, Game, Resign
 from engine.layout import BoardLayout
 from engine.move import Pass, Placement, Swap, parse_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.tiles import BLANK
 
 EN = Ruleset.for_id(5)
 NB = Ruleset.for_id(1)
@@ -55,7 +56,7 @@ def play_out(game: Game, *, max_turns: int = 200) -> None:
             turn = game.place(move)
             assert turn.points == move.score
         elif len(game.bag) >= game.rules.swap_min_bag:
-            game.swap(rack_tiles(game.rack))
+            game.swap(game.rack.bag_tiles())
         else:
             game.pass_turn()
         check_invariants(game)

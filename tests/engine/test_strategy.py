@@ -9,13 +9,14 @@ import pytest
 from engine.arena import GameRecord, play_pair, summarize
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.game import BLANK, Game
+from engine.game import Game
 from engine.leave import HandLeave
 from engine.move import Direction, Pass, Placement, Swap, parse_move
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import Equity, Greedy, Situation, strategy_named, unseen_tiles
+from engine.tiles import BLANK
 
 EN = Ruleset.for_id(5)
 NB = Ruleset.for_id(1)

@@ -12,7 +12,6 @@ import requests
 
 from dictionaries import bundled_path
 from engine.dawg import Dawg
-from engine.game import rack_tiles
 from engine.layout import BoardLayout
 from engine.movegen import generate
 from engine.rack import Rack
@@ -174,7 +173,7 @@ def test_illegal_moves(server: SandboxServer) -> None:
     game = new_game(server)
     g = game.game
     full = g.all_tiles()
-    g.bag.extend(rack_tiles(g.racks[0]))  # give the rack back, take a known one
+    g.bag.extend(g.racks[0].bag_tiles())  # give the rack back, take a known one
     g.bag.remove(EN.alphabet.code("Q"))
     g.bag.remove(EN.alphabet.code("Z"))
     for letter in "AEIOT":
