@@ -20,7 +20,7 @@ from bot.convert import Position, board_without, placement_from_api, to_position
 from bot.credentials import Credentials
 from bot.models import Game
 from bot.store import Store
-from bot.turn import PLAYED, outcome_text
+from bot.turn import Outcome, outcome_text
 from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.board import Board
@@ -82,13 +82,14 @@ def run_demo(
             house_moved = game.last_move is not None and game.last_move.user_id != me.id
             house_move = _house_placement(game, position) if house_moved else None
             after_bot = board_without(position.board, house_move.tiles if house_move else ())
-            done = f"{report.notation} for {report.points} points" if report.outcome == PLAYED else report.notation
+            played = report.outcome == Outcome.PLAYED
+            done = f"{report.notation} for {report.points} points" if played else report.notation
             out(
                 f"Move {game.move_count - house_moved}: bot {outcome_text(report.outcome)} {done}".rstrip(": ")
                 + f"   (bot {game.me(me.id).score})"
             )
             shown.board(after_bot, position.rules.layout)
-            from_moves["bot"] += report.points if report.outcome == PLAYED else 0
+            from_moves["bot"] += report.points if played else 0
             if house_moved:
                 from_moves["house"] += _show_house_move(game, position, shown)
         wiring.bot.turns.play(game.id)  # the bot sees the game over: the state file records the final scores

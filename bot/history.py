@@ -22,7 +22,7 @@ from bot.convert import (
     to_position,
 )
 from bot.models import Game
-from bot.store import APPLIED, Decision, Store
+from bot.store import Decision, DecisionStatus, Store
 from bot.turn import situation_of
 from engine.board import Board
 from engine.dawg import Dawg
@@ -123,7 +123,7 @@ def record(
     """Every frame of a recorded game; with ``lexicons`` and ``strategy``, what the bot would play now at
     each of its moves. LookupError for a game with no recorded position."""
     games = recorded_games(store, game_id)
-    decisions: dict[int, Decision] = {d.move_count: d for d in store.decisions(game_id, APPLIED)}
+    decisions: dict[int, Decision] = {d.move_count: d for d in store.decisions(game_id, DecisionStatus.APPLIED)}
     grid = _grid(store, game_id)
     frames: list[Frame] = []
     user = local_user(games[0])

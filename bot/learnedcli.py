@@ -18,7 +18,7 @@ from bot.acceptances import opponent_words, remember, words_of_move
 from bot.config import BotConfig
 from bot.errors import ConfigError, ProtocolError, StoreError
 from bot.models import Game
-from bot.store import APPLIED, OPPONENT, OWN, Store
+from bot.store import OPPONENT, OWN, DecisionStatus, Store
 from dictionaries.learned import LearnedWords
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError
@@ -118,7 +118,7 @@ def rescan(
                 continue
             positions += 1
             new += _learn(store, learned, registry, game, partial(opponent_words, game, user), OPPONENT)
-        for decision in store.decisions(game_id, APPLIED):
+        for decision in store.decisions(game_id, DecisionStatus.APPLIED):
             before = store.snapshot_at(game_id, decision.move_count)
             tiles = decision.payload.get("move")
             if decision.kind != "move" or before is None or not isinstance(tiles, list) or not tiles:

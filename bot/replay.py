@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.convert import ConversionError, Position, board_without, placement_from_api, to_position
 from bot.models import Game
-from bot.store import APPLIED, Store
+from bot.store import DecisionStatus, Store
 from bot.turn import situation_of
 from engine.dawg import Dawg
 from engine.move import Placement, format_move
@@ -46,7 +46,7 @@ def replay(
     snapshots = [Game.model_validate(s) for s in store.snapshots(game_id)]
     if not snapshots:
         raise LookupError(f"no recorded positions of game {game_id} in {store.path}")
-    decisions = {d.move_count: d for d in store.decisions(game_id, APPLIED)}
+    decisions = {d.move_count: d for d in store.decisions(game_id, DecisionStatus.APPLIED)}
     learned = store.learned()  # the bot's view: its lexicon with the accepted words, without the refused ones
     lines: list[ReplayLine] = []
 

@@ -17,8 +17,8 @@ from bot.client import WordfeudClient
 from bot.config import InvitesConfig, RandomGamesConfig
 from bot.errors import ApiError, ApiStatusError, BotError, LoginRefusedError
 from bot.models import Invite, Status
-from bot.store import PENDING, Store
-from bot.turn import PASSED, PLAYED, SWAPPED, UNKNOWN, TurnPlayer, TurnReport
+from bot.store import DecisionStatus, Store
+from bot.turn import Outcome, TurnPlayer, TurnReport
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -39,12 +39,12 @@ class PassReport:
     @property
     def acted(self) -> int:
         """Moves, swaps and passes submitted."""
-        return sum(1 for t in self.turns if t.outcome in (PLAYED, SWAPPED, PASSED))
+        return sum(1 for t in self.turns if t.outcome in (Outcome.PLAYED, Outcome.SWAPPED, Outcome.PASSED))
 
     @property
     def unsettled(self) -> int:
         """Submissions whose outcome is still unknown."""
-        return sum(1 for t in self.turns if t.outcome == UNKNOWN)
+        return sum(1 for t in self.turns if t.outcome == Outcome.UNKNOWN)
 
 
 class Bot:
@@ -135,7 +135,7 @@ class Bot:
 
     def _open(self, game_id: int) -> bool:
         """A decision of this game is pending, or the game waits for a lost answer."""
-        return bool(self.store.decisions(game_id, PENDING)) or game_id in self.turns.quarantined
+        return bool(self.store.decisions(game_id, DecisionStatus.PENDING)) or game_id in self.turns.quarantined
 
     # -- invites and random opponents -------------------------------------------------------
 

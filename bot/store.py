@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
@@ -56,8 +57,14 @@ CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
 CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
 """
 
-#: Decision statuses: written before submitting, then settled.
-PENDING, APPLIED, REFUSED, NOT_APPLIED, DRY_RUN = "pending", "applied", "refused", "not_applied", "dry_run"
+class DecisionStatus(StrEnum):
+    """A decision's status: written ``pending`` before submitting, then settled (the stored text is the value)."""
+
+    PENDING = "pending"
+    APPLIED = "applied"
+    REFUSED = "refused"
+    NOT_APPLIED = "not_applied"
+    DRY_RUN = "dry_run"
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class Decision:
     notation: str
     payload: dict[str, Any]
     points: int  # what the engine computed
-    status: str
+    status: DecisionStatus
     server_points: int | None
     detail: str
 
@@ -296,15 +303,18 @@ class Store:
         self, game_id: int, move_count: int, kind: str, notation: str, payload: dict[str, Any], points: int
     ) -> int:
         """Write a decision as ``pending`` before it is submitted; returns its id."""
+        row = (game_id, move_count, kind, notation, json.dumps(payload), points, DecisionStatus.PENDING, self.clock())
         with self._transaction():
             cursor = self._db.execute(
                 """INSERT INTO decisions (game_id, move_count, kind, notation, payload, points, status, at)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                (game_id, move_count, kind, notation, json.dumps(payload), points, PENDING, self.clock()),
+                row,
             )
         return int(cursor.lastrowid or 0)
 
-    def settle(self, decision_id: int, status: str, *, server_points: int | None = None, detail: str = "") -> None:
+    def settle(
+        self, decision_id: int, status: DecisionStatus, *, server_points: int | None = None, detail: str = ""
+    ) -> None:
         """Record what came of a decision."""
         with self._transaction():
             self._db.execute(
@@ -312,23 +322,16 @@ class Store:
                 (status, server_points, detail, decision_id),
             )
 
-    def decisions(self, game_id: int | None = None, status: str | None = None) -> list[Decision]:
+    def decisions(self, game_id: int | None = None, status: DecisionStatus | None = None) -> list[Decision]:
         """Decisions, oldest first, optionally of one game and/or one status."""
         query = "SELECT * FROM decisions WHERE (? IS NULL OR game_id = ?) AND (? IS NULL OR status = ?) ORDER BY id"
         rows = self._db.execute(query, (game_id, game_id, status, status)).fetchall()
-        return [
-            Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), r[7], r[8], r[9])
-            for r in rows
-        ]
+        return [_decision(r) for r in rows]
 
     def recent_decisions(self, limit: int) -> list[tuple[Decision, float]]:
         """The latest ``limit`` decisions of all games, newest first, each with when it was made."""
         rows = self._db.execute("SELECT * FROM decisions ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [
-            (Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), r[7], r[8], r[9]),
-             float(r[10]))
-            for r in rows
-        ]  # fmt: skip
+        return [(_decision(r), float(r[10])) for r in rows]
 
     # -- refused words ----------------------------------------------------------------------
 
@@ -430,6 +433,13 @@ class Store:
             raise StoreError(
                 f"state file {self.path} has schema version {rows.get('version')}; this bot reads {SCHEMA_VERSION}"
             )
+
+
+def _decision(row: Any) -> Decision:
+    """A ``decisions`` row (every column, in table order, ``at`` last) as a Decision."""
+    r = row
+    status = DecisionStatus(r[7])
+    return Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), status, r[8], r[9])
 
 
 def _ensure_private(path: Path) -> None:

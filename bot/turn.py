@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bot.acceptances import opponent_words, remember, words_of_move
@@ -25,7 +26,7 @@ from bot.client import WordfeudClient
 from bot.convert import ConversionError, Position, move_payload, placement_words, swap_letters, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
 from bot.models import Game
-from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, OPPONENT, OWN, PENDING, REFUSED, Store
+from bot.store import OPPONENT, OWN, DecisionStatus, Store
 from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.move import Pass, Placement, Swap, format_move
@@ -36,38 +37,39 @@ from engine.strategy import Greedy, Situation, Strategy, unseen_tiles
 log = logging.getLogger(__name__)
 
 
-#: A submission refused because of a word (``illegal_word``): the only refusal that teaches a word.
-REFUSED_WORD = "refused_word"
+class Outcome(StrEnum):
+    """What happened to a game this pass (the value is what logs and reports show to tools)."""
 
-#: What happened to a game this pass.
-PLAYED, SWAPPED, PASSED, WAITING, CHANGED, UNKNOWN, OVER, DRY = (
-    "played",
-    "swapped",
-    "passed",
-    "waiting",
-    "changed",
-    "unknown",
-    "over",
-    "dry_run",
-)
+    PLAYED = "played"
+    SWAPPED = "swapped"
+    PASSED = "passed"
+    WAITING = "waiting"
+    CHANGED = "changed"
+    UNKNOWN = "unknown"
+    OVER = "over"
+    DRY = "dry_run"
+    #: the server refused a submission because of a word (``illegal_word``): the only refusal that
+    #: teaches a word; this and ``REFUSED`` end a turn only when even the pass was refused
+    REFUSED_WORD = "refused_word"
+    REFUSED = "refused"  # refused for another reason: no word is to blame
 
 
-#: How the log and the demo say what happened (the constants themselves are for code).
+#: The outcome of a submission the server applied, by its kind.
+_APPLIED = {"move": Outcome.PLAYED, "swap": Outcome.SWAPPED, "pass": Outcome.PASSED}
+
+#: How the log and the demo say what happened (the members themselves are for code).
 _SAID = {
-    PLAYED: "played",
-    SWAPPED: "swapped",
-    PASSED: "passed",
-    DRY: "would play",
-    UNKNOWN: "sent, outcome not known yet:",
-    CHANGED: "played nothing, the game changed:",
-    WAITING: "waits for the opponent",
-    OVER: "game over",
+    Outcome.DRY: "would play",
+    Outcome.UNKNOWN: "sent, outcome not known yet:",
+    Outcome.CHANGED: "played nothing, the game changed:",
+    Outcome.WAITING: "waits for the opponent",
+    Outcome.OVER: "game over",
 }
 
 
-def outcome_text(outcome: str) -> str:
+def outcome_text(outcome: Outcome) -> str:
     """An outcome as words for people: ``unknown`` is ``sent, outcome not known yet:``."""
-    return _SAID.get(outcome, outcome)
+    return _SAID.get(outcome, outcome.value)
 
 
 def situation_of(position: Position, lexicon: Dawg) -> Situation:
@@ -99,10 +101,10 @@ def situation_of(position: Position, lexicon: Dawg) -> Situation:
 
 @dataclass(frozen=True)
 class TurnReport:
-    """What the bot did in one game: ``outcome`` is one of the module's constants."""
+    """What the bot did in one game."""
 
     game_id: int
-    outcome: str
+    outcome: Outcome
     notation: str = ""
     points: int = 0
     refused: tuple[str, ...] = ()
@@ -161,16 +163,17 @@ class TurnPlayer:
         until = self._quarantined.get(game_id)
         if until is not None:
             if self.clock() < until:
-                return TurnReport(game_id, UNKNOWN, detail="waiting to learn the outcome of the last submission")
+                detail = "waiting to learn the outcome of the last submission"
+                return TurnReport(game_id, Outcome.UNKNOWN, detail=detail)
             del self._quarantined[game_id]
         game = self.client.game(game_id)
         if game.id != game_id:
             raise ProtocolError(f"game/{game_id}/: field 'id': the answer is game {game.id}")
         self._observe(game)
         if not game.is_running:
-            return TurnReport(game_id, OVER)
+            return TurnReport(game_id, Outcome.OVER)
         if not game.is_my_turn(self.user_id):
-            return TurnReport(game_id, WAITING)
+            return TurnReport(game_id, Outcome.WAITING)
         limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
         return self._decide(game, self.strategy.budgeted(limit))
 
@@ -183,9 +186,9 @@ class TurnPlayer:
             self._learn(game, opponent_words(game, self.user_id), OPPONENT)
         except ProtocolError as exc:
             log.warning("game %d: the opponent's last move teaches no word: %s", game.id, exc)
-        for decision in self.store.decisions(game.id, PENDING):
+        for decision in self.store.decisions(game.id, DecisionStatus.PENDING):
             applied = self._was_applied(game, decision.move_count, decision.kind, decision.payload)
-            status = APPLIED if applied else NOT_APPLIED
+            status = DecisionStatus.APPLIED if applied else DecisionStatus.NOT_APPLIED
             self.store.settle(decision.id, status, detail="settled by re-reading the game")
             said = "was made" if applied else "was not made"
             log.info("game %d: the earlier %s %s %s", game.id, decision.kind, decision.notation, said)
@@ -243,10 +246,10 @@ class TurnPlayer:
             notation = format_move(move, position.board)
             payload = move_payload(move, position.board, rules)
             outcome, detail = self._submit(game, position, "move", notation, payload, move.score or 0)
-            if outcome == REFUSED_WORD:
+            if outcome is Outcome.REFUSED_WORD:
                 refused.extend(self._refused_words(detail, words, rules.id))
                 continue
-            if outcome == REFUSED:
+            if outcome is Outcome.REFUSED:
                 continue  # refused for another reason: no word is to blame
             return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
         swap = next((m for m in ranked if isinstance(m, Swap)), None)
@@ -256,28 +259,21 @@ class TurnPlayer:
             letters = swap_letters(swap.tiles, rules.alphabet)
             notation = format_move(swap, position.board)
             outcome, detail = self._submit(game, position, "swap", notation, {"tiles": letters}, 0)
-            if outcome not in (REFUSED, REFUSED_WORD):
-                return self._report(game, position, outcome, notation, 0, refused, detail, swap=True)
+            if outcome not in (Outcome.REFUSED, Outcome.REFUSED_WORD):
+                return self._report(game, position, outcome, notation, 0, refused, detail)
         outcome, detail = self._submit(game, position, "pass", "PASS", {}, 0)
-        return self._report(game, position, outcome, "PASS", 0, refused, detail, passed=True)
+        return self._report(game, position, outcome, "PASS", 0, refused, detail)
 
     def _report(
         self,
         game: Game,
         position: Position,
-        outcome: str,
+        outcome: Outcome,
         notation: str,
         points: int,
         refused: list[str],
         detail: str,
-        *,
-        swap: bool = False,
-        passed: bool = False,
     ) -> TurnReport:
-        if outcome == APPLIED:
-            outcome = SWAPPED if swap else PASSED if passed else PLAYED
-        elif outcome == DRY_RUN:
-            outcome = DRY
         report = TurnReport(game.id, outcome, notation, points, tuple(refused), detail)
         log.info(
             "game %d vs %s (ruleset %d, move %d, rack %s): %s %s for %d points%s%s",
@@ -305,8 +301,8 @@ class TurnPlayer:
 
     def _submit(
         self, game: Game, position: Position, kind: str, notation: str, payload: dict[str, Any], points: int
-    ) -> tuple[str, str]:
-        """Re-check the game, record the decision, send it; returns (status, detail).
+    ) -> tuple[Outcome, str]:
+        """Re-check the game, record the decision, send it; returns (outcome, detail).
 
         ``REFUSED_WORD`` (detail: the server's message) is the only outcome that blames a word.
         A session the server refuses even after logging in again raises AuthError (nothing more can
@@ -319,40 +315,40 @@ class TurnPlayer:
             or sorted(fresh.me(mine).rack or []) != sorted(game.me(mine).rack or [])
         ):
             self._observe(fresh)
-            return CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
+            return Outcome.CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
         decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
         if self.settings.dry_run:
-            self.store.settle(decision, DRY_RUN, detail="--dry-run: not submitted")
-            return DRY_RUN, "dry run: not submitted"
+            self.store.settle(decision, DecisionStatus.DRY_RUN, detail="--dry-run: not submitted")
+            return Outcome.DRY, "dry run: not submitted"
         try:
             server_points = self._send(game.id, kind, payload)
         except IllegalWordError as exc:
-            self.store.settle(decision, REFUSED, detail=str(exc))
-            return REFUSED_WORD, exc.message
+            self.store.settle(decision, DecisionStatus.REFUSED, detail=str(exc))
+            return Outcome.REFUSED_WORD, exc.message
         except AuthError as exc:
-            self.store.settle(decision, REFUSED, detail=str(exc))
+            self.store.settle(decision, DecisionStatus.REFUSED, detail=str(exc))
             raise
         except ApiStatusError as exc:
-            self.store.settle(decision, REFUSED, detail=str(exc))
+            self.store.settle(decision, DecisionStatus.REFUSED, detail=str(exc))
             log.warning("game %d: the server refused %s %s: %s", game.id, kind, notation, exc)
-            return (CHANGED if exc.type in ("not_your_turn", "game_over") else REFUSED), exc.type
+            return (Outcome.CHANGED if exc.type in ("not_your_turn", "game_over") else Outcome.REFUSED), exc.type
         except OutcomeUnknownError as exc:
             log.warning("game %d: %s; reading the game again before anything else", game.id, exc)
             after = self.client.game(game.id)  # if this fails too, the decision stays pending
             if self._was_applied(after, game.move_count, kind, payload):
-                self.store.settle(decision, APPLIED, detail="applied, though its answer was lost")
+                self.store.settle(decision, DecisionStatus.APPLIED, detail="applied, though its answer was lost")
                 if kind == "move":
                     self._learn_own(game, payload)
                 self._observe(after)
-                return APPLIED, "the answer was lost; the game shows the move was made"
+                return _APPLIED[kind], "the answer was lost; the game shows the move was made"
             self._quarantined[game.id] = self.clock() + self.settings.quarantine
-            return UNKNOWN, "the answer was lost and the game does not show the move yet; checking later"
-        self.store.settle(decision, APPLIED, server_points=server_points)
+            return Outcome.UNKNOWN, "the answer was lost and the game does not show the move yet; checking later"
+        self.store.settle(decision, DecisionStatus.APPLIED, server_points=server_points)
         if kind == "move":
             self._learn_own(game, payload)
         if server_points is not None and server_points != points:
             log.warning("game %d: the server scored %s %d, the engine %d", game.id, notation, server_points, points)
-        return APPLIED, ""
+        return _APPLIED[kind], ""
 
     def _send(self, game_id: int, kind: str, payload: dict[str, Any]) -> int | None:
         if kind == "move":
@@ -387,4 +383,4 @@ class TurnPlayer:
         return chosen
 
 
-__all__ = ["TurnPlayer", "TurnReport", "TurnSettings", "situation_of"]
+__all__ = ["Outcome", "TurnPlayer", "TurnReport", "TurnSettings", "situation_of"]

@@ -22,7 +22,7 @@ from bot.credentials import Credentials
 from bot.models import Game
 from bot.replay import replay
 from bot.store import OPPONENT, OWN, Store
-from bot.turn import PLAYED
+from bot.turn import Outcome
 from dictionaries.learned import LearnedWords
 from engine.dawg import Dawg
 from engine.game import Game as EngineGame
@@ -87,7 +87,7 @@ def test_a_word_the_opponent_played_is_learned_and_played_later(table: Table, tm
     first = table.state.new_game(table.friend, table.bot, 5)
     give(first.game, 0, "ZAEEIOU")
     friend_plays(table, first, "8G ZA")
-    assert wiring.bot.turns.play(first.id).outcome == PLAYED
+    assert wiring.bot.turns.play(first.id).outcome == Outcome.PLAYED
     [learned] = store.accepted(5, new_only=True)
     assert (learned.word, learned.game_id, learned.source, learned.new) == ("ZA", first.id, OPPONENT, True)
     assert store.rejected().words(5) == set()  # the acceptance un-refused it
@@ -102,7 +102,7 @@ def test_a_word_the_opponent_played_is_learned_and_played_later(table: Table, tm
     assert "ZA" not in word_texts(second.game.board, plain_best)
     again = table.wire(Store(tmp_path / "state.db"))
     report = again.bot.turns.play(second.id)
-    assert report.outcome == PLAYED and report.refused == ()
+    assert report.outcome == Outcome.PLAYED and report.refused == ()
     assert second.game.history[0].words[0] == "ZA"  # played, and the server accepted it
     assert table.state.duplicate_submissions() == []
     # replay sees the same lexicon: what the bot would play now is the move it played

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import PassReport
-from bot.turn import PLAYED, TurnReport
+from bot.turn import Outcome, TurnReport
 from engine.simulation import Sim, SimSettings
 from tests.bot.conftest import Sandbox
 
@@ -40,7 +40,7 @@ def test_a_simulating_turn_keeps_to_its_budget(sandbox: Sandbox, tmp_path: Path)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Sim, "budgeted", spy)
         report = wiring.bot.turns.play(sgame.id)
-    assert report.outcome == PLAYED
+    assert report.outcome == Outcome.PLAYED
     [used] = played
     assert used.settings.seconds == 4.0 and used.last is not None
     # one clock reading at the start, one before each further iteration: 4 s allow 4 iterations

@@ -15,7 +15,7 @@ from bot.credentials import hash_password
 from bot.daemon import Daemon
 from bot.replay import replay
 from bot.service import PassReport
-from bot.store import APPLIED, Store
+from bot.store import DecisionStatus, Store
 from dictionaries.registry import LexiconRegistry
 from engine.game import Resign
 from sandbox.faults import KINDS, Faults
@@ -32,7 +32,7 @@ def check_games(sandbox: Sandbox, games: list[SandboxGame], store_path: Path) ->
             seat = sgame.players.index(sandbox.me.id)
             history = sgame.game.history
             bot_turns = [i for i, t in enumerate(history) if t.player == seat and not isinstance(t.action, Resign)]
-            applied = store.decisions(sgame.id, APPLIED)
+            applied = store.decisions(sgame.id, DecisionStatus.APPLIED)
             assert [d.move_count for d in applied] == bot_turns
         assert store.stats().games >= len(games) and store.stats().running == 0
     finally:

@@ -17,7 +17,7 @@ import pytest
 from bot.cli import main
 from bot.config import parse_config
 from bot.errors import ConfigError
-from bot.turn import DRY, UNKNOWN, outcome_text
+from bot.turn import Outcome, outcome_text
 from bot.workers import progress_printer
 from dictionaries.build import progress_bar
 from tests.bot.conftest import Sandbox
@@ -69,8 +69,8 @@ def test_help_and_errors_read_right(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_outcomes_are_words() -> None:
-    assert outcome_text(UNKNOWN) == "sent, outcome not known yet:"
-    assert outcome_text(DRY) == "would play"
+    assert outcome_text(Outcome.UNKNOWN) == "sent, outcome not known yet:"
+    assert outcome_text(Outcome.DRY) == "would play"
 
 
 def test_a_dry_run_logs_one_plain_line(sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.errors import LockedError, StoreError
 from bot.models import Game
-from bot.store import APPLIED, PENDING, Store
+from bot.store import DecisionStatus, Store
 
 
 def game(move_count: int = 3, running: bool = True, scores: tuple[int, int] = (10, 12)) -> Game:
@@ -50,10 +50,10 @@ def test_state_survives_reopening_and_settles_decisions(tmp_path: Path) -> None:
     store.save_board(1089, [[0] * 15] * 15)
     store.close()
     again = Store(tmp_path / "s.db")
-    assert [d.status for d in again.decisions(77, PENDING)] == [PENDING]
-    again.settle(decision, APPLIED, server_points=9)
+    assert [d.status for d in again.decisions(77, DecisionStatus.PENDING)] == [DecisionStatus.PENDING]
+    again.settle(decision, DecisionStatus.APPLIED, server_points=9)
     [settled] = again.decisions(77)
-    assert (settled.status, settled.server_points, settled.payload["move"][0][2]) == (APPLIED, 9, "H")
+    assert (settled.status, settled.server_points, settled.payload["move"][0][2]) == (DecisionStatus.APPLIED, 9, "H")
     assert again.session("acct") == ("sessionvalue123", 1) and again.session("other") is None
     assert again.seen(77) == (103.0, True) and again.board(1089) == [[0] * 15] * 15
     again.close()

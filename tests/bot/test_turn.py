@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.convert import move_payload, placement_words
-from bot.store import APPLIED, DRY_RUN, NOT_APPLIED, PENDING, REFUSED
-from bot.turn import CHANGED, DRY, PASSED, PLAYED, SWAPPED, UNKNOWN, TurnSettings
+from bot.store import DecisionStatus
+from bot.turn import Outcome, TurnSettings
 from engine.board import EMPTY
 from engine.dawg import Dawg
 from engine.move import Placement
@@ -33,13 +33,14 @@ def test_plays_the_best_move_and_records_it(sandbox: Sandbox, tmp_path: Path) ->
     expected = best(generate(game.board, game.rack, english(), game.rules))
     wiring = sandbox.wire(tmp_path / "state.db", play={"strategy": "greedy"})
     report = wiring.bot.turns.play(sgame.id)
-    assert (report.outcome, report.points) == (PLAYED, expected.score)
+    assert (report.outcome, report.points) == (Outcome.PLAYED, expected.score)
     assert game.history[0].action.tiles == expected.tiles  # type: ignore[union-attr]
     [decision] = wiring.store.decisions(sgame.id)
-    assert (decision.status, decision.points, decision.server_points) == (APPLIED, expected.score, expected.score)
+    applied = (DecisionStatus.APPLIED, expected.score, expected.score)
+    assert (decision.status, decision.points, decision.server_points) == applied
     assert sandbox.state.duplicate_submissions() == []
     # the house answered; it is our turn again and the next play goes on from there
-    assert wiring.bot.turns.play(sgame.id).outcome == PLAYED
+    assert wiring.bot.turns.play(sgame.id).outcome == Outcome.PLAYED
     assert len(bot_turns(sandbox, sgame.id)) == 2
 
 
@@ -51,11 +52,11 @@ def test_a_refused_word_is_recorded_and_the_next_candidate_played(sandbox: Sandb
     game.lexicon = english().without([EN.alphabet.parse_word(word)])  # the server's list lacks it
     wiring = sandbox.wire(tmp_path / "state.db", play={"strategy": "greedy"})
     report = wiring.bot.turns.play(sgame.id)
-    assert report.outcome == PLAYED and report.refused == (word,)
+    assert report.outcome == Outcome.PLAYED and report.refused == (word,)
     assert word not in game.history[0].words
     assert wiring.store.rejected().words(5) == {word}
     statuses = [d.status for d in wiring.store.decisions(sgame.id)]
-    assert statuses[0] == REFUSED and statuses[-1] == APPLIED
+    assert statuses[0] == DecisionStatus.REFUSED and statuses[-1] == DecisionStatus.APPLIED
     # a new run (new objects, same store) never tries the word again
     again = sandbox.wire(tmp_path / "state.db")
     assert word not in {w for m in generate(game.board, game.rack, again.store.rejected().apply(english(), EN), EN)
@@ -68,7 +69,7 @@ def test_no_move_means_swap_then_pass_when_the_bag_is_low(sandbox: Sandbox, tmp_
     nothing = Dawg.build([EN.alphabet.parse_word("QQQ")], EN.alphabet)
     wiring.bot.turns.lexicons = lambda ruleset: nothing
     report = wiring.bot.turns.play(sgame.id)
-    assert report.outcome == SWAPPED
+    assert report.outcome == Outcome.SWAPPED
     assert type(sgame.game.history[0].action).__name__ == "Swap"
     assert 1 <= len(sgame.game.history[0].action.tiles) <= 7  # type: ignore[union-attr]  # equity keeps its best tiles
     # fewer than 7 tiles left: swapping is not allowed (the others go on the board, out of the way,
@@ -77,7 +78,7 @@ def test_no_move_means_swap_then_pass_when_the_bag_is_low(sandbox: Sandbox, tmp_
     free = ((r, c) for r in range(15) for c in range(15) if sgame.game.board[r, c] == EMPTY and abs(r - 7) > 2)
     squares = zip(free, drawn, strict=False)
     sgame.game.board.place([(r, c, board_tile(tile)) for (r, c), tile in squares])
-    assert wiring.bot.turns.play(sgame.id).outcome == PASSED
+    assert wiring.bot.turns.play(sgame.id).outcome == Outcome.PASSED
     assert sandbox.state.duplicate_submissions() == []
 
 
@@ -93,10 +94,10 @@ def test_an_answer_lost_after_the_move_was_made_is_not_played_again(sandbox: San
 
     turns.client.move = move_then_hang_up  # type: ignore[method-assign]
     report = turns.play(sgame.id)
-    assert report.outcome == PLAYED, report
+    assert report.outcome == Outcome.PLAYED, report
     assert len(bot_turns(sandbox, sgame.id)) == 1
     [decision] = wiring.store.decisions(sgame.id)
-    assert decision.status == APPLIED and "lost" in decision.detail
+    assert decision.status == DecisionStatus.APPLIED and "lost" in decision.detail
     assert [s.kind for s in sandbox.state.submissions] == ["move"]
     assert sandbox.state.duplicate_submissions() == []
 
@@ -115,13 +116,13 @@ def test_a_dropped_submission_waits_then_is_settled_and_played_once(sandbox: San
         return original(*args, **kwargs)
 
     turns.client.move = dropped_move  # type: ignore[method-assign]
-    assert turns.play(sgame.id).outcome == UNKNOWN
+    assert turns.play(sgame.id).outcome == Outcome.UNKNOWN
     assert sgame.game.history == []
-    assert turns.play(sgame.id).outcome == UNKNOWN  # still inside the quarantine: not touched
+    assert turns.play(sgame.id).outcome == Outcome.UNKNOWN  # still inside the quarantine: not touched
     ticker.now += 31
-    assert turns.play(sgame.id).outcome == PLAYED
+    assert turns.play(sgame.id).outcome == Outcome.PLAYED
     statuses = [d.status for d in wiring.store.decisions(sgame.id)]
-    assert statuses == [NOT_APPLIED, APPLIED]
+    assert statuses == [DecisionStatus.NOT_APPLIED, DecisionStatus.APPLIED]
     assert len(bot_turns(sandbox, sgame.id)) == 1 and sandbox.state.duplicate_submissions() == []
 
 
@@ -138,9 +139,9 @@ def test_a_decision_left_pending_by_a_crash_is_settled_not_replayed(sandbox: San
     second = sandbox.wire(tmp_path / "state.db")
     report = second.bot.turns.play(sgame.id)
     decisions = second.store.decisions(sgame.id)
-    assert decisions[0].status == APPLIED and "re-reading" in decisions[0].detail
-    assert report.outcome == PLAYED and decisions[1].move_count == game.move_count + 2
-    assert second.store.decisions(status=PENDING) == []
+    assert decisions[0].status == DecisionStatus.APPLIED and "re-reading" in decisions[0].detail
+    assert report.outcome == Outcome.PLAYED and decisions[1].move_count == game.move_count + 2
+    assert second.store.decisions(status=DecisionStatus.PENDING) == []
     assert sandbox.state.duplicate_submissions() == []
 
 
@@ -148,9 +149,9 @@ def test_dry_run_decides_but_never_submits(sandbox: Sandbox, tmp_path: Path) -> 
     sgame = sandbox.game()
     wiring = sandbox.wire(tmp_path / "state.db", play={"dry_run": True})
     report = wiring.bot.turns.play(sgame.id)
-    assert report.outcome == DRY and report.points > 0
+    assert report.outcome == Outcome.DRY and report.points > 0
     assert sgame.game.history == [] and sandbox.state.submissions == []
-    assert [d.status for d in wiring.store.decisions(sgame.id)] == [DRY_RUN]
+    assert [d.status for d in wiring.store.decisions(sgame.id)] == [DecisionStatus.DRY_RUN]
 
 
 def test_a_game_that_changes_before_submitting_is_left_alone(sandbox: Sandbox, tmp_path: Path) -> None:
@@ -169,7 +170,7 @@ def test_a_game_that_changes_before_submitting_is_left_alone(sandbox: Sandbox, t
 
     turns.client.game = resign_after_first_read  # type: ignore[method-assign]
     report = turns.play(sgame.id)
-    assert report.outcome == CHANGED
+    assert report.outcome == Outcome.CHANGED
     assert sandbox.state.submissions == []
 
 
@@ -180,7 +181,7 @@ def test_settings_bound_the_candidates(sandbox: Sandbox, tmp_path: Path) -> None
     assert wiring.bot.turns.settings == TurnSettings(max_candidates=3, dry_run=False, quarantine=60.0)
     report = wiring.bot.turns.play(sgame.id)
     moves = [s for s in sandbox.state.submissions if s.kind == "move"]
-    assert len(moves) <= 3 and report.outcome == SWAPPED
+    assert len(moves) <= 3 and report.outcome == Outcome.SWAPPED
 
 
 def test_the_default_strategy_is_equity_and_its_choice_is_played(sandbox: Sandbox, tmp_path: Path) -> None:
@@ -194,6 +195,6 @@ def test_the_default_strategy_is_equity_and_its_choice_is_played(sandbox: Sandbo
     expected = Equity().rank(situation, moves)[0]
     report = wiring.bot.turns.play(sgame.id)
     if isinstance(expected, Placement):
-        assert report.outcome == PLAYED and game.history[0].action.tiles == expected.tiles  # type: ignore[union-attr]
+        assert report.outcome == Outcome.PLAYED and game.history[0].action.tiles == expected.tiles  # type: ignore[union-attr]
     else:
-        assert report.outcome in (SWAPPED, PASSED)
+        assert report.outcome in (Outcome.SWAPPED, Outcome.PASSED)

@@ -19,7 +19,7 @@ from bot.cli import main
 from bot.hint import InputError, hint, hint_text, read_board, situation_for
 from bot.history import position_before_move, record
 from bot.replay_html import replay_html
-from bot.store import APPLIED, Store
+from bot.store import DecisionStatus, Store
 from bot.terminal import board_picture
 from bot.turn import situation_of
 from dictionaries.registry import LexiconRegistry
@@ -111,7 +111,7 @@ def test_the_terminal_board_is_plain_text_unless_colour_is_asked_for() -> None:
 def _positions(recorded: Recorded) -> list[tuple[int, object]]:
     store = Store(recorded.state)
     try:
-        moves = sorted({d.move_count for d in store.decisions(recorded.game_id, APPLIED)})
+        moves = sorted({d.move_count for d in store.decisions(recorded.game_id, DecisionStatus.APPLIED)})
         return [(m + 1, position_before_move(store, recorded.game_id, m + 1)) for m in moves]
     finally:
         store.close()
@@ -221,7 +221,7 @@ class _Page(HTMLParser):
 def test_the_replay_page_holds_every_move_and_loads_nothing(recorded: Recorded) -> None:
     store = Store(recorded.state)
     try:
-        decisions = store.decisions(recorded.game_id, APPLIED)
+        decisions = store.decisions(recorded.game_id, DecisionStatus.APPLIED)
         game = record(store, recorded.game_id, LexiconRegistry([]).get, strategy_named("equity"))
     finally:
         store.close()

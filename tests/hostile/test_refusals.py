@@ -11,8 +11,8 @@ import responses
 
 from bot.credentials import Credentials
 from bot.errors import AuthError
-from bot.store import REFUSED, Store
-from bot.turn import PLAYED, SWAPPED, TurnReport
+from bot.store import DecisionStatus, Store
+from bot.turn import Outcome, TurnReport
 from tests.hostile.census import BASE, Census, FakeApi, Reply, turn_player
 from tests.hostile.payloads import GAME_ID, Case, base_games
 
@@ -51,14 +51,14 @@ def test_a_session_refused_twice_bans_no_word_and_ends_the_turn() -> None:
         play(api, store)
     assert len(api.moves) == 2  # the move, a fresh login, the move again: then give up for this pass
     assert store.rejected().words(5) == set()
-    assert [d.status for d in store.decisions(GAME_ID)] == [REFUSED]
+    assert [d.status for d in store.decisions(GAME_ID)] == [DecisionStatus.REFUSED]
 
 
 def test_stale_rack_refusals_ban_no_word_and_the_next_candidates_are_tried() -> None:
     api, store = Refusing("illegal_tiles", "tile not on the rack", times=3), Store(":memory:")
     report = play(api, store)
     assert len(api.moves) == 3  # max_candidates (3) refused, then the swap is accepted
-    assert report.outcome == SWAPPED
+    assert report.outcome == Outcome.SWAPPED
     assert store.rejected().words(5) == set()
 
 
@@ -69,5 +69,5 @@ def test_illegal_word_bans_the_word_the_server_named() -> None:
     word = first.moves[0][0]
     api.message = word
     report = play(api, store)
-    assert report.outcome == PLAYED
+    assert report.outcome == Outcome.PLAYED
     assert store.rejected().words(5) == {word}
