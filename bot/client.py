@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tenacity.wait import wait_exponential_jitter
 
+from bot.convert import Kind, Submission
 from bot.credentials import Credentials
 from bot.errors import (
     STATUS_ERRORS,
@@ -42,13 +43,10 @@ from bot.errors import (
     TransportError,
 )
 from bot.models import (
-    ApiTile,
-    ChatMessage,
     Game,
     Invite,
     LoginUser,
     MoveResult,
-    Notifications,
     Status,
     SwapResult,
     field_problem,
@@ -121,7 +119,6 @@ class WordfeudClient:
         self._transport.mount(self.base_url)
         self._sleep = sleep
         self._on_session = on_session
-        self._boards: dict[int, list[list[int]]] = {}
         self.requests_sent = 0
 
     def __repr__(self) -> str:
@@ -173,11 +170,6 @@ class WordfeudClient:
         """``user/status/``: games with their ``updated`` stamps, invites, random requests."""
         return self._parse(Status, self._call("user/status/"), "user/status/")
 
-    def games(self) -> list[Game]:
-        """``user/games/``: running and recently finished games (list form, no tiles)."""
-        content = self._call("user/games/")
-        return [self._parse(Game, g, "user/games/") for g in self._list(content, "games", "user/games/")]
-
     def game(self, game_id: int) -> Game:
         """``game/<id>/``: one game with tiles, rack and bag count."""
         path = f"game/{game_id}/"
@@ -185,55 +177,43 @@ class WordfeudClient:
         return self._parse(Game, content.get("game"), path)
 
     def board(self, board_id: int) -> list[list[int]]:
-        """``board/<id>/``: the 15x15 premium grid (``[y][x]``, codes 0..4); cached, boards never change."""
-        if board_id not in self._boards:
-            path = f"board/{board_id}/"
-            grid = self._call(path).get("board")
-            if not (
-                isinstance(grid, list)
-                and len(grid) == 15
-                and all(isinstance(row, list) and len(row) == 15 for row in grid)
-                and all(isinstance(v, int) and 0 <= v <= 4 for row in grid for v in row)
-            ):
-                raise ProtocolError(f"{path}: 'board' is not a 15x15 grid of codes 0..4")
-            self._boards[board_id] = grid
-        return self._boards[board_id]
-
-    def notifications(self) -> Notifications:
-        """``user/notifications/``: entries since the last call."""
-        return self._parse(Notifications, self._call("user/notifications/"), "user/notifications/")
-
-    def chat(self, game_id: int) -> list[ChatMessage]:
-        """``game/<id>/chat/``: the game's messages."""
-        path = f"game/{game_id}/chat/"
-        content = self._call(path)
-        return [self._parse(ChatMessage, m, path) for m in self._list(content, "messages", path)]
+        """``board/<id>/``: the 15x15 premium grid (``[y][x]``, codes 0..4); ``Store.board_grid`` caches it."""
+        path = f"board/{board_id}/"
+        grid = self._call(path).get("board")
+        if not (
+            isinstance(grid, list)
+            and len(grid) == 15
+            and all(isinstance(row, list) and len(row) == 15 for row in grid)
+            and all(isinstance(v, int) and 0 <= v <= 4 for row in grid for v in row)
+        ):
+            raise ProtocolError(f"{path}: 'board' is not a 15x15 grid of codes 0..4")
+        return grid
 
     # -- writing ----------------------------------------------------------------------------
 
-    def move(self, game_id: int, tiles: Sequence[ApiTile], ruleset: int, words: Sequence[str]) -> MoveResult:
-        """``game/<id>/move/``: place tiles ``[x, y, letter, is_blank]``; ``words`` is the main word first."""
-        path = f"game/{game_id}/move/"
-        body = {"move": [list(t) for t in tiles], "ruleset": ruleset, "words": list(words)}
-        return self._parse(MoveResult, self._call(path, body, write=True), path)
+    def submit(self, game_id: int, submission: Submission) -> int | None:
+        """Send a move, swap or pass (``game/<id>/move|swap|pass/``); a move's points as the server scored them."""
+        if submission.kind is Kind.MOVE:
+            return self.move(game_id, submission).points
+        if submission.kind is Kind.SWAP:
+            self.swap(game_id, submission)
+        else:
+            self.pass_turn(game_id)
+        return None
 
-    def swap(self, game_id: int, tiles: Sequence[str]) -> SwapResult:
-        """``game/<id>/swap/``: exchange these rack letters (``""`` for a blank)."""
+    def move(self, game_id: int, submission: Submission) -> MoveResult:
+        """``game/<id>/move/``: place the submission's tiles ``[x, y, letter, is_blank]`` with its main word."""
+        path = f"game/{game_id}/move/"
+        return self._parse(MoveResult, self._call(path, submission.body(), write=True), path)
+
+    def swap(self, game_id: int, submission: Submission) -> SwapResult:
+        """``game/<id>/swap/``: exchange the submission's rack letters (``""`` for a blank)."""
         path = f"game/{game_id}/swap/"
-        return self._parse(SwapResult, self._call(path, {"tiles": list(tiles)}, write=True), path)
+        return self._parse(SwapResult, self._call(path, submission.body(), write=True), path)
 
     def pass_turn(self, game_id: int) -> JSON:
         """``game/<id>/pass/``."""
         return self._call(f"game/{game_id}/pass/", write=True)
-
-    def resign(self, game_id: int) -> JSON:
-        """``game/<id>/resign/``."""
-        return self._call(f"game/{game_id}/resign/", write=True)
-
-    def invite(self, invitee: str, ruleset: int, board_type: str = "normal") -> JSON:
-        """``invite/new/``: invite a user by name to a game."""
-        body = {"invitee": invitee, "ruleset": ruleset, "board_type": board_type}
-        return self._call("invite/new/", body, write=True)
 
     def accept_invite(self, invite_id: int) -> int:
         """``invite/<id>/accept/``; returns the new game's id."""
@@ -250,10 +230,6 @@ class WordfeudClient:
     def random_request(self, ruleset: int, board_type: str = "normal") -> JSON:
         """``random_request/create/``: ask to be paired with a random opponent."""
         return self._call("random_request/create/", {"ruleset": ruleset, "board_type": board_type}, write=True)
-
-    def send_chat(self, game_id: int, message: str) -> JSON:
-        """``game/<id>/chat/send/``."""
-        return self._call(f"game/{game_id}/chat/send/", {"message": message.strip()}, write=True)
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -348,13 +324,6 @@ class WordfeudClient:
         if 400 <= status < 500:
             raise HttpStatusError(path, status)
         raise TransportError(f"{path}: HTTP {status}")
-
-    @staticmethod
-    def _list(content: JSON, key: str, path: str) -> list[Any]:
-        value = content.get(key, [])
-        if not isinstance(value, list):
-            raise ProtocolError(f"{path}: {key!r} is not a list")
-        return value
 
     def _parse(self, model: type[Model], data: Any, path: str) -> Model:
         try:

@@ -20,13 +20,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 from bot.errors import ProtocolError
 from bot.models import ApiTile, Game
 from engine.board import Board
 from engine.errors import EngineError
 from engine.layout import BoardLayout
-from engine.move import Direction, Placement
+from engine.move import Direction, Move, Placement, Swap, format_move
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.score import word_texts
@@ -198,18 +200,62 @@ def swap_letters(tiles: Iterable[int], alphabet: Alphabet) -> list[str]:
     return ["" if tile == BLANK else alphabet.symbol(tile) for tile in tiles]
 
 
-def move_payload(move: Placement, board: Board, rules: Ruleset) -> dict[str, object]:
-    """The whole body of ``game/<id>/move/``: tiles, ruleset id and the main word.
+class Kind(StrEnum):
+    """What a submission does: the endpoint it goes to and the stored ``kind`` of its decision."""
+
+    MOVE = "move"
+    SWAP = "swap"
+    PASS = "pass"
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One action for the server, in the API's terms: what the store records and the client sends.
+
+    ``tiles`` are a move's ``[x, y, LETTER, is_blank]``, ``letters`` a swap's (``""`` a blank),
+    ``words`` a move's words, main word first (the server is sent the main word), ``points`` the
+    engine's score."""
+
+    kind: Kind
+    notation: str
+    points: int = 0
+    tiles: tuple[ApiTile, ...] = ()
+    words: tuple[str, ...] = ()
+    ruleset: int = 0
+    letters: tuple[str, ...] = ()
+
+    def body(self) -> dict[str, Any]:
+        """The request's body, which is also the decision's stored payload (``{}`` for a pass)."""
+        if self.kind is Kind.MOVE:
+            return {"move": [list(t) for t in self.tiles], "ruleset": self.ruleset, "words": list(self.words[:1])}
+        if self.kind is Kind.SWAP:
+            return {"tiles": list(self.letters)}
+        return {}
+
+    @classmethod
+    def from_record(cls, kind: str, notation: str, points: int, payload: dict[str, Any]) -> Submission:
+        """A submission from a stored decision (its payload is a ``body()``: a move keeps its main word only)."""
+        if kind == Kind.MOVE:
+            tiles = tuple((x, y, letter, blank) for x, y, letter, blank in payload["move"])
+            return cls(Kind.MOVE, notation, points, tiles, tuple(payload["words"]), payload["ruleset"])
+        if kind == Kind.SWAP:
+            return cls(Kind.SWAP, notation, points, letters=tuple(payload["tiles"]))
+        return cls(Kind.PASS, notation, points)
+
+
+def submission(move: Move, board: Board, rules: Ruleset) -> Submission:
+    """An engine move as what the server is sent, with its notation and the engine's points.
 
     >>> from engine.move import parse_move
     >>> rules = Ruleset.for_id(5)
     >>> board = Board(rules.alphabet)
-    >>> move_payload(parse_move("8G HI", board), board, rules)
+    >>> submission(parse_move("8G HI", board), board, rules).body()
     {'move': [[6, 7, 'H', False], [7, 7, 'I', False]], 'ruleset': 5, 'words': ['HI']}
     """
-    words = placement_words(move, board)
-    return {
-        "move": [list(t) for t in placement_tiles(move, rules.alphabet)],
-        "ruleset": rules.id,
-        "words": words[:1],
-    }
+    notation = format_move(move, board)
+    if isinstance(move, Placement):
+        tiles = tuple(placement_tiles(move, rules.alphabet))
+        return Submission(Kind.MOVE, notation, move.score or 0, tiles, tuple(placement_words(move, board)), rules.id)
+    if isinstance(move, Swap):
+        return Submission(Kind.SWAP, notation, letters=tuple(swap_letters(move.tiles, rules.alphabet)))
+    return Submission(Kind.PASS, notation)

@@ -240,31 +240,6 @@ class SwapResult(ApiModel):
     updated: Stamp | None = None
 
 
-class ChatMessage(ApiModel):
-    """One chat line."""
-
-    message: str
-    sender: int
-    sent: float
-
-
-class Notification(ApiModel):
-    """An entry of ``user/notifications/``; ids may come as strings on some servers."""
-
-    type: str
-    game_id: int | None = None
-    user_id: int | None = None
-    username: str | None = None
-    created: float | None = None
-
-
-class Notifications(ApiModel):
-    """``user/notifications/``."""
-
-    entries: list[Notification] = Field(default_factory=list)
-    cutoff: bool = False
-
-
 JSONObject = dict[str, Any]
 
 _STATUS_LISTS: dict[str, type[ApiModel]] = {
@@ -290,15 +265,12 @@ def _id_text(entry: Any) -> str:
 
 __all__ = [
     "ApiTile",
-    "ChatMessage",
     "Game",
     "Invite",
     "JSONObject",
     "LastMove",
     "LoginUser",
     "MoveResult",
-    "Notification",
-    "Notifications",
     "Player",
     "RandomRequest",
     "Status",

@@ -23,6 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
+from bot.convert import Submission
 from bot.errors import LockedError, StoreError
 from bot.models import Game
 from dictionaries.learned import LearnedWords
@@ -81,6 +82,11 @@ class Decision:
     status: DecisionStatus
     server_points: int | None
     detail: str
+
+    @property
+    def submission(self) -> Submission:
+        """What was (or was to be) sent, as the turn logic and the client take it."""
+        return Submission.from_record(self.kind, self.notation, self.points, self.payload)
 
 
 #: Who played an accepted word: the opponent (seen in a game read) or the bot (its own accepted move).
@@ -297,13 +303,20 @@ class Store:
         with self._transaction():
             self._db.execute("INSERT OR IGNORE INTO boards VALUES (?, ?)", (board_id, json.dumps(grid)))
 
+    def board_grid(self, board_id: int, fetch: Callable[[int], list[list[int]]]) -> list[list[int]]:
+        """The one board cache: a saved grid, else ``fetch(board_id)`` (the client's ``board``) kept for good."""
+        grid = self.board(board_id)
+        if grid is None:
+            grid = fetch(board_id)
+            self.save_board(board_id, grid)
+        return grid
+
     # -- decisions --------------------------------------------------------------------------
 
-    def begin_decision(
-        self, game_id: int, move_count: int, kind: str, notation: str, payload: dict[str, Any], points: int
-    ) -> int:
+    def begin_decision(self, game_id: int, move_count: int, submission: Submission) -> int:
         """Write a decision as ``pending`` before it is submitted; returns its id."""
-        row = (game_id, move_count, kind, notation, json.dumps(payload), points, DecisionStatus.PENDING, self.clock())
+        s, pending = submission, DecisionStatus.PENDING
+        row = (game_id, move_count, s.kind, s.notation, json.dumps(s.body()), s.points, pending, self.clock())
         with self._transaction():
             cursor = self._db.execute(
                 """INSERT INTO decisions (game_id, move_count, kind, notation, payload, points, status, at)

@@ -19,20 +19,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from bot.acceptances import opponent_words, remember, words_of_move
 from bot.client import WordfeudClient
-from bot.convert import ConversionError, Position, move_payload, placement_words, swap_letters, to_position
+from bot.convert import ConversionError, Kind, Position, Submission, submission, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
 from bot.models import Game
 from bot.store import OPPONENT, OWN, DecisionStatus, Store
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.move import Pass, Placement, Swap, format_move
+from engine.move import Pass, Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
-from engine.strategy import Greedy, Situation, Strategy, unseen_tiles
+from engine.strategy import Greedy, Situation, Strategy, unseen_tiles, whole_rack_swap
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +54,7 @@ class Outcome(StrEnum):
 
 
 #: The outcome of a submission the server applied, by its kind.
-_APPLIED = {"move": Outcome.PLAYED, "swap": Outcome.SWAPPED, "pass": Outcome.PASSED}
+_APPLIED = {Kind.MOVE: Outcome.PLAYED, Kind.SWAP: Outcome.SWAPPED, Kind.PASS: Outcome.PASSED}
 
 #: How the log and the demo say what happened (the members themselves are for code).
 _SAID = {
@@ -187,14 +186,15 @@ class TurnPlayer:
         except ProtocolError as exc:
             log.warning("game %d: the opponent's last move teaches no word: %s", game.id, exc)
         for decision in self.store.decisions(game.id, DecisionStatus.PENDING):
-            applied = self._was_applied(game, decision.move_count, decision.kind, decision.payload)
+            sent = decision.submission
+            applied = self._was_applied(game, decision.move_count, sent)
             status = DecisionStatus.APPLIED if applied else DecisionStatus.NOT_APPLIED
             self.store.settle(decision.id, status, detail="settled by re-reading the game")
             said = "was made" if applied else "was not made"
             log.info("game %d: the earlier %s %s %s", game.id, decision.kind, decision.notation, said)
             before = self.store.snapshot_at(game.id, decision.move_count)
-            if applied and decision.kind == "move" and before is not None:
-                self._learn_own(Game.model_validate(before), decision.payload)
+            if applied and sent.kind is Kind.MOVE and before is not None:
+                self._learn_own(Game.model_validate(before), sent)
 
     def _learn(self, game: Game, words: Sequence[str], source: str) -> None:
         """Remember the words the server accepted in this game, as proof: a word the bot's lexicon
@@ -210,10 +210,10 @@ class TurnPlayer:
             who = "the opponent" if source == OPPONENT else "the bot"
             log.info("ruleset %d: learned %s (played by %s in game %d, accepted)", game.ruleset, word, who, game.id)
 
-    def _learn_own(self, before: Game, payload: dict[str, Any]) -> None:
-        """Learn the words of our placement ``payload`` that the server applied to the game ``before``."""
+    def _learn_own(self, before: Game, sent: Submission) -> None:
+        """Learn the words of our placement ``sent`` that the server applied to the game ``before``."""
         try:
-            self._learn(before, words_of_move(before, payload["move"]), OWN)
+            self._learn(before, words_of_move(before, list(sent.tiles)), OWN)
         except (ProtocolError, KeyError, TypeError, ValueError) as exc:
             log.warning("game %d: our accepted move teaches no word: %s", before.id, exc)
 
@@ -223,7 +223,8 @@ class TurnPlayer:
         lexicon = self.rejected.apply(self.lexicons(rules.id), rules)
         started = time.perf_counter()
         moves = generate(position.board, position.rack, lexicon, rules)
-        ranked = strategy.rank(situation_of(position, lexicon), moves)
+        situation = situation_of(position, lexicon)
+        ranked = strategy.rank(situation, moves)
         log.debug(
             "game %d: %d moves for rack %s ranked by %s in %.0f ms",
             game.id,
@@ -239,42 +240,39 @@ class TurnPlayer:
                 break  # the strategy prefers a swap or a pass to every placement left
             if tried >= self.settings.max_candidates:
                 break
-            words = placement_words(move, position.board)
-            if any(word in refused for word in words):
+            sent = submission(move, position.board, rules)
+            if any(word in refused for word in sent.words):
                 continue
             tried += 1
-            notation = format_move(move, position.board)
-            payload = move_payload(move, position.board, rules)
-            outcome, detail = self._submit(game, position, "move", notation, payload, move.score or 0)
+            outcome, detail = self._submit(game, sent)
             if outcome is Outcome.REFUSED_WORD:
-                refused.extend(self._refused_words(detail, words, rules.id))
+                refused.extend(self._refused_words(detail, list(sent.words), rules.id))
                 continue
             if outcome is Outcome.REFUSED:
                 continue  # refused for another reason: no word is to blame
-            return self._report(game, position, outcome, notation, move.score or 0, refused, detail)
+            return self._report(game, position, outcome, sent, refused, detail)
         swap = next((m for m in ranked if isinstance(m, Swap)), None)
-        if swap is None and not isinstance(ranked[0], Pass):
-            swap = Swap(tuple(position.rack.bag_tiles()))  # every placement was refused: change the rack
+        if swap is None and not isinstance(ranked[0], Pass):  # every placement was refused: change the rack
+            swap = next((m for m in whole_rack_swap(situation) if isinstance(m, Swap)), None)
         if swap is not None and position.bag_count >= rules.swap_min_bag and swap.tiles:
-            letters = swap_letters(swap.tiles, rules.alphabet)
-            notation = format_move(swap, position.board)
-            outcome, detail = self._submit(game, position, "swap", notation, {"tiles": letters}, 0)
+            sent = submission(swap, position.board, rules)
+            outcome, detail = self._submit(game, sent)
             if outcome not in (Outcome.REFUSED, Outcome.REFUSED_WORD):
-                return self._report(game, position, outcome, notation, 0, refused, detail)
-        outcome, detail = self._submit(game, position, "pass", "PASS", {}, 0)
-        return self._report(game, position, outcome, "PASS", 0, refused, detail)
+                return self._report(game, position, outcome, sent, refused, detail)
+        sent = submission(Pass(), position.board, rules)
+        outcome, detail = self._submit(game, sent)
+        return self._report(game, position, outcome, sent, refused, detail)
 
     def _report(
         self,
         game: Game,
         position: Position,
         outcome: Outcome,
-        notation: str,
-        points: int,
+        sent: Submission,
         refused: list[str],
         detail: str,
     ) -> TurnReport:
-        report = TurnReport(game.id, outcome, notation, points, tuple(refused), detail)
+        report = TurnReport(game.id, outcome, sent.notation, sent.points, tuple(refused), detail)
         log.info(
             "game %d vs %s (ruleset %d, move %d, rack %s): %s %s for %d points%s%s",
             game.id,
@@ -283,25 +281,19 @@ class TurnPlayer:
             game.move_count,
             position.rack.text(),
             outcome_text(outcome),
-            notation,
-            points,
+            sent.notation,
+            sent.points,
             f"; refused {', '.join(refused)}" if refused else "",
             f" ({detail})" if detail else "",
         )
         return report
 
     def _board(self, board_id: int) -> list[list[int]]:
-        grid = self.store.board(board_id)
-        if grid is None:
-            grid = self.client.board(board_id)
-            self.store.save_board(board_id, grid)
-        return grid
+        return self.store.board_grid(board_id, self.client.board)
 
     # -- submitting -------------------------------------------------------------------------
 
-    def _submit(
-        self, game: Game, position: Position, kind: str, notation: str, payload: dict[str, Any], points: int
-    ) -> tuple[Outcome, str]:
+    def _submit(self, game: Game, sent: Submission) -> tuple[Outcome, str]:
         """Re-check the game, record the decision, send it; returns (outcome, detail).
 
         ``REFUSED_WORD`` (detail: the server's message) is the only outcome that blames a word.
@@ -316,12 +308,12 @@ class TurnPlayer:
         ):
             self._observe(fresh)
             return Outcome.CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
-        decision = self.store.begin_decision(game.id, game.move_count, kind, notation, payload, points)
+        decision = self.store.begin_decision(game.id, game.move_count, sent)
         if self.settings.dry_run:
             self.store.settle(decision, DecisionStatus.DRY_RUN, detail="--dry-run: not submitted")
             return Outcome.DRY, "dry run: not submitted"
         try:
-            server_points = self._send(game.id, kind, payload)
+            server_points = self.client.submit(game.id, sent)
         except IllegalWordError as exc:
             self.store.settle(decision, DecisionStatus.REFUSED, detail=str(exc))
             return Outcome.REFUSED_WORD, exc.message
@@ -330,43 +322,35 @@ class TurnPlayer:
             raise
         except ApiStatusError as exc:
             self.store.settle(decision, DecisionStatus.REFUSED, detail=str(exc))
-            log.warning("game %d: the server refused %s %s: %s", game.id, kind, notation, exc)
+            log.warning("game %d: the server refused %s %s: %s", game.id, sent.kind, sent.notation, exc)
             return (Outcome.CHANGED if exc.type in ("not_your_turn", "game_over") else Outcome.REFUSED), exc.type
         except OutcomeUnknownError as exc:
             log.warning("game %d: %s; reading the game again before anything else", game.id, exc)
             after = self.client.game(game.id)  # if this fails too, the decision stays pending
-            if self._was_applied(after, game.move_count, kind, payload):
+            if self._was_applied(after, game.move_count, sent):
                 self.store.settle(decision, DecisionStatus.APPLIED, detail="applied, though its answer was lost")
-                if kind == "move":
-                    self._learn_own(game, payload)
+                if sent.kind is Kind.MOVE:
+                    self._learn_own(game, sent)
                 self._observe(after)
-                return _APPLIED[kind], "the answer was lost; the game shows the move was made"
+                return _APPLIED[sent.kind], "the answer was lost; the game shows the move was made"
             self._quarantined[game.id] = self.clock() + self.settings.quarantine
             return Outcome.UNKNOWN, "the answer was lost and the game does not show the move yet; checking later"
         self.store.settle(decision, DecisionStatus.APPLIED, server_points=server_points)
-        if kind == "move":
-            self._learn_own(game, payload)
-        if server_points is not None and server_points != points:
-            log.warning("game %d: the server scored %s %d, the engine %d", game.id, notation, server_points, points)
-        return _APPLIED[kind], ""
+        if sent.kind is Kind.MOVE:
+            self._learn_own(game, sent)
+        if server_points is not None and server_points != sent.points:
+            log.warning(
+                "game %d: the server scored %s %d, the engine %d", game.id, sent.notation, server_points, sent.points
+            )
+        return _APPLIED[sent.kind], ""
 
-    def _send(self, game_id: int, kind: str, payload: dict[str, Any]) -> int | None:
-        if kind == "move":
-            tiles = [tuple(t) for t in payload["move"]]
-            return self.client.move(game_id, tiles, payload["ruleset"], payload["words"]).points
-        if kind == "swap":
-            self.client.swap(game_id, payload["tiles"])
-        else:
-            self.client.pass_turn(game_id)
-        return None
-
-    def _was_applied(self, game: Game, move_count: int, kind: str, payload: dict[str, Any]) -> bool:
+    def _was_applied(self, game: Game, move_count: int, sent: Submission) -> bool:
         """Whether a submission made at ``move_count`` shows in the game read afterwards."""
         if game.move_count <= move_count:
             return False
-        if kind == "move":
+        if sent.kind is Kind.MOVE:
             on_board = {(x, y, letter, blank) for x, y, letter, blank in game.tiles or []}
-            return all((x, y, letter, blank) in on_board for x, y, letter, blank in payload["move"])
+            return all((x, y, letter, blank) in on_board for x, y, letter, blank in sent.tiles)
         last = game.last_move
         resigned = last is not None and last.move_type == "resign" and last.user_id != self.user_id
         return not (resigned and game.move_count == move_count + 1)

@@ -252,14 +252,7 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
             client.login()
         assert client.user_id is not None
 
-        def grid(board_id: int) -> list[list[int]]:
-            saved = wiring.store.board(board_id)
-            if saved is None:
-                saved = client.board(board_id)
-                wiring.store.save_board(board_id, saved)
-            return saved
-
-        position = to_position(game, client.user_id, grid)
+        position = to_position(game, client.user_id, lambda board_id: wiring.store.board_grid(board_id, client.board))
         return _game_situation(position, wiring.store, wiring.lexicons.get), ("bot", position.opponent)
     finally:
         wiring.store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import responses
 from responses import matchers
 
 from bot.client import USER_AGENT, RetryPolicy, WordfeudClient
+from bot.convert import Kind, Submission
 from bot.credentials import Credentials, hash_password
 from bot.errors import (
     ApiStatusError,
@@ -24,6 +26,8 @@ from bot.errors import (
     RateLimitedError,
     TransportError,
 )
+from bot.models import Game
+from bot.store import Store
 
 BASE = "https://api.example.test/wf/"
 SESSION = "abcdefghij0123456789abcdefghij01"
@@ -60,6 +64,11 @@ def game_json(**changes: Any) -> dict[str, Any]:
     }
     game.update(changes)
     return game
+
+
+def placed(tiles: list[tuple[int, int, str, bool]], word: str, ruleset: int = 5) -> Submission:
+    """A move of these API tiles whose main word is ``word``."""
+    return Submission(Kind.MOVE, word, tiles=tuple(tiles), words=(word,), ruleset=ruleset)
 
 
 def paths() -> list[str]:
@@ -139,7 +148,7 @@ def test_login_without_cookie_is_a_protocol_error() -> None:
 
 
 @responses.activate
-def test_reads_send_cookie_user_agent_and_parse(client: WordfeudClient) -> None:
+def test_reads_send_cookie_user_agent_and_parse(client: WordfeudClient, tmp_path: Path) -> None:
     responses.post(
         BASE + "user/status/",
         json=ok(
@@ -156,8 +165,7 @@ def test_reads_send_cookie_user_agent_and_parse(client: WordfeudClient) -> None:
     assert status.games[0].id == 2226982257 and status.games[0].updated == 1521776416.0
     assert status.invites_received[0].is_random_board and status.random_requests[0].id == 5
 
-    responses.post(BASE + "user/games/", json=ok({"games": [game_json(tiles=None, bag_count=None)]}))
-    assert client.games()[0].tiles is None
+    assert Game.model_validate(game_json(tiles=None, bag_count=None)).tiles is None  # the list form of a game
     responses.post(BASE + "game/2226982257/", json=ok({"game": game_json()}))
     game = client.game(2226982257)
     assert game.tiles == [(7, 7, "H", False), (8, 7, "I", True)] and game.is_my_turn(7)
@@ -166,16 +174,10 @@ def test_reads_send_cookie_user_agent_and_parse(client: WordfeudClient) -> None:
     grid = [[(x + y) % 5 for x in range(15)] for y in range(15)]
     responses.post(BASE + "board/1089/", json=ok({"board": grid}))
     assert client.board(1089) == grid
-    assert client.board(1089) == grid
-    assert paths().count("board/1089/") == 1  # cached
-
-    responses.post(
-        BASE + "user/notifications/",
-        json=ok({"entries": [{"type": "new_game", "game_id": "12", "username": "x", "created": 1}], "cutoff": False}),
-    )
-    assert client.notifications().entries[0].game_id == 12  # ids as strings are accepted
-    responses.post(BASE + "game/12/chat/", json=ok({"messages": [{"message": "hi", "sender": 8, "sent": 1.5}]}))
-    assert client.chat(12)[0].message == "hi"
+    store = Store(tmp_path / "state.db")  # the one board cache: the store, in front of the client
+    assert store.board_grid(1089, client.board) == grid and store.board_grid(1089, client.board) == grid
+    assert paths().count("board/1089/") == 2  # fetched once by hand, once for the store
+    store.close()
 
 
 @responses.activate
@@ -189,24 +191,18 @@ def test_writes_send_the_documented_bodies(client: WordfeudClient) -> None:
         {"move": [[7, 7, "H", False], [8, 7, "I", True]], "ruleset": 5, "words": ["HI"]},
         {"main_word": "HI", "points": 4, "new_tiles": ["E", ""], "updated": 2.0, "is_running": True},
     )
-    result = client.move(9, [(7, 7, "H", False), (8, 7, "I", True)], 5, ["HI"])
+    result = client.move(9, placed([(7, 7, "H", False), (8, 7, "I", True)], "HI"))
     assert (result.points, result.new_tiles) == (4, ["E", ""])
     body("game/9/swap/", {"tiles": ["A", ""]}, {"new_tiles": ["B", "C"], "updated": 3})
-    assert client.swap(9, ["A", ""]).new_tiles == ["B", "C"]
+    assert client.swap(9, Submission(Kind.SWAP, "SWAP A?", letters=("A", ""))).new_tiles == ["B", "C"]
     body("game/9/pass/", {}, {"updated": 4})
     assert client.pass_turn(9) == {"updated": 4}
-    body("game/9/resign/", {}, {"updated": 5})
-    client.resign(9)
-    body("invite/new/", {"invitee": "friend", "ruleset": 1, "board_type": "random"}, {"invitation": {}})
-    client.invite("friend", 1, "random")
     body("invite/44/accept/", {}, {"id": 2226982258})
     assert client.accept_invite(44) == 2226982258
     body("invite/45/reject/", {}, {})
     client.reject_invite(45)
     body("random_request/create/", {"ruleset": 5, "board_type": "normal"}, {"request_status": "request_scheduled"})
     client.random_request(5)
-    body("game/9/chat/send/", {"message": "gg"}, {"sent": 6.0})
-    assert client.send_chat(9, "  gg ") == {"sent": 6.0}
 
 
 @pytest.mark.parametrize(
@@ -225,7 +221,7 @@ def test_api_errors_become_precise_exceptions_and_are_not_retried(
 ) -> None:
     responses.post(BASE + "game/9/move/", json=err(type_, "ZZXQ"))
     with pytest.raises(kind) as exc:
-        client.move(9, [(7, 7, "Z", False)], 5, ["Z"])
+        client.move(9, placed([(7, 7, "Z", False)], "Z"))
     assert type(exc.value) is kind and exc.value.type == type_ and exc.value.message == "ZZXQ"
     assert "game/9/move/" in str(exc.value)
     assert len(responses.calls) == 1
@@ -293,7 +289,7 @@ def test_rate_limit_waits_as_asked(client: WordfeudClient, sleeps: Sleeps) -> No
 def test_writes_are_never_retried_blindly(client: WordfeudClient, sleeps: Sleeps, failure: Any) -> None:
     responses.post(BASE + "game/9/move/", **failure)
     with pytest.raises(OutcomeUnknownError, match="may or may not"):
-        client.move(9, [(7, 7, "A", False)], 5, ["A"])
+        client.move(9, placed([(7, 7, "A", False)], "A"))
     assert len(responses.calls) == 1 and sleeps == []
 
 
@@ -346,7 +342,6 @@ def test_first_call_logs_in_when_there_is_no_session() -> None:
     [
         ("game/9/", {"game": {"id": 9}}, lambda c: c.game(9)),
         ("game/9/", {}, lambda c: c.game(9)),
-        ("user/games/", {"games": {"id": 1}}, lambda c: c.games()),
         ("board/3/", {"board": [[0] * 15] * 14}, lambda c: c.board(3)),
         ("board/3/", {"board": [[9] * 15] * 15}, lambda c: c.board(3)),
         ("invite/4/accept/", {}, lambda c: c.accept_invite(4)),

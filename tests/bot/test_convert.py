@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.convert import ConversionError, move_payload, placement_from_api, rack_from_api, to_position
+from bot.convert import ConversionError, Kind, placement_from_api, rack_from_api, submission, to_position
 from bot.errors import ProtocolError
 from bot.models import Game, field_problem
 from engine.board import Board
@@ -44,8 +44,10 @@ def test_blanks_in_rack_and_on_board() -> None:
     assert rack.text() == "AQ??"
     board = Board(EN.alphabet)
     move = parse_move("8G HOuSE", board)
-    payload: Any = move_payload(move, board, EN)
+    sent = submission(move, board, EN)
+    payload: Any = sent.body()
     assert payload["move"][2] == [8, 7, "U", True] and payload["words"] == ["HOUSE"]
+    assert (sent.kind, sent.notation, sent.points, sent.words) == (Kind.MOVE, "8G HOuSE", 0, ("HOUSE",))
     back = placement_from_api([tuple(t) for t in payload["move"]], EN.alphabet, 1)
     assert back.tiles == move.tiles
 

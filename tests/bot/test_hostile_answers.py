@@ -3,10 +3,12 @@ foreign exceptions, URLs and secrets; every one comes out as a typed ApiError th
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
 import threading
+from collections.abc import Callable
 from http.cookies import CookieError
 
 import pytest
@@ -24,7 +26,7 @@ from bot.errors import (
     RedirectError,
     TransportError,
 )
-from tests.bot.test_client import BASE, CREDS, SESSION, Sleeps, err, ok, paths
+from tests.bot.test_client import BASE, CREDS, SESSION, Sleeps, err, ok, paths, placed
 
 
 @pytest.fixture
@@ -73,7 +75,7 @@ def test_client_errors_are_final_and_name_status_and_path(client: WordfeudClient
     assert len(responses.calls) == 1 and sleeps == []
     responses.post(BASE + "game/9/move/", status=status)
     with pytest.raises(HttpStatusError) as write:
-        client.move(9, [(7, 7, "A", False)], 5, ["A"])
+        client.move(9, placed([(7, 7, "A", False)], "A"))
     assert not isinstance(write.value, TransportError)  # not an unknown outcome: the server refused it
 
 
@@ -253,12 +255,13 @@ def test_secrets_never_reach_messages_or_logs(caplog: pytest.LogCaptureFixture) 
     client = WordfeudClient(BASE, credentials=CREDS, session_id=SESSION, sleep=lambda s: None)
     echo = f"{SESSION} {secret}"
     responses.post(BASE + "user/status/", status=302, headers={"Location": f"https://x.example/{SESSION}/{secret}"})
-    responses.post(BASE + "user/games/", json=err(echo, echo))
+    responses.post(BASE + "game/4/", json=err(echo, echo))  # an API error naming the secrets
     responses.post(BASE + "game/1/", json=ok({"game": {"id": 1, echo: 1}}))
     responses.post(BASE + "game/2/", status=503)
     responses.post(BASE + "game/3/", body=requests.exceptions.InvalidHeader(f"Cookie: sessionid={SESSION}"))
     messages = []
-    for call in (client.status, client.games, lambda: client.game(1), lambda: client.game(2), lambda: client.game(3)):
+    calls: list[Callable[[], object]] = [client.status, *(functools.partial(client.game, n) for n in (4, 1, 2, 3))]
+    for call in calls:
         with pytest.raises(ApiError) as exc:
             call()
         messages.append(str(exc.value))

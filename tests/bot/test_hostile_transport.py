@@ -14,6 +14,7 @@ from bot.credentials import Credentials
 from bot.errors import ApiError, OutcomeUnknownError, RedirectError, TransportError
 from bot.transport import MAX_ANSWER_BYTES
 from tests.bot.hostile_server import Drip, Hold, HostileServer, NextRequest, Script, answer, redirect
+from tests.bot.test_client import placed
 
 CREDS = Credentials.from_password("email", "bot@example.org", "hunter22")
 SESSION = "abcdefghij0123456789abcdefghij01"
@@ -71,7 +72,7 @@ def test_a_redirected_move_is_not_sent_elsewhere_nor_taken_as_unknown() -> None:
     played = Script([answer(200, ok({"main_word": "HI", "points": 4, "new_tiles": [], "updated": 2}))])
     with HostileServer(played) as elsewhere, HostileServer(redirect(307, elsewhere.base_url)) as server:
         client = client_for(server.base_url)
-        error, _ = timed(lambda: client.move(9, [(7, 7, "H", False)], 5, ["H"]))
+        error, _ = timed(lambda: client.move(9, placed([(7, 7, "H", False)], "H")))
     assert type(error) is RedirectError  # not OutcomeUnknownError: no answer was lost
     assert elsewhere.received == [] and elsewhere.connections == 0
     assert server.received[0].target == "/wf/game/9/move/"

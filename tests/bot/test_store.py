@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.convert import Kind, Submission
 from bot.errors import LockedError, StoreError
 from bot.models import Game
 from bot.store import DecisionStatus, Store
@@ -45,7 +46,8 @@ def test_a_failed_transaction_changes_nothing(tmp_path: Path) -> None:
 def test_state_survives_reopening_and_settles_decisions(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db", clock=lambda: 5.0)
     store.record_game(game(), 1)
-    decision = store.begin_decision(77, 3, "move", "8G HI", {"move": [[7, 7, "H", False]]}, 9)
+    hi = Submission(Kind.MOVE, "8G HI", 9, tiles=((7, 7, "H", False),), words=("HI",), ruleset=5)
+    decision = store.begin_decision(77, 3, hi)
     store.save_session("acct", "sessionvalue123", 1)
     store.save_board(1089, [[0] * 15] * 15)
     store.close()
@@ -54,6 +56,7 @@ def test_state_survives_reopening_and_settles_decisions(tmp_path: Path) -> None:
     again.settle(decision, DecisionStatus.APPLIED, server_points=9)
     [settled] = again.decisions(77)
     assert (settled.status, settled.server_points, settled.payload["move"][0][2]) == (DecisionStatus.APPLIED, 9, "H")
+    assert settled.submission == hi and settled.payload == {"move": [[7, 7, "H", False]], "ruleset": 5, "words": ["HI"]}
     assert again.session("acct") == ("sessionvalue123", 1) and again.session("other") is None
     assert again.seen(77) == (103.0, True) and again.board(1089) == [[0] * 15] * 15
     again.close()

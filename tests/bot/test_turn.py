@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.convert import move_payload, placement_words
+from bot.convert import placement_words, submission
 from bot.store import DecisionStatus
 from bot.turn import Outcome, TurnSettings
 from engine.board import EMPTY
@@ -132,9 +132,9 @@ def test_a_decision_left_pending_by_a_crash_is_settled_not_replayed(sandbox: San
     first.client.login()
     game = first.client.game(sgame.id)
     move = best(generate(sgame.game.board, sgame.game.rack, english(), EN))
-    payload = move_payload(move, sgame.game.board, EN)
-    first.store.begin_decision(sgame.id, game.move_count, "move", "crashed", payload, move.score or 0)
-    first.client.move(sgame.id, [tuple(t) for t in payload["move"]], 5, payload["words"])  # type: ignore[attr-defined, arg-type]
+    sent = submission(move, sgame.game.board, EN)
+    first.store.begin_decision(sgame.id, game.move_count, sent)
+    first.client.submit(sgame.id, sent)
     first.store.close()  # ... and the run dies before settling
     second = sandbox.wire(tmp_path / "state.db")
     report = second.bot.turns.play(sgame.id)
