@@ -7,7 +7,7 @@ Commands:
 * ``once``: one pass for cron; the exit status says what happened.
 * ``replay GAME``: re-run the engine on a recorded game, from the state database.
 * ``check-config``: load the configuration and the secrets, say what is wrong or what is set.
-* ``selfplay``: the move generator on show, with no server.
+* ``selfplay``, ``arena``, ``learn-leaves``: the offline tools (``offline``), with no server.
 * ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
 * ``learned``: the words the server accepted that the lexicons lacked (``bot.learnedcli``).
 
@@ -28,17 +28,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bot.app import build, registry_for
-from bot.arena import arena_lines
 from bot.config import BotConfig, exposure_warning, load_config, load_credentials, parse_listen
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
-from bot.learn import Settings as LearnSettings
-from bot.learn import learn
 from bot.learnedcli import add_learned_command
 from bot.logs import setup_logging
 from bot.replay import replay
-from bot.selfplay import selfplay
 from bot.status import Health, StatusServer, StatusSettings
 from bot.store import Store
 from bot.terminal import wants_colour
@@ -48,6 +44,11 @@ from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.errors import EngineError, LexiconError
 from engine.strategy import STRATEGIES, strategy_named
+from offline.arena import arena_lines
+from offline.errors import OfflineError
+from offline.learn import Settings as LearnSettings
+from offline.learn import learn
+from offline.selfplay import selfplay
 from sandbox.cli import main as sandbox_main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -276,7 +277,7 @@ def arena(args: argparse.Namespace) -> int:
             kept = f"finished chunks are kept in {args.work}; run the same command to go on"
             print(f"\ninterrupted: {kept}", file=sys.stderr)
         return EXIT_ERRORS
-    except (ValueError, LexiconError, BotError, OSError) as exc:
+    except (ValueError, LexiconError, BotError, OfflineError, OSError) as exc:
         return _fail("arena", str(exc), EXIT_ERRORS)
     return EXIT_OK
 
@@ -300,7 +301,7 @@ def learn_leaves(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished chunks are kept in {args.work}; run the same command to go on", file=sys.stderr)
         return EXIT_ERRORS
-    except (ValueError, EngineError, BotError, OSError) as exc:
+    except (ValueError, EngineError, BotError, OfflineError, OSError) as exc:
         return _fail("learn-leaves", str(exc), EXIT_ERRORS)
     return EXIT_OK
 

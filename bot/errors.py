@@ -121,16 +121,3 @@ STATUS_ERRORS: dict[str, type[ApiStatusError]] = {
     "game_over": GameOverApiError,
 }
 
-
-class WorkDirError(BotError):
-    """A work directory of an offline run (arena, learn-leaves) made with other settings, or unreadable."""
-
-
-class LearnError(WorkDirError):
-    """A leave-learning run that cannot go on: a work directory made with other settings, or unreadable samples."""
-
-
-class ClusterError(BotError):
-    """Chunks could not run on a Dask cluster: no extra installed, a bad or unreachable scheduler address,
-    no workers, a worker that differs from the caller (code, lexicon, table files) or a chunk that failed there.
-    The message names the address or the worker."""

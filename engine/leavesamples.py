@@ -4,7 +4,7 @@ One strategy plays both seats of a game. Each time a player keeps a leave (after
 swap) and then draws a full rack, the sample is that leave, the points the same player scores on
 its next turn and the leave it keeps then (``None`` when no full draw follows it). A leave's worth
 is not all in the next score: a player holding a blank often keeps it again, so the fit adds the
-value of the next leave to the target (``bot.learn``). Turns whose next move falls in the end game
+value of the next leave to the target (``offline.learn``). Turns whose next move falls in the end game
 (empty bag) are not recorded, since the end game values tiles differently. With probability
 ``explore`` a player picks one of its top few moves at random instead of the best, so leaves the
 strategy would avoid are seen too.

@@ -18,8 +18,8 @@ from bot.cli import main
 from bot.config import parse_config
 from bot.errors import ConfigError
 from bot.turn import Outcome, outcome_text
-from bot.workers import progress_printer
 from dictionaries.build import progress_bar
+from offline.workers import progress_printer
 from tests.bot.conftest import Sandbox
 from tests.sandbox.test_command import sandbox_command
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native
-from engine.bench import read_positions
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.rack import Rack
 from engine.rules import Ruleset
+from offline.bench import read_positions
 from tests.engine.native_cases import before_set_types, fuzz, module, run_cases
 from tests.engine.randomgames import play_random, random_games
 

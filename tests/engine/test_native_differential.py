@@ -18,7 +18,6 @@ import pytest
 
 from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import movegen, native
-from engine.bench import read_positions
 from engine.board import Board, Square
 from engine.dawg import Dawg
 from engine.layout import BoardLayout
@@ -26,6 +25,7 @@ from engine.move import Placement
 from engine.movegen import generate, generate_flat
 from engine.rack import Rack
 from engine.rules import Ruleset
+from offline.bench import read_positions
 from tests.engine.randomgames import play_random, random_games
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")

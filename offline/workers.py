@@ -2,7 +2,7 @@
 
 Shared by ``arena`` and ``learn-leaves``: one process runs the chunks in order (handy for tests
 and profiling); more run them on a ``ProcessPoolExecutor`` and report each as it finishes; with a
-scheduler address they run on an existing Dask cluster (``bot.cluster``, the optional ``cluster``
+scheduler address they run on an existing Dask cluster (``offline.cluster``, the optional ``cluster``
 extra). Either way the results come back to the caller, which alone writes files. Each worker
 process loads the lexicon it needs once.
 """
@@ -20,10 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
-from bot.errors import ClusterError
 from dictionaries.registry import LexiconRegistry
 from engine.dawg import Dawg
 from engine.errors import LexiconError
+from offline.errors import ClusterError
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -52,7 +52,7 @@ def run_chunks(
         if workers is not None:
             raise ValueError("give either a number of workers or a scheduler address, not both")
         try:
-            cluster = importlib.import_module("bot.cluster")  # the optional extra: only imported when asked for
+            cluster = importlib.import_module("offline.cluster")  # the optional extra: only imported when asked for
         except ImportError as error:
             raise ClusterError(
                 f"a scheduler address needs the cluster extra ({error}): pip install 'wordfeud-bot[cluster]'"
@@ -78,10 +78,11 @@ def worker_lexicon(ruleset: int) -> Dawg:
 
 @cache
 def code_digest() -> str:
-    """SHA-256 of the Python sources of ``engine``, ``bot`` and ``dictionaries`` and of the engine's data:
+    """SHA-256 of the Python sources of ``engine``, ``offline``, ``bot`` and ``dictionaries`` and of the engine's data:
     the code that decides a game, so a cluster worker running other code is found before it plays."""
     root = Path(__file__).resolve().parent.parent
-    files = [path for package in ("engine", "bot", "dictionaries") for path in (root / package).rglob("*.py")]
+    packages = ("engine", "offline", "bot", "dictionaries")
+    files = [path for package in packages for path in (root / package).rglob("*.py")]
     files += [path for path in (root / "engine" / "data").rglob("*") if path.is_file()]
     digest = hashlib.sha256()
     for path in sorted(path for path in files if "__pycache__" not in path.parts):

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.arena import chunk_file, run_arena
-from bot.errors import WorkDirError
 from engine.arena import GameRecord, play_pair
+from offline.arena import chunk_file, run_arena
+from offline.errors import WorkDirError
 
 
 def essence(records: list[GameRecord]) -> list[tuple[object, ...]]:
@@ -24,7 +24,7 @@ def count_pairs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         played.append(seed)
         return play_pair(a, b, rules, lexicon, seed)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("bot.arena.play_pair", spy)
+    monkeypatch.setattr("offline.arena.play_pair", spy)
     return played
 
 

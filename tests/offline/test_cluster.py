@@ -24,13 +24,13 @@ pytest.importorskip(
 import dask
 from distributed import LocalCluster
 
-from bot.arena import chunk_file, run_arena
 from bot.cli import main
-from bot.cluster import cluster_chunks, scheduler_address
-from bot.errors import ClusterError
-from bot.learn import Settings, chunk_path, chunks, learn
-from bot.workers import run_chunks
 from engine.arena import GameRecord
+from offline.arena import chunk_file, run_arena
+from offline.cluster import cluster_chunks, scheduler_address
+from offline.errors import ClusterError
+from offline.learn import Settings, chunk_path, chunks, learn
+from offline.workers import run_chunks
 
 SHIPPED_TABLE = Path(__file__).resolve().parents[2] / "engine" / "data" / "leaves" / "5.json"
 

@@ -1,4 +1,4 @@
-"""Move-generation benchmark: ``python -m engine.bench --lexicon WORDLIST --positions FILE``.
+"""Move-generation benchmark: ``python -m offline.bench --lexicon WORDLIST --positions FILE``.
 
 Reads positions in the benchmark format ("= name RACK" then 15 board rows; ``?`` a blank in the
 rack, lower case a blank on the board), times full move generation several times per position and
@@ -181,7 +181,7 @@ def default_lexicon() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m offline.bench", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--lexicon",
         type=Path,

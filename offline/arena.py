@@ -1,9 +1,9 @@
 """``wordfeud-bot arena A B``: strategy against strategy over many mirrored pairs, on several processes
-or a Dask cluster (``bot.workers``).
+or a Dask cluster (``offline.workers``).
 
 Each worker process loads the ruleset's lexicon once and plays whole pairs (``engine.arena``);
 progress goes to stderr, the summary to stdout. With a work directory every finished chunk of pairs
-is kept in a file of its own (``bot.workdir``), so a long match (a simulating player takes seconds
+is kept in a file of its own (``offline.workdir``), so a long match (a simulating player takes seconds
 a move) survives an interruption: the same command goes on where it stopped, and a larger
 ``--pairs`` adds to the pairs already played.
 """
@@ -17,12 +17,12 @@ from dataclasses import astuple
 from functools import partial
 from pathlib import Path
 
-from bot import workdir
-from bot.errors import WorkDirError
-from bot.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 from engine.arena import GameRecord, pair_seed, play_pair, summarize
 from engine.rules import Ruleset
 from engine.strategy import strategy_named, table_file
+from offline import workdir
+from offline.errors import WorkDirError
+from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 
 
 def _play(a: str, b: str, ruleset: int, match_seed: int, pairs: tuple[int, int]) -> list[GameRecord]:

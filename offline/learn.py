@@ -17,9 +17,6 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 
-from bot import workdir
-from bot.errors import LearnError, WorkDirError
-from bot.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 from engine.arena import pair_seed
 from engine.leastsquares import RidgeProblem
 from engine.leavesamples import sample_game
@@ -27,6 +24,9 @@ from engine.leavetable import LearnedLeave, LeaveFeatures
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import strategy_named, table_file
+from offline import workdir
+from offline.errors import LearnError, WorkDirError
+from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 
 EMPTY_LEAVE = "-"  # how a leave of no tiles is written in a sample file
 NO_LEAVE = "*"  # no next leave: no full draw followed the next move

@@ -1,4 +1,4 @@
-"""Chunks on an existing Dask cluster (``--scheduler ADDRESS``), behind ``bot.workers.run_chunks``.
+"""Chunks on an existing Dask cluster (``--scheduler ADDRESS``), behind ``offline.workers.run_chunks``.
 
 Imported only when a scheduler address is given, so the default install needs no Dask. Every wait
 is bounded (reaching the scheduler, its first worker), results come back to the caller (a worker
@@ -18,8 +18,8 @@ from distributed import Client, Future, KilledWorker, as_completed, get_worker
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.registry import get_backend
 
-from bot.errors import ClusterError
-from bot.workers import Needs
+from offline.errors import ClusterError
+from offline.workers import Needs
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")

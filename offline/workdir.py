@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from bot.errors import WorkDirError
+from offline.errors import WorkDirError
 
 MANIFEST = "manifest.json"
 

@@ -1,0 +1,22 @@
+"""Errors the offline tools raise on purpose (the command line prints them in one line)."""
+
+
+class OfflineError(Exception):
+    """Base of every error an offline tool raises on purpose."""
+
+
+class WorkDirError(OfflineError):
+    """A work directory of an offline run (arena, learn-leaves) made with other settings, or unreadable."""
+
+
+class LearnError(WorkDirError):
+    """A leave-learning run that cannot go on: a work directory made with other settings, or unreadable samples."""
+
+
+class ClusterError(OfflineError):
+    """Chunks could not run on a Dask cluster: no extra installed, a bad or unreachable scheduler address,
+    no workers, a worker that differs from the caller (code, lexicon, table files) or a chunk that failed there.
+    The message names the address or the worker."""
+
+
+__all__ = ["ClusterError", "LearnError", "OfflineError", "WorkDirError"]
