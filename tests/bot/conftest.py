@@ -1,4 +1,5 @@
-"""A sandbox on 127.0.0.1 with a bot account and a house player, and a bot wired to it."""
+"""Fixtures of the bot tests: a client of the faked API that records its sleeps, and a sandbox on 127.0.0.1
+with a bot account and a house player, with a bot wired to it."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ from pathlib import Path
 import pytest
 
 from bot.app import Wiring, build
+from bot.client import RetryPolicy, WordfeudClient
 from bot.config import BotConfig, parse_config
 from bot.credentials import Credentials
 from bot.store import Store
 from sandbox.faults import Faults
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame, State, User
-from tests.sandbox.test_http import english
+from tests.bot.helpers import BASE, SESSION, Sleeps
+from tests.lexicons import english
 
 BOT_EMAIL = "bot@example.org"
 BOT_PASSWORD = "correct horse battery"
@@ -78,3 +81,13 @@ def sandbox() -> Iterator[Sandbox]:
     state.house.add(house.id)
     with SandboxServer(state, faults=Faults(slow_seconds=0.6)) as server:
         yield Sandbox(server, state, me, house)
+
+
+@pytest.fixture
+def sleeps() -> Sleeps:
+    return Sleeps()
+
+
+@pytest.fixture
+def client(sleeps: Sleeps) -> WordfeudClient:
+    return WordfeudClient(BASE, session_id=SESSION, user_id=7, sleep=sleeps, retry=RetryPolicy(attempts=4))

@@ -24,7 +24,7 @@ from bot.store import Store
 from sandbox.server import SandboxServer
 from sandbox.state import State
 from tests.bot.recorded import record_demo
-from tests.sandbox.test_http import english
+from tests.lexicons import english
 
 
 def _browser(profile: Path, width: int, height: int) -> Any:

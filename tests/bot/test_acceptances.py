@@ -33,7 +33,7 @@ from engine.score import word_texts
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame, State, User
 from tests.bot.conftest import SteppingClock, Ticker
-from tests.sandbox.test_http import EN, english
+from tests.lexicons import EN, english
 
 EXTRA = ["ZA", "QI", "KI", "OI", "FE", "ZO"]
 

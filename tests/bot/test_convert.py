@@ -16,7 +16,7 @@ from engine.rules import Ruleset
 from engine.tiles import BLANK_FLAG
 from sandbox.api import game_json
 from sandbox.state import State
-from tests.sandbox.test_http import english
+from tests.lexicons import english
 
 EN = Ruleset.for_id(5)
 

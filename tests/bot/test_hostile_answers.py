@@ -15,7 +15,7 @@ import pytest
 import requests
 import responses
 
-from bot.client import RetryPolicy, WordfeudClient
+from bot.client import WordfeudClient
 from bot.errors import (
     ApiError,
     AuthError,
@@ -26,17 +26,7 @@ from bot.errors import (
     RedirectError,
     TransportError,
 )
-from tests.bot.test_client import BASE, CREDS, SESSION, Sleeps, err, ok, paths, placed
-
-
-@pytest.fixture
-def sleeps() -> Sleeps:
-    return Sleeps()
-
-
-@pytest.fixture
-def client(sleeps: Sleeps) -> WordfeudClient:
-    return WordfeudClient(BASE, session_id=SESSION, user_id=7, sleep=sleeps, retry=RetryPolicy(attempts=4))
+from tests.bot.helpers import BASE, CREDS, SESSION, Sleeps, err, ok, paths, placed
 
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])

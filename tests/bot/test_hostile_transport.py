@@ -13,8 +13,8 @@ from bot.client import RetryPolicy, WordfeudClient
 from bot.credentials import Credentials
 from bot.errors import ApiError, OutcomeUnknownError, RedirectError, TransportError
 from bot.transport import MAX_ANSWER_BYTES
+from tests.bot.helpers import placed
 from tests.bot.hostile_server import Drip, Hold, HostileServer, NextRequest, Script, answer, redirect
-from tests.bot.test_client import placed
 
 CREDS = Credentials.from_password("email", "bot@example.org", "hunter22")
 SESSION = "abcdefghij0123456789abcdefghij01"

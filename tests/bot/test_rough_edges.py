@@ -21,7 +21,7 @@ from bot.turn import Outcome, outcome_text
 from dictionaries.build import progress_bar
 from offline.workers import progress_printer
 from tests.bot.conftest import Sandbox
-from tests.sandbox.test_command import sandbox_command
+from tests.sandbox.helpers import sandbox_command
 
 
 class Terminal(io.StringIO):

@@ -13,7 +13,7 @@ from engine.movegen import generate
 from sandbox.api import invite_json
 from sandbox.state import Invite
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
-from tests.sandbox.test_http import english
+from tests.lexicons import english
 
 
 def invite(sandbox: Sandbox, inviter: int, ruleset: int = 5, board: str = "normal") -> int:

@@ -14,7 +14,7 @@ from engine.movegen import generate
 from engine.strategy import Equity, Situation
 from engine.tiles import board_tile
 from tests.bot.conftest import Sandbox, Ticker
-from tests.sandbox.test_http import EN, english
+from tests.lexicons import EN, english
 
 
 def best(moves: list[Placement]) -> Placement:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,37 +11,8 @@ import requests
 from sandbox.cli import main
 from sandbox.state import State
 from sandbox.store import Store
-from tests.sandbox.test_http import FakeClock, api_hash, english
-
-
-@contextmanager
-def sandbox_command(*options: str) -> Iterator[tuple[list[str], requests.Session, str]]:
-    """Run ``python -m sandbox --port 0 OPTIONS``; yield its first lines, a logged-in session and the URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox", "--port", "0", *options],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        lines: list[str] = []
-        while not lines or not lines[-1].startswith("  games:"):
-            line = process.stdout.readline()
-            assert line, f"the sandbox ended: {lines} {process.stderr.read() if process.stderr else ''}"
-            lines.append(line)
-        url = next(line for line in lines if line.startswith("sandbox serving")).split()[-1]
-        session = requests.Session()
-        login: dict[str, Any] = session.post(
-            url + "user/login/email/",
-            json={"email": "player@sandbox.local", "password": api_hash("player-password")},
-            timeout=10,
-        ).json()
-        assert login["status"] == "success"
-        yield lines, session, url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+from tests.lexicons import english
+from tests.sandbox.helpers import FakeClock, sandbox_command
 
 
 def games_of(session: requests.Session, url: str) -> list[dict[str, Any]]:

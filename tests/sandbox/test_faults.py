@@ -10,7 +10,8 @@ import requests
 from sandbox.faults import Faults
 from sandbox.server import SandboxServer
 from sandbox.state import State
-from tests.sandbox.test_http import FakeClock, english, login, post, wire_move
+from tests.lexicons import english
+from tests.sandbox.helpers import FakeClock, login, post, wire_move
 
 
 @pytest.fixture

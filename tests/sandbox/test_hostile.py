@@ -22,7 +22,8 @@ from sandbox import api
 from sandbox.api import handle
 from sandbox.server import SandboxServer
 from sandbox.state import Invite, State
-from tests.sandbox.test_http import FakeClock, english, login, post, wire_move
+from tests.lexicons import english
+from tests.sandbox.helpers import FakeClock, login, post, wire_move
 
 READ_TIMEOUT = 0.3
 

@@ -6,7 +6,6 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import requests
@@ -20,7 +19,8 @@ from engine.rules import Ruleset
 from engine.score import score
 from sandbox.server import SandboxServer
 from sandbox.state import State
-from tests.sandbox.test_http import FakeClock, api_hash, english, post
+from tests.lexicons import english
+from tests.sandbox.helpers import FakeClock, api_hash, post, sandbox_command
 
 NB = Ruleset.for_id(1)
 
@@ -96,27 +96,11 @@ def test_client_plays_a_whole_game_against_the_house(setup: tuple[SandboxServer,
 
 
 def test_sandbox_command_prints_its_accounts() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(4)]
+    with sandbox_command() as (lines, session, url):  # the player's account logs in
         assert lines[0].startswith("sandbox serving http://127.0.0.1:")
         assert "password player-password" in lines[1]
-        url = lines[0].split()[-1]
-        session = requests.Session()
-        login: dict[str, Any] = session.post(
-            url + "user/login/email/",
-            json={"email": "player@sandbox.local", "password": api_hash("player-password")},
-            timeout=10,
-        ).json()
-        assert login["status"] == "success"
         games = session.get(url + "user/games/", timeout=10).json()["content"]["games"]
         assert len(games) == 1 and games[0]["ruleset"] == 5
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.mark.parametrize("spec", ["explode=0.1", "drop=2", "drop=x"])

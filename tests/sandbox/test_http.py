@@ -2,75 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator
-from functools import cache
-from typing import Any
-
-import pytest
 import requests
 
-from dictionaries import bundled_path
-from engine.dawg import Dawg
 from engine.layout import BoardLayout
-from engine.movegen import generate
 from engine.rack import Rack
-from engine.rules import Ruleset
 from sandbox.server import MAX_BODY, SandboxServer
-from sandbox.state import SandboxGame, State
-
-EN = Ruleset.for_id(5)
-
-
-@cache
-def english() -> Dawg:
-    return Dawg.load(bundled_path("en/enable.dawg"), EN.alphabet)
-
-
-def api_hash(password: str) -> str:
-    return hashlib.sha1((password + "JarJarBinks9").encode()).hexdigest()
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def server(clock: FakeClock) -> Iterator[SandboxServer]:
-    state = State(lambda ruleset_id: english(), clock, seed=1)
-    state.add_user("alice", "alice@example.org", "secret-a")
-    state.add_user("bob", "bob@example.org", "secret-b")
-    with SandboxServer(state) as running:
-        yield running
-
-
-def post(session: requests.Session, server: SandboxServer, path: str, body: Any = None) -> dict[str, Any]:
-    response = session.post(server.base_url + path, json=body if body is not None else {}, timeout=10)
-    assert response.status_code == 200
-    data: dict[str, Any] = response.json()
-    assert set(data) == {"status", "content"}
-    return data
-
-
-def login(server: SandboxServer, email: str, password: str) -> requests.Session:
-    session = requests.Session()
-    data = post(session, server, "user/login/email/", {"email": email, "password": api_hash(password)})
-    assert data["status"] == "success", data
-    return session
-
-
-def new_game(server: SandboxServer) -> SandboxGame:
-    users = list(server.state.users.values())
-    return server.state.new_game(users[0], users[1], 5)
+from tests.lexicons import EN
+from tests.sandbox.helpers import FakeClock, api_hash, login, new_game, post, wire_move
 
 
 def test_login_forms_and_errors(server: SandboxServer) -> None:
@@ -130,14 +68,6 @@ def test_game_forms(server: SandboxServer) -> None:
     assert not {"tiles", "bag_count", "pass_count"} & set(listing[0])
     status = post(alice, server, "user/status/")["content"]
     assert status["games"] == [{"id": game.id, "updated": game.updated, "chat_count": 0, "read_chat_count": 0}]
-
-
-def wire_move(game: SandboxGame) -> tuple[list[list[Any]], int]:
-    """The best move of the player to move, in the API's form, with its score."""
-    g = game.game
-    move = max(generate(g.board, g.rack, g.lexicon, g.rules), key=lambda m: (m.score or 0, sorted(m.tiles)))
-    symbol = g.rules.alphabet.symbol
-    return [[c, r, symbol(t & 63), bool(t & 64)] for r, c, t in move.tiles], move.score or 0
 
 
 def test_move_swap_pass_resign(server: SandboxServer, clock: FakeClock) -> None:

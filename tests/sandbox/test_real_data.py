@@ -9,7 +9,7 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
-from tests.sandbox.test_http import FakeClock, login, post
+from tests.sandbox.helpers import FakeClock, login, post
 
 EN = Ruleset.for_id(5)
 WORDS = ["HE", "HELLO", "BEY", "OB", "FE", "Y"]

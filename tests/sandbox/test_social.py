@@ -10,7 +10,8 @@ import requests
 from engine.layout import BoardLayout
 from sandbox.server import SandboxServer
 from sandbox.state import State
-from tests.sandbox.test_http import FakeClock, english, login, post
+from tests.lexicons import english
+from tests.sandbox.helpers import FakeClock, login, post
 
 
 @pytest.fixture

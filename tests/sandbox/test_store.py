@@ -9,7 +9,8 @@ import pytest
 from sandbox.server import SandboxServer
 from sandbox.state import State
 from sandbox.store import Store, submission_report
-from tests.sandbox.test_http import FakeClock, english, login, post, wire_move
+from tests.lexicons import english
+from tests.sandbox.helpers import FakeClock, login, post, wire_move
 
 
 def test_state_survives_a_restart(tmp_path: Path) -> None:
