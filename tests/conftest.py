@@ -1,7 +1,10 @@
-"""Test-wide settings: no test sees the user's own lexicons or data directory."""
+"""Test-wide settings: no test sees the user's own lexicons or data directory, and no test may log an ERROR
+record unless it is marked ``logs_errors`` with the reason (as python-chess does: an error log is a bug)."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,3 +15,15 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     data = tmp_path_factory.mktemp("wordfeud-bot-data")
     monkeypatch.setenv("WORDFEUD_BOT_DATA", str(data))
     return data
+
+
+@pytest.fixture(autouse=True)
+def _no_error_logs(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail a test that logs at ERROR or above (in its setup or its call) and is not marked ``logs_errors``."""
+    yield
+    if request.node.get_closest_marker("logs_errors") is not None:
+        return
+    errors = [r for when in ("setup", "call") for r in caplog.get_records(when) if r.levelno >= logging.ERROR]
+    if errors:
+        lines = "\n".join(f"  {r.name}: {r.getMessage()}" for r in errors)
+        pytest.fail(f"{len(errors)} ERROR log record(s) (mark the test logs_errors(why) if expected):\n{lines}")

@@ -62,6 +62,7 @@ class RefusedBot:
         raise LoginRefusedError("wrong_password", "", "user/login/email/")
 
 
+@pytest.mark.logs_errors("a refused login is logged at ERROR before the daemon stops: that line is under test")
 def test_a_refused_login_stops_the_daemon_after_one_pass() -> None:
     bot = RefusedBot()
     daemon = Daemon(bot, poll_seconds=0.01)  # type: ignore[arg-type]
@@ -88,6 +89,7 @@ class FailingBot:
         raise StoreError("state file s.db: disk I/O error")
 
 
+@pytest.mark.logs_errors("a failed pass is one ERROR line: the lines are under test")
 def test_a_typed_failure_is_one_line_and_the_daemon_goes_on(caplog: pytest.LogCaptureFixture) -> None:
     bot = FailingBot(stop_after=3)
     daemon = Daemon(bot, poll_seconds=0.01)  # type: ignore[arg-type]
@@ -99,6 +101,7 @@ def test_a_typed_failure_is_one_line_and_the_daemon_goes_on(caplog: pytest.LogCa
     assert len(failures) == 3 and all(r.exc_info is None for r in failures)  # no traceback for a typed error
 
 
+@pytest.mark.logs_errors("a refused login is logged at ERROR: the one line is under test")
 def test_run_with_a_refused_login_exits_4_in_one_line(
     sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -122,6 +125,7 @@ def test_run_with_a_refused_login_exits_4_in_one_line(
 
 
 @pytest.mark.parametrize("command", ["run", "once"])
+@pytest.mark.logs_errors("the service is refused its login on purpose, to stop right after the line under test")
 def test_the_services_log_which_generator_runs_once_at_start(
     command: str, sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

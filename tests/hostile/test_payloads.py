@@ -73,6 +73,7 @@ def bot_for(api: FakeApi, mock: responses.RequestsMock) -> Bot:
 
 
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
+@pytest.mark.logs_errors("a poisoned game is skipped with one ERROR line naming it: the line is under test")
 def test_one_poisoned_game_among_three_the_other_two_are_played(name: str, caplog: pytest.LogCaptureFixture) -> None:
     seat = sorted(MUTATIONS).index(name) % 3  # the poisoned game comes first, second or third
     poisoned = valid(1)
@@ -115,6 +116,7 @@ STATUS_POISONS: list[object] = [
 
 
 @pytest.mark.parametrize("entry", STATUS_POISONS, ids=lambda entry: repr(entry)[:40])
+@pytest.mark.logs_errors("a malformed status entry is skipped with one ERROR line naming it: the line is under test")
 def test_a_malformed_status_entry_is_skipped_and_named(entry: object, caplog: pytest.LogCaptureFixture) -> None:
     census = Census()
     api = FakeApi(census)

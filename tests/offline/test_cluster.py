@@ -157,6 +157,7 @@ def test_the_commands_take_a_scheduler_address(tmp_path: Path, capsys: pytest.Ca
     assert "not allowed with argument --workers" in capsys.readouterr().err
 
 
+@pytest.mark.logs_errors("Dask's scheduler logs the worker the test kills on purpose")
 def test_a_chunk_that_kills_its_worker_is_an_error(tmp_path: Path) -> None:
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),

@@ -303,6 +303,7 @@ def test_keep_alive_still_works(server: SandboxServer) -> None:
 # -- bugs ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.logs_errors("the sandbox logs the bug the test plants in one ERROR line: the line is under test")
 def test_a_bug_is_answered_with_internal_error_and_one_log_line(
     server: SandboxServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
