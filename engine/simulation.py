@@ -34,7 +34,7 @@ from engine.move import Move, Pass, Placement, Swap
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation
-from engine.tiles import BLANK, BLANK_FLAG
+from engine.tiles import board_tile
 
 
 @dataclass(frozen=True)
@@ -113,11 +113,7 @@ def _draw(rack: Rack, bag: list[int], count: int) -> Rack:
     """The rack with ``count`` tiles (or what is left) taken from the front of ``bag`` (consumed)."""
     taken = bag[:count]
     del bag[:count]
-    return rack.add([t for t in taken if t != BLANK], blanks=taken.count(BLANK))
-
-
-def _rack_tiles(rack: Rack) -> list[int]:
-    return rack.letters() + [BLANK] * rack.blanks
+    return rack.drawn(taken)
 
 
 class Simulator:
@@ -206,8 +202,7 @@ class Simulator:
         for rack, ways in racks:
             bag = list((pool - Counter(rack)).elements())
             self.rng.shuffle(bag)
-            letters = [t for t in rack if t != BLANK]
-            draws.append((Rack.from_codes(alphabet, letters, blanks=len(rack) - len(letters)), bag, float(ways)))
+            draws.append((Rack.from_bag_tiles(alphabet, rack), bag, float(ways)))
         return draws
 
     def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
@@ -243,7 +238,7 @@ class Simulator:
             board.place(move.tiles)
             return _draw(left, bag, len(move.tiles)), move.score or 0
         if isinstance(move, Swap):
-            left = rack.leave([BLANK_FLAG if t == BLANK else t for t in move.tiles])
+            left = rack.leave([board_tile(t) for t in move.tiles])
             refilled = _draw(left, bag, len(move.tiles))
             bag.extend(move.tiles)
             return refilled, 0
@@ -251,7 +246,7 @@ class Simulator:
 
     def _best(self, board: Board, rack: Rack, other: Rack, bag: list[int], situation: Situation) -> Move:
         """The static strategy's move for ``rack`` (the other side's tiles and the bag are what it cannot see)."""
-        unseen = tuple(sorted(_rack_tiles(other) + bag))
+        unseen = tuple(sorted(other.bag_tiles() + bag))
         seen = Situation(board, rack, situation.rules, situation.lexicon, unseen, len(bag))
         if not len(rack):
             return Pass()
