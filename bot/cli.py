@@ -97,6 +97,15 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _strategy_name(text: str) -> str:
+    """A strategy name argparse accepts only when the registry knows it (the message lists the names)."""
+    try:
+        strategy_named(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def _config(args: argparse.Namespace) -> BotConfig:
     path = args.config or os.environ.get(CONFIG_VARIABLE)
     config = load_config(Path(path) if path else None)
@@ -256,7 +265,7 @@ def demo(args: argparse.Namespace) -> int:
     setup_logging("WARNING", args.log_file, verbose=args.verbose)
     native.announce()
     try:
-        run_demo(args.ruleset, args.seed, colour=wants_colour(sys.stdout))
+        run_demo(args.ruleset, args.seed, colour=wants_colour(sys.stdout), strategy=args.strategy)
     except (LexiconError, BotError) as exc:
         return _fail("demo", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -373,6 +382,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--ruleset", type=ruleset_id, default=5, help="ruleset id or code of the game (default: 5, en)"
     )
     demo_parser.add_argument("--seed", type=int, default=1, help="seed of the sandbox's bag (default: 1)")
+    demo_parser.add_argument(
+        "--strategy",
+        type=_strategy_name,
+        help=f"the bot's strategy: {', '.join(sorted(STRATEGIES))} or equity:FILE (default: the configuration's "
+        "default, sim, which thinks up to 2 s a move)",
+    )
     demo_parser.set_defaults(handler=demo)
 
     for name, handler, text in (

@@ -107,7 +107,7 @@ def _check_strategy(value: str) -> str:
 
 
 class PlayConfig(Section):
-    strategy: str = "equity"
+    strategy: str = "sim"
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
     seconds_per_move: float = Field(default=2.0, gt=0, le=600)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot import terminal
 from bot.app import build
-from bot.config import ApiConfig, BotConfig, ScheduleConfig
+from bot.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
 from bot.convert import Position, board_without, placement_from_api, to_position
 from bot.credentials import Credentials
 from bot.models import Game
@@ -50,9 +50,11 @@ def run_demo(
     out: Callable[[str], None] = print,
     store_dir: Path | None = None,
     colour: bool = False,
+    strategy: str | None = None,
 ) -> Game:
     """Play one game bot vs house in a private sandbox; returns the final game as the bot sees it.
-    With ``colour`` the boards show premium squares and the last move in ANSI colours."""
+    With ``colour`` the boards show premium squares and the last move in ANSI colours; ``strategy``
+    is the bot's (default: the configuration's default, ``play.strategy``)."""
     registry = registry or LexiconRegistry()
     registry.get(ruleset)  # fail early, naming the command that builds a missing lexicon
     state = State(registry.get, time.time, seed=seed)
@@ -61,7 +63,10 @@ def run_demo(
     state.house.add(house.id)
     sandbox_game = state.new_game(me, house, ruleset)
     with SandboxServer(state) as server, tempfile.TemporaryDirectory() as scratch:
-        config = BotConfig(api=ApiConfig(base_url=server.base_url), schedule=ScheduleConfig(quarantine_seconds=0))
+        play = PlayConfig() if strategy is None else PlayConfig(strategy=strategy)
+        config = BotConfig(
+            api=ApiConfig(base_url=server.base_url), schedule=ScheduleConfig(quarantine_seconds=0), play=play
+        )
         credentials = Credentials.from_password("email", me.email, _BOT_PASSWORD)
         store = Store(Path(store_dir or scratch) / "demo.sqlite3")
         wiring = build(config, credentials, store=store)

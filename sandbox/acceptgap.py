@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.app import build
-from bot.config import ApiConfig, BotConfig, ScheduleConfig
+from bot.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
 from bot.credentials import Credentials
 from bot.store import Store
 from dictionaries.registry import LexiconRegistry
@@ -86,7 +86,11 @@ def measure(
     report = GapReport()
     started = time.perf_counter()
     with SandboxServer(state) as server, tempfile.TemporaryDirectory() as scratch:
-        config = BotConfig(api=ApiConfig(base_url=server.base_url), schedule=ScheduleConfig(quarantine_seconds=0))
+        config = BotConfig(  # static equity: the measurement is about words, and it plays hundreds of games
+            api=ApiConfig(base_url=server.base_url),
+            schedule=ScheduleConfig(quarantine_seconds=0),
+            play=PlayConfig(strategy="equity"),
+        )
         credentials = Credentials.from_password("email", bot_user.email, "gap-password")
         store = Store(Path(scratch) / "gap.sqlite3")
         wiring = build(config, credentials, store=store)

@@ -59,7 +59,12 @@ class Sandbox:
         return self.state.new_game(self.me, self.house, ruleset, board_type)
 
     def config(self, **sections: dict[str, object]) -> BotConfig:
-        data: dict[str, dict[str, object]] = {"api": {"base_url": self.server.base_url, "timeout_seconds": 5}}
+        # Static equity unless a test asks otherwise: the service's tests are about the plumbing, and
+        # equity plays the same moves fast on every machine (test_sim_service.py plays the default, sim).
+        data: dict[str, dict[str, object]] = {
+            "api": {"base_url": self.server.base_url, "timeout_seconds": 5},
+            "play": {"strategy": "equity"},
+        }
         for name, values in sections.items():
             data.setdefault(name, {}).update(values)
         return parse_config(data)

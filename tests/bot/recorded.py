@@ -27,5 +27,6 @@ class Recorded:
 def record_demo(directory: Path, seed: int = 1) -> Recorded:
     """Play the demo game into ``directory``/demo.sqlite3 (shipped lexicons only, no user files)."""
     lines: list[str] = []
-    game = run_demo(5, seed, registry=LexiconRegistry([]), out=lines.append, store_dir=directory)
+    # Static equity: the same game on every machine (sim's moves depend on how much it gets done in its time).
+    game = run_demo(5, seed, registry=LexiconRegistry([]), out=lines.append, store_dir=directory, strategy="equity")
     return Recorded(directory / "demo.sqlite3", game, lines)

@@ -106,7 +106,11 @@ def test_run_with_a_refused_login_exits_4_in_one_line(
     sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[schedule]\npoll_seconds = 0.05\n', "utf-8")
+    config.write_text(
+        f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n'
+        f"[schedule]\npoll_seconds = 0.05\n",
+        "utf-8",
+    )
     config.chmod(0o600)
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", "not the password")
@@ -123,14 +127,13 @@ def test_run_with_a_refused_login_exits_4_in_one_line(
     assert "Traceback" not in err
 
 
-
 @pytest.mark.parametrize("command", ["run", "once"])
 @pytest.mark.logs_errors("the service is refused its login on purpose, to stop right after the line under test")
 def test_the_services_log_which_generator_runs_once_at_start(
     command: str, sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n', "utf-8")
+    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', "utf-8")
     config.chmod(0o600)
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", "not the password")  # the service starts, then stops at the login

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.config import PlayConfig
 from bot.credentials import hash_password
 from bot.daemon import Daemon
 from bot.replay import replay
@@ -72,6 +73,20 @@ def test_the_daemon_plays_three_games_to_the_end(sandbox: Sandbox, tmp_path: Pat
     assert sum(r.acted for r in daemon.reports) == len(sandbox.state.submissions)
 
 
+def test_the_daemon_plays_a_whole_game_with_the_default_strategy(sandbox: Sandbox, tmp_path: Path) -> None:
+    """The configuration's default strategy (sim: simulation, inference, pre-endgame and endgame search)
+    through the whole service, on a short budget per move; every move it made is one the server applied."""
+    assert PlayConfig().strategy == "sim"  # the default (the fixture's configurations play equity)
+    games = [sandbox.game(5)]
+    run_daemon(sandbox, games, tmp_path / "state.db", play={"strategy": "sim", "seconds_per_move": 0.1})
+    check_games(sandbox, games, tmp_path / "state.db")
+    store = Store(tmp_path / "state.db")
+    try:
+        assert len(store.decisions(games[0].id, DecisionStatus.APPLIED)) >= 5
+    finally:
+        store.close()
+
+
 def test_the_daemon_survives_every_fault(sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The fault soak in-process: every fault kind switched on, ten games played to the end, no
     submission sent twice (``python -m sandbox.soak`` adds kills of the bot and the server)."""
@@ -100,7 +115,7 @@ def test_once_from_a_loop_finishes_a_game(
 ) -> None:
     game = sandbox.game(5)
     config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n', encoding="utf-8")
+    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', encoding="utf-8")
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
     log_file = tmp_path / "bot.log"
@@ -135,7 +150,7 @@ def test_once_from_a_loop_finishes_a_game(
 
 def test_once_exit_statuses(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n', encoding="utf-8")
+    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', encoding="utf-8")
     state = str(tmp_path / "state.db")
     monkeypatch.delenv("WORDFEUD_PASSWORD", raising=False)
     monkeypatch.delenv("WORDFEUD_PASSWORD_HASH", raising=False)

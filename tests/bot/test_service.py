@@ -90,7 +90,8 @@ def test_sigterm_finishes_the_pass_and_exits_cleanly(sandbox: Sandbox, tmp_path:
     sandbox.game(5)
     config = tmp_path / "bot.toml"
     config.write_text(
-        f'[api]\nbase_url = "{sandbox.server.base_url}"\n[schedule]\npoll_seconds = 0.2\njitter_seconds = 0\n',
+        f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n'
+        f"[schedule]\npoll_seconds = 0.2\njitter_seconds = 0\n",
         encoding="utf-8",
     )
     env = {**os.environ, "WORDFEUD_EMAIL": BOT_EMAIL, "WORDFEUD_PASSWORD": BOT_PASSWORD}

@@ -120,7 +120,9 @@ def test_listen_is_host_and_port_and_a_busy_port_is_a_config_error(
         port = taken.getsockname()[1]
         config = tmp_path / "bot.toml"
         config.write_text(
-            f'[api]\nbase_url = "{sandbox.server.base_url}"\n[status]\nlisten = "127.0.0.1:{port}"\n', "utf-8"
+            f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n'
+            f'[status]\nlisten = "127.0.0.1:{port}"\n',
+            "utf-8",
         )
         config.chmod(0o600)
         monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)

@@ -150,7 +150,8 @@ def test_hint_prints_the_moves_and_json_for_a_board_file(tmp_path: Path, capsys:
     board, _ = _board_with_moves()
     path = tmp_path / "position.txt"
     path.write_text("# a position\n= mine AEIRST?\n" + board.text() + "\n", encoding="utf-8")
-    assert main(["hint", "--board", str(path), "--top", "3", "--json", "--svg", str(tmp_path / "best.svg")]) == 0
+    argv = ["hint", "--board", str(path), "--top", "3", "--json", "--svg", str(tmp_path / "best.svg")]
+    assert main([*argv, "--strategy", "equity"]) == 0
     data = json.loads(capsys.readouterr().out)
     lexicon = LexiconRegistry().get(5)
     situation = situation_for(board, Rack.from_text("AEIRST?", EN.alphabet), EN, lexicon)
@@ -273,7 +274,7 @@ def test_hint_of_a_live_game_reads_it_from_the_server(
 ) -> None:
     game = sandbox.game()
     config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n', "utf-8")
+    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', "utf-8")
     config.chmod(0o600)
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
