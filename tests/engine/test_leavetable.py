@@ -169,9 +169,22 @@ def test_shipped_tables_load_and_know_the_basics(ruleset: int, good: list[str], 
         assert value("QU") > value("Q")  # the pair feature rescues the Q
 
 
-def test_rulesets_without_a_shipped_table_fall_back_to_the_hand_model() -> None:
+@pytest.mark.parametrize("ruleset", range(13))
+def test_every_ruleset_ships_a_table_in_which_a_blank_is_the_best_tile(ruleset: int) -> None:
+    rules = Ruleset.for_id(ruleset)
+    shipped = LearnedLeave.shipped(rules)
+    assert shipped is not None and shipped.about["ruleset"] == ruleset
+    games = shipped.about["games"]
+    assert isinstance(games, int) and games >= 3000
+    singles = {t: shipped.value(Rack.from_text(t, rules.alphabet)) for t in [*rules.alphabet.symbols, "?"]}
+    assert max(singles, key=lambda t: singles[t]) == "?" and singles["?"] > 10
+    assert min(singles.values()) < 0  # some tile is worse to keep than nothing
+
+
+def test_a_ruleset_without_a_shipped_table_falls_back_to_the_hand_model(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(best_leave(EN), LearnedLeave)
     german = Ruleset.for_id(9)
+    monkeypatch.setattr("engine.leavetable._shipped", lambda ruleset_id: None)  # as if no file shipped for it
     assert LearnedLeave.shipped(german) is None and isinstance(best_leave(german), HandLeave)
     with pytest.raises(LeaveTableError, match="no learned leave table ships for ruleset 9"):
         learned_leave(german)

@@ -70,7 +70,7 @@ def test_the_board_is_left_as_it_was() -> None:
 
 
 def test_a_clearly_worse_candidate_is_dropped() -> None:
-    situation = midgame(3)
+    situation = midgame(7)
     ranked = Equity().rank(situation, generate(situation.board, situation.rack, situation.lexicon, situation.rules))
     placements = [m for m in ranked if isinstance(m, Placement)]
     best, worst = placements[0], min(placements, key=lambda m: m.score or 0)
