@@ -244,7 +244,7 @@ def replay_command(args: argparse.Namespace) -> int:
             for entry in game_list(store):
                 print(entry)
             return EXIT_OK
-        strategy = strategy_named(config.play.strategy)
+        strategy = strategy_named(args.strategy or config.play.strategy)
         lexicons = registry_for(config).get
         if args.html is not None:
             return write_replay_html(store, args.game, lexicons, strategy, args.html)
@@ -413,6 +413,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the game as one self-contained HTML page instead: the board after every move (arrow keys or "
         "a slider), the move list, server against engine points, what the bot would play now, a score graph",
+    )
+    replay_parser.add_argument(
+        "--strategy",
+        type=_strategy_name,
+        help="the strategy that says what the bot would play now (default: play.strategy of the config; "
+        "sim thinks up to play.seconds_per_move at each of the bot's moves, equity answers at once)",
     )
     replay_parser.set_defaults(handler=replay_command)
 

@@ -250,16 +250,17 @@ def test_replay_lists_games_writes_html_and_refuses_a_missing_state_file(
     recorded: Recorded, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = ["--state", str(recorded.state)]
+    fast = ["--strategy", "equity"]  # what the bot would play now, without sim's time per position
     assert main(["replay", *state]) == 0
     listing = capsys.readouterr().out.splitlines()
     assert listing[0].split() == ["game", "opponent", "ruleset", "first", "seen", "result", "score", "moves"]
     date = r"\d{4}-\d\d-\d\d \d\d:\d\d"
     assert re.match(rf"\s*{recorded.game_id}\s+house\s+5\s+{date}\s+(won|lost|drawn)\s+\d+-\d+", listing[1])
     out = tmp_path / "game.html"
-    assert main(["replay", *state, str(recorded.game_id), "--html", str(out)]) == 0
+    assert main(["replay", *state, *fast, str(recorded.game_id), "--html", str(out)]) == 0
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert not (tmp_path / "game.html.part").exists()
-    assert main(["replay", *state, str(recorded.game_id)]) == 0
+    assert main(["replay", *state, *fast, str(recorded.game_id)]) == 0
     assert "scores differ from the server's" in capsys.readouterr().out
     missing = tmp_path / "typo.sqlite3"
     assert main(["replay", "--state", str(missing)]) == 2
