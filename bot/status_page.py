@@ -1,7 +1,8 @@
 """What the status page shows, read from the state file: running games with their boards and whose turn
 it is, the last decisions, the record (wins, draws, losses, mean scores, per ruleset), the words the
-server refused, and the daemon's health. ``snapshot`` gathers it as data (``/status.json``),
-``fragment`` and ``page`` write it as HTML (the page refreshes its fragment on its own)."""
+server refused, the words learned from plays it accepted, and the daemon's health. ``snapshot`` gathers
+it as data (``/status.json``), ``fragment`` and ``page`` write it as HTML (the page refreshes its
+fragment on its own)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.store import GameRow, Store
 from engine.errors import EngineError
 
 _DECISIONS = 15
+_LEARNED_SHOWN = 30  # learned words listed per ruleset (the newest); the count says how many in all
 
 
 def _record(rows: list[GameRow]) -> dict[str, Any]:
@@ -81,12 +83,17 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
         for d, d_at in store.recent_decisions(_DECISIONS)
     ]
     refused = store.rejected()
+    learned: dict[str, list[str]] = {}
+    for entry in store.accepted(new_only=True):  # words the bot's lexicon lacked until a game proved them
+        learned.setdefault(str(entry.ruleset), []).append(entry.word)
     return {
         "health": health,
         "record": _record(rows),
         "games": games,
         "decisions": decisions,
         "refused": {str(k): sorted(refused.words(k)) for k in range(13) if refused.words(k)},
+        "learned": {k: words[-_LEARNED_SHOWN:][::-1] for k, words in learned.items()},
+        "learned_counts": {k: len(words) for k, words in learned.items()},
     }
 
 
@@ -171,6 +178,15 @@ def fragment(facts: dict[str, Any]) -> str:
     parts.append(
         f'<section id="refused"><h2>Words the server refused</h2>{f"<ul>{refused}</ul>" if refused else "<p>None.</p>"}'
         "</section>"
+    )
+    learned = "".join(
+        f"<li>ruleset {escape(k)} ({facts['learned_counts'][k]:,} in all, newest first): "
+        f"{escape(', '.join(words))}</li>"
+        for k, words in facts["learned"].items()
+    )
+    parts.append(
+        '<section id="learned"><h2>Words learned from accepted plays</h2>'
+        f"{f'<ul>{learned}</ul>' if learned else '<p>None yet.</p>'}</section>"
     )
     return "".join(parts)
 

@@ -79,6 +79,12 @@ def test_the_page_shows_games_boards_decisions_record_and_health(sandbox: Sandbo
         assert get(server.url + "healthz")[0] == 200
         assert json.loads(get(server.url + "status.json")[1])["games"][0]["moves"] == 3
         assert get(server.url + "nothing")[0] == 404
+        assert "<h2>Words learned from accepted plays</h2><p>None yet.</p>" in get(server.url + "fragment")[1]
+        wiring.store.add_accepted(5, "zyzzyva", game.id, "opponent", new=True)  # learned: the lexicon lacked it
+        wiring.store.add_accepted(5, "QI", game.id, "own", new=False)  # proof only: the lexicon had it
+        facts = json.loads(get(server.url + "status.json")[1])
+        assert facts["learned"] == {"5": ["ZYZZYVA"]} and facts["learned_counts"] == {"5": 1}
+        assert "ruleset 5 (1 in all, newest first): ZYZZYVA" in get(server.url + "fragment")[1]
     wiring.store.close()
 
 
