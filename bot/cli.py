@@ -236,7 +236,7 @@ def replay_command(args: argparse.Namespace) -> int:
     """Print the replay of a recorded game (or write it as HTML), or list the recorded games."""
     try:
         config = _config(args)
-        store = open_state(args.state or config.store.resolved())
+        store = open_state(config, args.state)
     except (ConfigError, StoreError) as exc:
         return _fail("replay", str(exc), EXIT_CONFIG)
     try:

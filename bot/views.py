@@ -52,8 +52,10 @@ def ruleset_id(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def open_state(path: Path) -> Store:
-    """The state database for reading: a missing file is an error (opening would create an empty one)."""
+def open_state(config: BotConfig, explicit: Path | None = None) -> Store:
+    """The state database for reading, ``--state`` (``explicit``) before the config's ``store.path``: a
+    missing file is an error (opening would create an empty one)."""
+    path = explicit or config.store.resolved()
     if not Path(path).expanduser().exists():
         raise StoreError(f"no state file {path}: the bot writes it when it plays (see --state and store.path)")
     return Store(Path(path).expanduser())
@@ -176,7 +178,7 @@ def stats_command(args: argparse.Namespace, config_of: ConfigOf, fail: Callable[
     """``wordfeud-bot stats``."""
     try:
         config = config_of(args)
-        store = open_state(args.state or config.store.resolved())
+        store = open_state(config, args.state)
     except (ConfigError, StoreError) as exc:
         return fail("stats", str(exc), EXIT_CONFIG)
     try:
@@ -238,7 +240,7 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
         rack = Rack.from_text(rack_text, rules.alphabet, max_size=rules.rack_size)
         return situation_for(board, rack, rules, registry.get(rules.id), bag=args.bag), ("you", "opponent")
     if args.move is not None:
-        store = open_state(args.state or config.store.resolved())
+        store = open_state(config, args.state)
         try:
             position = position_before_move(store, args.game, args.move)
             return _game_situation(position, store, registry.get), ("bot", position.opponent)
