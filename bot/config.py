@@ -22,11 +22,11 @@ from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
 from bot.transport import check_base_url
+from engine.rules import RULESET_IDS
 from engine.strategy import strategy_named, table_file
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
-_RULESET_IDS = range(13)
 BoardType = Literal["normal", "random"]
 BOARD_TYPES: tuple[BoardType, ...] = ("normal", "random")
 
@@ -46,7 +46,7 @@ class Section(BaseModel):
 
 
 def _check_rulesets(values: list[int]) -> list[int]:
-    bad = [v for v in values if v not in _RULESET_IDS]
+    bad = [v for v in values if v not in RULESET_IDS]
     if bad:
         raise ValueError(f"unknown ruleset ids {bad}; Wordfeud has 0..12")
     return values

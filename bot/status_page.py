@@ -15,6 +15,7 @@ from bot.errors import BotError
 from bot.history import record
 from bot.store import GameRow, Store
 from engine.errors import EngineError
+from engine.rules import RULESET_IDS
 
 _DECISIONS = 15
 _LEARNED_SHOWN = 30  # learned words listed per ruleset (the newest); the count says how many in all
@@ -91,7 +92,7 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
         "record": _record(rows),
         "games": games,
         "decisions": decisions,
-        "refused": {str(k): sorted(refused.words(k)) for k in range(13) if refused.words(k)},
+        "refused": {str(k): sorted(words) for k in RULESET_IDS if (words := refused.words(k))},
         "learned": {k: words[-_LEARNED_SHOWN:][::-1] for k, words in learned.items()},
         "learned_counts": {k: len(words) for k, words in learned.items()},
     }
