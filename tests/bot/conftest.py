@@ -22,6 +22,7 @@ from tests.lexicons import english
 
 BOT_EMAIL = "bot@example.org"
 BOT_PASSWORD = "correct horse battery"
+STRATEGY = "equity"  # the strategy of the configurations below (see Sandbox.config)
 
 
 class Ticker:
@@ -35,7 +36,8 @@ class Ticker:
 
 
 class SteppingClock:
-    """The sandbox's clock: one second later at every reading, so every change has a new ``updated``."""
+    """One second later at every reading: the sandbox's clock (every change gets a new ``updated``) and a
+    simulation's in the budget tests."""
 
     def __init__(self) -> None:
         self.now = 1_700_000_000.0
@@ -60,14 +62,20 @@ class Sandbox:
 
     def config(self, **sections: dict[str, object]) -> BotConfig:
         # Static equity unless a test asks otherwise: the service's tests are about the plumbing, and
-        # equity plays the same moves fast on every machine (test_sim_service.py plays the default, sim).
+        # equity plays the same moves fast on every machine (test_end_to_end.py plays the default, sim).
         data: dict[str, dict[str, object]] = {
             "api": {"base_url": self.server.base_url, "timeout_seconds": 5},
-            "play": {"strategy": "equity"},
+            "play": {"strategy": STRATEGY},
         }
         for name, values in sections.items():
             data.setdefault(name, {}).update(values)
         return parse_config(data)
+
+    def config_file(self, path: Path, extra: str = "") -> Path:
+        """A configuration file for the command line: this sandbox, the tests' strategy, then ``extra`` TOML."""
+        text = f'[api]\nbase_url = "{self.server.base_url}"\n[play]\nstrategy = "{STRATEGY}"\n{extra}'
+        path.write_text(text, encoding="utf-8")
+        return path
 
     def wire(
         self, store_path: Path, ticker: Callable[[], float] | None = None, **sections: dict[str, object]

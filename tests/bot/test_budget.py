@@ -10,24 +10,13 @@ import pytest
 from bot.service import PassReport
 from bot.turn import Outcome, TurnReport
 from engine.simulation import Sim, SimSettings
-from tests.bot.conftest import Sandbox
-
-
-class Seconds:
-    """A clock one second later at every reading."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
+from tests.bot.conftest import Sandbox, SteppingClock
 
 
 def test_a_simulating_turn_keeps_to_its_budget(sandbox: Sandbox, tmp_path: Path) -> None:
     sgame = sandbox.game(5)
     wiring = sandbox.wire(tmp_path / "s.db", play={"seconds_per_move": 4.0})
-    sim = Sim(settings=SimSettings(seconds=600.0, max_iterations=10**6, min_iterations=10**6), clock=Seconds())
+    sim = Sim(settings=SimSettings(seconds=600.0, max_iterations=10**6, min_iterations=10**6), clock=SteppingClock())
     wiring.bot.turns.strategy = sim
     played = []
     original = Sim.budgeted

@@ -105,12 +105,7 @@ def test_a_typed_failure_is_one_line_and_the_daemon_goes_on(caplog: pytest.LogCa
 def test_run_with_a_refused_login_exits_4_in_one_line(
     sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = tmp_path / "bot.toml"
-    config.write_text(
-        f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n'
-        f"[schedule]\npoll_seconds = 0.05\n",
-        "utf-8",
-    )
+    config = sandbox.config_file(tmp_path / "bot.toml", "[schedule]\npoll_seconds = 0.05\n")
     config.chmod(0o600)
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", "not the password")
@@ -132,8 +127,7 @@ def test_run_with_a_refused_login_exits_4_in_one_line(
 def test_the_services_log_which_generator_runs_once_at_start(
     command: str, sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', "utf-8")
+    config = sandbox.config_file(tmp_path / "bot.toml")
     config.chmod(0o600)
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", "not the password")  # the service starts, then stops at the login

@@ -114,8 +114,7 @@ def test_once_from_a_loop_finishes_a_game(
     sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = sandbox.game(5)
-    config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', encoding="utf-8")
+    config = sandbox.config_file(tmp_path / "bot.toml")
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
     log_file = tmp_path / "bot.log"
@@ -149,8 +148,7 @@ def test_once_from_a_loop_finishes_a_game(
 
 
 def test_once_exit_statuses(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', encoding="utf-8")
+    config = sandbox.config_file(tmp_path / "bot.toml")
     state = str(tmp_path / "state.db")
     monkeypatch.delenv("WORDFEUD_PASSWORD", raising=False)
     monkeypatch.delenv("WORDFEUD_PASSWORD_HASH", raising=False)

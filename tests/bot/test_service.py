@@ -88,12 +88,7 @@ def test_only_changed_games_are_read(sandbox: Sandbox, tmp_path: Path) -> None:
 
 def test_sigterm_finishes_the_pass_and_exits_cleanly(sandbox: Sandbox, tmp_path: Path) -> None:
     sandbox.game(5)
-    config = tmp_path / "bot.toml"
-    config.write_text(
-        f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n'
-        f"[schedule]\npoll_seconds = 0.2\njitter_seconds = 0\n",
-        encoding="utf-8",
-    )
+    config = sandbox.config_file(tmp_path / "bot.toml", "[schedule]\npoll_seconds = 0.2\njitter_seconds = 0\n")
     env = {**os.environ, "WORDFEUD_EMAIL": BOT_EMAIL, "WORDFEUD_PASSWORD": BOT_PASSWORD}
     command = [sys.executable, "-m", "bot.cli", "run", "--config", str(config), "--state", str(tmp_path / "s.db")]
     daemon = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)

@@ -124,12 +124,7 @@ def test_listen_is_host_and_port_and_a_busy_port_is_a_config_error(
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        config = tmp_path / "bot.toml"
-        config.write_text(
-            f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n'
-            f'[status]\nlisten = "127.0.0.1:{port}"\n',
-            "utf-8",
-        )
+        config = sandbox.config_file(tmp_path / "bot.toml", f'[status]\nlisten = "127.0.0.1:{port}"\n')
         config.chmod(0o600)
         monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
         monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)

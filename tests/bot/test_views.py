@@ -274,8 +274,7 @@ def test_hint_of_a_live_game_reads_it_from_the_server(
     sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = sandbox.game()
-    config = tmp_path / "bot.toml"
-    config.write_text(f'[api]\nbase_url = "{sandbox.server.base_url}"\n[play]\nstrategy = "equity"\n', "utf-8")
+    config = sandbox.config_file(tmp_path / "bot.toml")
     config.chmod(0o600)
     monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
     monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
