@@ -246,10 +246,10 @@ class Simulator:
 
     def _best(self, board: Board, rack: Rack, other: Rack, bag: list[int], situation: Situation) -> Move:
         """The static strategy's move for ``rack`` (the other side's tiles and the bag are what it cannot see)."""
-        unseen = tuple(sorted(other.bag_tiles() + bag))
-        seen = Situation(board, rack, situation.rules, situation.lexicon, unseen, len(bag))
         if not len(rack):
             return Pass()
+        unseen = tuple(sorted(other.bag_tiles() + bag))
+        seen = Situation(board, rack, situation.rules, situation.lexicon, unseen, len(bag))
         return self.static.best(seen, 1)[0]
 
     # -- ranking -------------------------------------------------------------------------------
