@@ -64,10 +64,10 @@ def build(
     key = account_key(credentials, config.api.base_url)
     saved = store.session(key)
     if saved is not None:
-        redactor.add(saved[0])
+        redactor.add_session(saved[0])
 
     def remember(session_id: str, user_id: int) -> None:
-        redactor.add(session_id)
+        redactor.add_session(session_id)
         store.save_session(key, session_id, user_id)
 
     client = WordfeudClient(

@@ -42,6 +42,7 @@ from bot.errors import (
     RedirectError,
     TransportError,
 )
+from bot.logs import Secrets
 from bot.models import (
     Game,
     Invite,
@@ -62,7 +63,6 @@ Model = TypeVar("Model", bound=BaseModel)
 JSON = dict[str, Any]
 #: What a session id may look like: cookie-safe characters only, so it can go back in a header.
 _SESSION_ID = re.compile(r"[A-Za-z0-9._~+/=:-]{1,512}")
-_MIN_SECRET = 6  # shorter values would scrub ordinary words
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class WordfeudClient:
         except ValueError as exc:
             raise ConfigError(f"api.base_url: {exc}") from None
         self.credentials = credentials
-        self._secrets: set[str] = set(credentials.secrets()) if credentials is not None else set()
+        self._secrets = Secrets(tuple(credentials.secrets()) if credentials is not None else ())
         self.session_id: str | None = None
         if session_id is not None and _SESSION_ID.fullmatch(session_id):
             self._keep_session(session_id)
@@ -155,14 +155,11 @@ class WordfeudClient:
 
     def _keep_session(self, session_id: str) -> None:
         self.session_id = session_id
-        if len(session_id) >= _MIN_SECRET:
-            self._secrets.add(session_id)
+        self._secrets.add_session(session_id)
 
     def _scrub(self, text: str) -> str:
         """``text`` (from the server) with the password hash and every session id seen replaced by ``***``."""
-        for secret in sorted(self._secrets, key=len, reverse=True):
-            text = text.replace(secret, "***")
-        return text
+        return self._secrets.scrub(text)
 
     # -- reading ----------------------------------------------------------------------------
 

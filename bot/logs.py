@@ -8,6 +8,10 @@ library that logs a header or a URL cannot leak one.
 >>> redactor.add("s3cret-session")
 >>> redactor.scrub("cookie sessionid=s3cret-session sent")
 'cookie sessionid=*** sent'
+
+Session ids change at every login (a long-lived bot logs in again whenever its session expires), so
+only the newest ``SESSIONS_SCRUBBED`` are kept: an older one no longer opens anything, and keeping
+every one would grow the set, and the work of scrubbing each line, for as long as the bot runs.
 """
 
 from __future__ import annotations
@@ -15,10 +19,45 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections import OrderedDict
 from pathlib import Path
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 _MIN_SECRET = 6  # shorter strings would scrub ordinary words
+#: Session ids scrubbed: the newest ones (the current session and a few before it).
+SESSIONS_SCRUBBED = 8
+
+
+class Secrets:
+    """The values to scrub: the login's secrets for good, and the newest ``SESSIONS_SCRUBBED`` session ids."""
+
+    def __init__(self, secrets: tuple[str, ...] = ()) -> None:
+        self._fixed: set[str] = set()
+        self._sessions: OrderedDict[str, None] = OrderedDict()
+        for secret in secrets:
+            self.add(secret)
+
+    def __len__(self) -> int:
+        return len(self._fixed | self._sessions.keys())
+
+    def add(self, secret: str | None) -> None:
+        """Scrub this value for good (ignored when empty or too short to be a secret)."""
+        if secret and len(secret) >= _MIN_SECRET:
+            self._fixed.add(secret)
+
+    def add_session(self, session_id: str | None) -> None:
+        """Scrub this session id while it is one of the newest ``SESSIONS_SCRUBBED``."""
+        if session_id and len(session_id) >= _MIN_SECRET:
+            self._sessions[session_id] = None
+            self._sessions.move_to_end(session_id)
+            while len(self._sessions) > SESSIONS_SCRUBBED:
+                self._sessions.popitem(last=False)
+
+    def scrub(self, text: str) -> str:
+        """The text with every secret replaced by ``***`` (the longest first)."""
+        for secret in sorted(self._fixed | self._sessions.keys(), key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
 
 
 class Redactor(logging.Filter):
@@ -26,18 +65,19 @@ class Redactor(logging.Filter):
 
     def __init__(self) -> None:
         super().__init__()
-        self._secrets: set[str] = set()
+        self.secrets = Secrets()
 
     def add(self, secret: str | None) -> None:
         """Scrub this value from now on (ignored when empty or too short to be a secret)."""
-        if secret and len(secret) >= _MIN_SECRET:
-            self._secrets.add(secret)
+        self.secrets.add(secret)
+
+    def add_session(self, session_id: str | None) -> None:
+        """Scrub this session id while it is among the newest (see ``Secrets``)."""
+        self.secrets.add_session(session_id)
 
     def scrub(self, text: str) -> str:
         """The text with every secret replaced."""
-        for secret in sorted(self._secrets, key=len, reverse=True):
-            text = text.replace(secret, "***")
-        return text
+        return self.secrets.scrub(text)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

@@ -176,6 +176,14 @@ class TurnPlayer:
         limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
         return self._decide(game, self.strategy.budgeted(limit))
 
+    def _quarantine(self, game_id: int) -> None:
+        """Leave the game alone for the quarantine; forget the quarantines that are over, so that games
+        never looked at again (over, or gone from the account) are not remembered for good."""
+        now = self.clock()
+        for over in [gid for gid, until in self._quarantined.items() if until <= now]:
+            del self._quarantined[over]
+        self._quarantined[game_id] = now + self.settings.quarantine
+
     # -- deciding ---------------------------------------------------------------------------
 
     def _observe(self, game: Game) -> None:
@@ -333,7 +341,7 @@ class TurnPlayer:
                     self._learn_own(game, sent)
                 self._observe(after)
                 return _APPLIED[sent.kind], "the answer was lost; the game shows the move was made"
-            self._quarantined[game.id] = self.clock() + self.settings.quarantine
+            self._quarantine(game.id)
             return Outcome.UNKNOWN, "the answer was lost and the game does not show the move yet; checking later"
         self.store.settle(decision, DecisionStatus.APPLIED, server_points=server_points)
         if sent.kind is Kind.MOVE:

@@ -25,6 +25,7 @@ from itertools import combinations
 
 from engine.errors import LeaveTableError
 from engine.leave import HandLeave
+from engine.lru import LruCache
 from engine.rack import Rack
 from engine.rules import Ruleset
 
@@ -33,6 +34,10 @@ TABLE_VERSION = 1
 #: Copies of one tile with a feature of their own (a fourth copy counts as the third).
 MAX_COPIES = 3
 BLANK_NAME = "?"
+#: Leave values a ``LearnedLeave`` keeps (least recently used first out): a leave has ~5.4 million
+#: possible values in English, and the simulation values full racks drawn at random, so an unbounded
+#: cache grew with every decision of a long-lived bot. Chosen by ``python -m offline.leavecache``.
+VALUE_CACHE_SIZE = 4_096
 
 
 @dataclass(frozen=True)
@@ -105,7 +110,9 @@ class LearnedLeave:
     weights: tuple[float, ...]
     baseline: float  # the fitted mean next-turn score after keeping nothing
     about: dict[str, object] = field(default_factory=dict, compare=False)
-    _cache: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict, compare=False, repr=False)
+    _cache: LruCache[tuple[tuple[int, ...], int], float] = field(
+        default_factory=lambda: LruCache(VALUE_CACHE_SIZE), compare=False, repr=False
+    )
 
     def value(self, leave: Rack) -> float:
         """Points the leave is worth compared with keeping nothing."""
@@ -118,7 +125,7 @@ class LearnedLeave:
             found = 0.0
             for i in self.features.of(*key):
                 found += weights[i]
-            self._cache[key] = found
+            self._cache.put(key, found)
         return found
 
     def weight(self, name: str) -> float:

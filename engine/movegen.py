@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import gc
 from array import array
-from functools import cache
+from functools import cache, lru_cache
 
 from engine import native
 from engine.board import EMPTY, Board, Square, scored_runs
@@ -53,11 +53,16 @@ _SquareTable = tuple[tuple[tuple[Square, ...], ...], ...]
 _Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, int], _SquareTable]
 
 
-@cache
+#: Layouts whose tables are kept: every random board is another layout, so only the most recently used.
+LAYOUTS_CACHED = 64
+
+
+@lru_cache(maxsize=LAYOUTS_CACHED)
 def _layout_tables(layout: BoardLayout) -> tuple[_Tables, _Tables]:
     """Per direction: letter and word multipliers, start square and square-tile table, rows first.
 
-    The down pass works on the transposed board, so its tables are transposed too. Cached per layout.
+    The down pass works on the transposed board, so its tables are transposed too. Cached per layout
+    (the last ``LAYOUTS_CACHED``).
     """
     table = _square_tiles()
     transposed_table = tuple(tuple(table[c][r] for c in range(SIZE)) for r in range(SIZE))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 from array import array
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -175,9 +175,15 @@ def _u32(values: Any) -> array[int]:
     return values if isinstance(values, array) and values.typecode == "I" else array("I", values)
 
 
-@cache
+#: Rulesets whose C copy is kept: one per ruleset and board, and every random board is another, so a
+#: long-lived bot keeps only the most recently used.
+RULES_CACHED = 64
+
+
+@lru_cache(maxsize=RULES_CACHED)
 def rules(ruleset: Ruleset) -> Any:
-    """The C side's copy of a ruleset's numbers: letter points, the premium layout, the start square."""
+    """The C side's copy of a ruleset's numbers: letter points, the premium layout, the start square
+    (the last ``RULES_CACHED`` kept)."""
     assert NATIVE is not None
     layout = ruleset.layout
     start_row, start_col = layout.start

@@ -1,0 +1,110 @@
+"""The caches in a long-lived bot's path are bounded: deciding more moves does not keep more memory.
+
+The learned leave model's value cache grew with every ``sim`` decision (the simulation values racks
+drawn at random, millions of them), and the C copy of a ruleset and the move generator's tables were
+kept for every random board ever seen."""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import tracemalloc
+from dataclasses import replace
+from itertools import combinations_with_replacement
+
+from engine import movegen, native
+from engine.game import Game
+from engine.layout import BoardLayout
+from engine.leavetable import VALUE_CACHE_SIZE, LearnedLeave
+from engine.lru import LruCache
+from engine.move import Placement
+from engine.rack import Rack
+from engine.simulation import Sim, SimSettings
+from engine.strategy import Equity, Situation
+from tests.lexicons import EN, english
+
+
+def shipped() -> LearnedLeave:
+    table = LearnedLeave.shipped(EN)
+    assert table is not None
+    return table
+
+
+def test_the_leave_value_cache_never_exceeds_its_bound() -> None:
+    model = shipped()
+    model._cache.clear()
+    assert model._cache.maxsize == VALUE_CACHE_SIZE
+    leaves = combinations_with_replacement(range(len(EN.alphabet.symbols)), 5)
+    for n, codes in enumerate(leaves):
+        if n == VALUE_CACHE_SIZE + 2_000:
+            break
+        model.value(Rack.from_bag_tiles(EN.alphabet, list(codes)))
+    assert len(model._cache) == VALUE_CACHE_SIZE
+    model._cache.clear()
+
+
+def positions(count: int, seed: int) -> list[Situation]:
+    """Positions of one seeded game of static equity, with a full bag of unseen tiles (the sim works)."""
+    lexicon = english()
+    found: list[Situation] = []
+    player = Equity()
+    rng = random.Random(seed)
+    while len(found) < count:
+        game = Game(EN, lexicon, random.Random(rng.randrange(2**32)))
+        while not game.is_over and len(game.bag) > 20 and len(found) < count:
+            seat = game.current
+            unseen = tuple(game.unseen(seat))
+            last = game.history[-1].action if game.history else None
+            theirs = last if isinstance(last, Placement) else None
+            situation = Situation(
+                game.board.copy(), game.rack, EN, lexicon, unseen, len(game.bag), (0, 0), 0, theirs
+            )
+            found.append(situation)
+            game.play(player.best(situation, 1)[0])
+    return found
+
+
+def traced_after_each(model: LearnedLeave, situations: list[Situation]) -> list[int]:
+    """Traced memory after each ``sim`` decision made with ``model`` as the leave model."""
+    settings = SimSettings(candidates=4, max_iterations=12, min_iterations=12, seconds=math.inf)
+    player = Sim(Equity(model), settings)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        traced = []
+        for situation in situations:
+            player.best(situation, 1)
+            gc.collect()
+            traced.append(tracemalloc.get_traced_memory()[0])
+    finally:
+        tracemalloc.stop()
+    return traced
+
+
+def test_memory_levels_off_over_repeated_sim_decisions() -> None:
+    """Deciding ever new positions with a bounded leave cache: once the cache is full, the memory traced
+    after a decision stops growing. The same decisions with an unbounded cache keep growing (the check
+    that the measure sees the growth it is there to catch)."""
+    situations = positions(48, seed=3)
+    size = 400
+    bounded = traced_after_each(replace(shipped(), _cache=LruCache(size)), situations)
+    unbounded = traced_after_each(replace(shipped(), _cache=LruCache(10**9)), situations)
+    half = len(situations) // 2
+    level = max(bounded[:half])
+    assert max(bounded[half:]) - level < 150_000, bounded
+    assert unbounded[-1] - unbounded[half] > 500_000, unbounded
+
+
+def test_random_boards_do_not_keep_their_tables_for_good() -> None:
+    rng = random.Random(5)
+    for _ in range(native.RULES_CACHED + 40):
+        codes = [[rng.choice([0, 0, 0, 1, 2, 3, 4]) for _ in range(15)] for _ in range(15)]
+        codes[7][7] = 0
+        layout = BoardLayout.from_api_grid(codes)
+        movegen._layout_tables(layout)
+        if native.NATIVE is not None:
+            native.rules(EN.with_layout(layout))
+    assert movegen._layout_tables.cache_info().currsize <= movegen.LAYOUTS_CACHED
+    if native.NATIVE is not None:
+        assert native.rules.cache_info().currsize <= native.RULES_CACHED
