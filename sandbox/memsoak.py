@@ -84,7 +84,7 @@ def memsoak_config(base_url: str, state: Path, games: int) -> str:
         f"base_url = {json.dumps(base_url)}\n"
         "timeout_seconds = 1.0\nretry_attempts = 4\nretry_seconds = 5.0\n\n"
         "[schedule]\npoll_seconds = 2.0\njitter_seconds = 0.5\nquarantine_seconds = 0.5\n\n"
-        f"[random_games]\nkeep = {games}\nrulesets = [5]\nboard_type = \"random\"\n\n"
+        f'[random_games]\nkeep = {games}\nrulesets = [5]\nboard_type = "random"\n\n'
         "[invites]\nrulesets = [5]\n\n"
         '[play]\nstrategy = "sim"\n\n'
         f"[store]\npath = {json.dumps(str(state))}\n\n"

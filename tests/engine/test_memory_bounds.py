@@ -57,9 +57,7 @@ def positions(count: int, seed: int) -> list[Situation]:
             unseen = tuple(game.unseen(seat))
             last = game.history[-1].action if game.history else None
             theirs = last if isinstance(last, Placement) else None
-            situation = Situation(
-                game.board.copy(), game.rack, EN, lexicon, unseen, len(game.bag), (0, 0), 0, theirs
-            )
+            situation = Situation(game.board.copy(), game.rack, EN, lexicon, unseen, len(game.bag), (0, 0), 0, theirs)
             found.append(situation)
             game.play(player.best(situation, 1)[0])
     return found
