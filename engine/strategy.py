@@ -355,7 +355,7 @@ def strategy_named(name: str) -> Strategy:
     """A strategy by name (or ``equity:FILE``); ValueError lists the known names."""
     path = table_file(name)
     if path is not None:
-        return Equity(source=lambda rules: _table(path, rules), name=name)
+        return Equity(source=lambda rules: _table(path, rules.id), name=name)
     if name.startswith(SIM_PREFIX):
         return _simulating(name[len(SIM_PREFIX) :])
     try:
@@ -368,8 +368,10 @@ def strategy_named(name: str) -> Strategy:
 
 
 @cache
-def _table(path: str, rules: Ruleset) -> LeaveModel:
-    return read_table(path, rules)
+def _table(path: str, ruleset_id: int) -> LeaveModel:
+    """A table file read once per ruleset (by id: every random board is another ``Ruleset``, and a cache
+    keyed by it would read and keep the table again for each)."""
+    return read_table(path, Ruleset.for_id(ruleset_id))
 
 
 __all__ = ["Equity", "Greedy", "Situation", "Strategy", "strategy_named", "unseen_tiles"]

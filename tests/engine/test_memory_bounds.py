@@ -12,6 +12,7 @@ import random
 import tracemalloc
 from dataclasses import replace
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 from engine import movegen, native
 from engine.game import Game
@@ -21,7 +22,7 @@ from engine.lru import LruCache
 from engine.move import Placement
 from engine.rack import Rack
 from engine.simulation import Sim, SimSettings
-from engine.strategy import Equity, Situation
+from engine.strategy import Equity, Situation, strategy_named
 from tests.lexicons import EN, english
 
 
@@ -106,3 +107,17 @@ def test_random_boards_do_not_keep_their_tables_for_good() -> None:
     assert movegen._layout_tables.cache_info().currsize <= movegen.LAYOUTS_CACHED
     if native.NATIVE is not None:
         assert native.rules.cache_info().currsize <= native.RULES_CACHED
+
+
+def test_a_leave_table_file_is_read_once_per_ruleset_whatever_the_board(tmp_path: Path) -> None:
+    """``equity:FILE`` on random boards: one model (and one value cache) for the ruleset, not one per board."""
+    path = tmp_path / "leaves-5.json"
+    path.write_text(shipped().to_json(), encoding="utf-8")
+    strategy = strategy_named(f"equity:{path}")
+    assert isinstance(strategy, Equity)
+    rng = random.Random(9)
+    models = set()
+    for _ in range(20):
+        codes = [[rng.choice([0, 0, 1, 2, 3, 4]) for _ in range(15)] for _ in range(15)]
+        models.add(id(strategy._model(EN.with_layout(BoardLayout.from_api_grid(codes)))))
+    assert len(models) == 1
