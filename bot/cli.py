@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bot.app import build, registry_for
-from bot.config import BotConfig, exposure_warning, load_config, load_credentials, parse_listen
+from bot.config import BotConfig, LoggingConfig, exposure_warning, load_config, load_credentials, parse_listen
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
 from bot.learnedcli import add_learned_command
-from bot.logs import setup_logging
+from bot.logs import LogFile, open_log_file, setup_logging
 from bot.replay import replay
 from bot.status import Health, StatusServer, StatusSettings
 from bot.store import Store
@@ -122,6 +122,15 @@ def _config_and_lexicons(args: argparse.Namespace) -> tuple[BotConfig, LexiconRe
     return config, registry_for(config)
 
 
+def _log_file(args: argparse.Namespace, config: BotConfig | None) -> LogFile | None:
+    """The log file of ``--log-file`` (first) or ``logging.file``, rotated as ``logging`` says."""
+    settings = config.logging if config is not None else LoggingConfig()
+    path, source = (args.log_file, "--log-file") if args.log_file is not None else (settings.file, "logging.file")
+    if path is None:
+        return None
+    return LogFile(path, settings.max_bytes, settings.backups, source)
+
+
 def _fail(command: str, message: str, status: int) -> int:
     print(f"wordfeud-bot {command}: {message}", file=sys.stderr)
     return status
@@ -132,9 +141,9 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
     try:
         config = _config(args)
         credentials = load_credentials(config)
+        redactor = setup_logging(config.logging.level, _log_file(args, config), verbose=args.verbose)
     except ConfigError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
-    redactor = setup_logging(config.logging.level, args.log_file or config.logging.file, verbose=args.verbose)
     native.announce()
     try:
         wiring = build(config, credentials, redactor=redactor, store_path=args.state)
@@ -207,6 +216,9 @@ def check_config(args: argparse.Namespace) -> int:
         credentials = load_credentials(config)
         store_path = args.state or config.store.resolved()
         Store(store_path).close()
+        log_file = _log_file(args, config)
+        if log_file is not None:
+            open_log_file(log_file).close()  # the file the daemon will write: it must open
     except (ConfigError, StoreError) as exc:
         return _fail("check-config", str(exc), EXIT_CONFIG)
     registry = registry_for(config)
@@ -262,7 +274,10 @@ def replay_command(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """Bot against the house in an in-process sandbox."""
-    setup_logging("WARNING", args.log_file, verbose=args.verbose)
+    try:
+        setup_logging("WARNING", _log_file(args, None), verbose=args.verbose)
+    except ConfigError as exc:
+        return _fail("demo", str(exc), EXIT_CONFIG)
     native.announce()
     try:
         run_demo(args.ruleset, args.seed, colour=wants_colour(sys.stdout), strategy=args.strategy)
