@@ -14,7 +14,7 @@ from engine.rules import Ruleset
 from sandbox.faults import KINDS, Faults
 from sandbox.server import READ_TIMEOUT, SandboxServer
 from sandbox.state import NORMAL, RANDOM, State
-from sandbox.store import Store, submission_report
+from sandbox.store import Store, StoreFileError, submission_report
 
 
 def _count(text: str) -> int:
@@ -147,7 +147,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     state = State(registry.get, time.time, seed=args.seed)
-    store = Store(args.db) if args.db else None
+    try:
+        store = Store(args.db) if args.db else None
+    except StoreFileError as exc:
+        print(f"{prog}: --db {exc}", file=sys.stderr)
+        return 2
     if store is not None and store.load_into(state):
         player = next(u for u in state.users.values() if u.username == "player")
         house = next(u for u in state.users.values() if u.id in state.house)
