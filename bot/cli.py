@@ -21,6 +21,7 @@ import argparse
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
@@ -36,6 +37,7 @@ from bot.learnedcli import add_learned_command
 from bot.logs import LogFile, open_log_file, setup_logging
 from bot.replay import replay
 from bot.status import Health, StatusServer, StatusSettings
+from bot.stopping import Stopped, stop_requests, stop_signals, stopped_line
 from bot.store import Store
 from bot.terminal import wants_colour
 from bot.views import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
@@ -165,7 +167,9 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
 
 
 def _once(config: BotConfig, args: argparse.Namespace) -> int:
-    report = args.wiring.bot.run_pass()
+    stop = threading.Event()
+    with stop_requests(stop, "the game in progress") as request:  # a signal ends the pass after that game
+        report = args.wiring.bot.run_pass(stop)
     stats = args.wiring.store.stats()
     print(
         f"pass done: {plural(report.acted, 'move')} submitted, {plural(len(report.accepted), 'invite')} accepted, "
@@ -176,6 +180,9 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
     )
     for problem in report.errors:
         print(f"  error: {problem}", file=sys.stderr)
+    if request.status is not None:
+        print(f"wordfeud-bot once: stopped by {request.name} after the game in progress", file=sys.stderr)
+        return request.status
     return EXIT_ERRORS if report.errors else EXIT_OK
 
 
@@ -294,13 +301,12 @@ def arena(args: argparse.Namespace) -> int:
             args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work, args.scheduler
         ):
             print(line)
-    except KeyboardInterrupt:
+    except Stopped as stop:
         if args.work is None:
-            print("\ninterrupted (with --work DIR a match can go on where it stopped)", file=sys.stderr)
+            stop.detail = "with --work DIR a match can go on where it stopped"
         else:
-            kept = f"finished chunks are kept in {args.work}; run the same command to go on"
-            print(f"\ninterrupted: {kept}", file=sys.stderr)
-        return EXIT_ERRORS
+            stop.detail = f"finished chunks are kept in {args.work}; run the same command to go on"
+        raise
     except (ValueError, LexiconError, BotError, OfflineError, OSError) as exc:
         return _fail("arena", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -322,9 +328,9 @@ def learn_leaves(args: argparse.Namespace) -> int:
             scheduler=args.scheduler,
         ):
             print(line)
-    except KeyboardInterrupt:
-        print(f"\ninterrupted: finished chunks are kept in {args.work}; run the same command to go on", file=sys.stderr)
-        return EXIT_ERRORS
+    except Stopped as stop:
+        stop.detail = f"finished chunks are kept in {args.work}; run the same command to go on"
+        raise
     except (ValueError, EngineError, BotError, OfflineError, OSError) as exc:
         return _fail("learn-leaves", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -549,8 +555,13 @@ def main(argv: list[str] | None = None) -> int:
         if not hasattr(args, name):
             setattr(args, name, None)
     handler: Handler = args.handler
+    command = " ".join(["wordfeud-bot", args.command, *([args.dict_command] if args.command == "dict" else [])])
     try:
-        return handler(args)
+        with stop_signals():  # Ctrl-C or SIGTERM: the command unwinds, one line, exit 130 or 143
+            return handler(args)
+    except Stopped as stop:
+        print(stopped_line(command, stop), file=sys.stderr)
+        return stop.status
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERRORS

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.stopping import Stopped, stop_signals
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError, LexiconError
 from engine.rules import Ruleset
@@ -122,7 +123,18 @@ def check(path: Path, prog: str = "sandbox") -> int:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
-    """Parse the options, start the server and serve until interrupted; returns the exit status."""
+    """Parse the options, start the server and serve until Ctrl-C or SIGTERM (its normal end: exit 0
+    after one line); returns the exit status."""
+    try:
+        with stop_signals():
+            return _run(argv, prog)
+    except Stopped as stop:
+        start = "\n" if sys.stdout.isatty() else ""  # after the ^C a terminal shows
+        print(f"{start}sandbox stopped ({stop.name})", flush=True)
+        return 0
+
+
+def _run(argv: list[str] | None, prog: str) -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.check:
@@ -182,9 +194,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         print("  faults: " + ", ".join(f"{kind} {rate:.0%}" for kind, rate in rates.items()))
     sys.stdout.flush()
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("\nsandbox stopped")
+        server.serve_forever()  # until a stop signal raises Stopped
     finally:
         server.server_close()
     return 0

@@ -1,0 +1,39 @@
+"""Runs the ``wordfeud-bot`` command line with one function replaced by work that never ends, so a
+test can send a stop signal while the command is at a known point, with no sleep and no race.
+
+    python -m tests.stop_driver MODULE:NAME [ARGUMENT ...]
+
+``MODULE.NAME`` (``os:replace`` for the moment a file written whole is renamed into place) becomes a
+function that prints ``READY <pid>`` on stdout, then waits forever; the command line runs with the
+arguments and its exit status is the driver's. Worker processes started by ``fork`` inherit the
+replacement, so a pool's workers print their own line.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import threading
+from typing import NoReturn
+
+
+def never_ends(*args: object, **kwargs: object) -> NoReturn:
+    sys.stdout.flush()
+    os.write(sys.stdout.fileno(), f"READY {os.getpid()}\n".encode())  # one write: workers' lines never mix
+    threading.Event().wait()  # a signal's handler runs (and may raise) while the main thread waits here
+    raise AssertionError("unreachable")
+
+
+def main(argv: list[str]) -> int:
+    module_name, _, name = argv[0].partition(":")
+    module = importlib.import_module(module_name)
+    getattr(module, name)  # it must exist: a typo would make the test wait for a line that never comes
+    setattr(module, name, never_ends)
+    from bot.cli import main as cli  # noqa: PLC0415 - after the replacement, for modules that import it by name
+
+    return cli(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
