@@ -17,12 +17,16 @@ import sys
 import threading
 from typing import NoReturn
 
+ORPHAN_SECONDS = 600
+
 
 def never_ends(*args: object, **kwargs: object) -> NoReturn:
     sys.stdout.flush()
     os.write(sys.stdout.fileno(), f"READY {os.getpid()}\n".encode())  # one write: workers' lines never mix
-    threading.Event().wait()  # a signal's handler runs (and may raise) while the main thread waits here
-    raise AssertionError("unreachable")
+    # a signal's handler runs (and may raise) while the main thread waits here; a process nobody
+    # stops (a pool's worker whose parent was killed) ends by itself in the end
+    threading.Event().wait(ORPHAN_SECONDS)
+    os._exit(99)
 
 
 def main(argv: list[str]) -> int:

@@ -34,6 +34,20 @@ STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
 BOTH = pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 
 
+_started: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left() -> Iterator[None]:
+    """A test that failed half-way leaves no command running (its workers are its own to end)."""
+    yield
+    while _started:
+        process = _started.pop()
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=WAIT)
+
+
 class Running:
     """A command started as a subprocess, read line by line until a line shows it is ready."""
 
@@ -46,6 +60,7 @@ class Running:
             env=env or dict(os.environ),
             cwd=cwd,
         )
+        _started.append(self.process)
         self.seen: dict[str, list[str]] = {"out": [], "err": []}
 
     def wait_for(self, text: str, stream: str = "out") -> str:
@@ -161,7 +176,9 @@ def test_the_sandbox_stops_with_one_line_and_exit_0(sig: signal.Signals, command
     status, out, err = running.stop(sig)
     assert status == 0 and err == "", err
     assert out.endswith(f"sandbox stopped ({sig.name})\n")
-    assert "state loaded from" in Running([*command, "--port", "0", "--db", str(db)]).wait_for("sandbox")
+    again = Running([*command, "--port", "0", "--db", str(db)])  # the file is whole: a restart loads it
+    assert "state loaded from" in again.wait_for("sandbox")
+    assert again.stop(sig)[0] == 0
 
 
 # -- the commands that read the state file ----------------------------------------------------
