@@ -212,8 +212,13 @@ def once(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The daemon."""
-    return _service(args, _run)
+    """The daemon. A stop signal is its normal end (exit 0, so that a service manager sees a clean
+    stop): the daemon takes it while it polls; before it polls, nothing is under way to finish."""
+    try:
+        return _service(args, _run)
+    except Stopped as stop:
+        print(stopped_line("wordfeud-bot run", stop), file=sys.stderr)
+        return EXIT_OK
 
 
 def check_config(args: argparse.Namespace) -> int:

@@ -168,6 +168,18 @@ def test_run_stops_on_sigint_after_its_pass_with_exit_0(sandbox: Sandbox, tmp_pa
 
 
 @BOTH
+def test_run_stopped_before_it_polls_exits_0_with_one_line(sig: signal.Signals, tmp_path: Path) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text('[api]\nbase_url = "http://127.0.0.1:9/wf/"\n', encoding="utf-8")
+    argv = ["run", "--config", str(config), "--state", str(tmp_path / "s.db")]
+    running = Running(driven("bot.cli:build", *argv), env=BOT_ENV)  # stopped while it wires the bot
+    running.wait_for("READY")
+    status, out, err = running.stop(sig)
+    assert status == 0 and "Traceback" not in out + err, err
+    assert err.endswith(f"wordfeud-bot run: stopped by {sig.name}\n"), err
+
+
+@BOTH
 @pytest.mark.parametrize("command", [["-m", "sandbox"], cli("sandbox")], ids=["python-m-sandbox", "wordfeud-bot"])
 def test_the_sandbox_stops_with_one_line_and_exit_0(sig: signal.Signals, command: list[str], tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
