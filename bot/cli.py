@@ -418,7 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, handler, text in (
         ("run", run, "the daemon: poll the account on an interval and play every game until stopped"),
-        ("once", once, "one pass over the account (for cron): exit 0 ok, 1 errors, 2 config, 3 locked, 4 login"),
+        ("once", once, "one pass over the account (for cron): exit 0 ok, 1 errors, 2 config, 3 locked, 4 login, "
+        "130/143 stopped by SIGINT/SIGTERM after the game in progress"),
     ):
         sub = commands.add_parser(name, parents=[service], help=text, description=text[0].upper() + text[1:] + ".")
         sub.add_argument("--dry-run", action="store_true", help="decide moves and log them, but never submit")
