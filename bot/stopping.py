@@ -82,12 +82,15 @@ def _restore(previous: dict[int, Any]) -> None:
 
 @contextmanager
 def stop_signals() -> Iterator[None]:
-    """While inside, SIGINT and SIGTERM raise ``Stopped`` in the main thread (the first one only)."""
+    """While inside, SIGINT and SIGTERM raise ``Stopped`` in the main thread (the first one only).
+    Once one was taken the process is on its way out: further ones stay ignored after the block too
+    (an outer block, such as the entry point's, must not take them and cut the clean-up short)."""
     previous = _install(_raise_stopped)
     try:
         yield
     finally:
-        _restore(previous)
+        if signal.getsignal(signal.SIGINT) is not _ignore:
+            _restore(previous)
 
 
 @dataclass

@@ -193,6 +193,17 @@ def test_the_sandbox_stops_with_one_line_and_exit_0(sig: signal.Signals, command
     assert again.stop(sig)[0] == 0
 
 
+@BOTH
+def test_a_stop_while_the_command_line_is_imported_is_one_line(sig: signal.Signals) -> None:
+    """The first second or more of every command (its imports) is covered too: the entry point takes
+    the signals before it imports anything heavy."""
+    running = Running(driven("import:bot.daemon", "selfplay"))  # bot.cli imports bot.daemon
+    running.wait_for("READY")
+    status, out, err = running.stop(sig)
+    assert (status, err) == (STATUS[sig], f"wordfeud-bot: stopped by {sig.name}\n"), err
+    assert out.startswith("READY ") and out.count("\n") == 1
+
+
 # -- the commands that read the state file ----------------------------------------------------
 
 
