@@ -21,6 +21,7 @@ import argparse
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
@@ -28,14 +29,15 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bot.app import build, registry_for
-from bot.config import BotConfig, exposure_warning, load_config, load_credentials, parse_listen
+from bot.config import BotConfig, LoggingConfig, exposure_warning, load_config, load_credentials, parse_listen
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
 from bot.learnedcli import add_learned_command
-from bot.logs import setup_logging
+from bot.logs import LogFile, open_log_file, setup_logging
 from bot.replay import replay
 from bot.status import Health, StatusServer, StatusSettings
+from bot.stopping import Stopped, stop_requests, stop_signals, stopped_line
 from bot.store import Store
 from bot.terminal import wants_colour
 from bot.views import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
@@ -122,6 +124,15 @@ def _config_and_lexicons(args: argparse.Namespace) -> tuple[BotConfig, LexiconRe
     return config, registry_for(config)
 
 
+def _log_file(args: argparse.Namespace, config: BotConfig | None) -> LogFile | None:
+    """The log file of ``--log-file`` (first) or ``logging.file``, rotated as ``logging`` says."""
+    settings = config.logging if config is not None else LoggingConfig()
+    path, source = (args.log_file, "--log-file") if args.log_file is not None else (settings.file, "logging.file")
+    if path is None:
+        return None
+    return LogFile(path, settings.max_bytes, settings.backups, source)
+
+
 def _fail(command: str, message: str, status: int) -> int:
     print(f"wordfeud-bot {command}: {message}", file=sys.stderr)
     return status
@@ -132,9 +143,9 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
     try:
         config = _config(args)
         credentials = load_credentials(config)
+        redactor = setup_logging(config.logging.level, _log_file(args, config), verbose=args.verbose)
     except ConfigError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
-    redactor = setup_logging(config.logging.level, args.log_file or config.logging.file, verbose=args.verbose)
     native.announce()
     try:
         wiring = build(config, credentials, redactor=redactor, store_path=args.state)
@@ -156,7 +167,9 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
 
 
 def _once(config: BotConfig, args: argparse.Namespace) -> int:
-    report = args.wiring.bot.run_pass()
+    stop = threading.Event()
+    with stop_requests(stop, "the game in progress") as request:  # a signal ends the pass after that game
+        report = args.wiring.bot.run_pass(stop)
     stats = args.wiring.store.stats()
     print(
         f"pass done: {plural(report.acted, 'move')} submitted, {plural(len(report.accepted), 'invite')} accepted, "
@@ -167,6 +180,9 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
     )
     for problem in report.errors:
         print(f"  error: {problem}", file=sys.stderr)
+    if request.status is not None:
+        print(f"wordfeud-bot once: stopped by {request.name} after the game in progress", file=sys.stderr)
+        return request.status
     return EXIT_ERRORS if report.errors else EXIT_OK
 
 
@@ -196,8 +212,13 @@ def once(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The daemon."""
-    return _service(args, _run)
+    """The daemon. A stop signal is its normal end (exit 0, so that a service manager sees a clean
+    stop): the daemon takes it while it polls; before it polls, nothing is under way to finish."""
+    try:
+        return _service(args, _run)
+    except Stopped as stop:
+        print(stopped_line("wordfeud-bot run", stop), file=sys.stderr)
+        return EXIT_OK
 
 
 def check_config(args: argparse.Namespace) -> int:
@@ -207,6 +228,9 @@ def check_config(args: argparse.Namespace) -> int:
         credentials = load_credentials(config)
         store_path = args.state or config.store.resolved()
         Store(store_path).close()
+        log_file = _log_file(args, config)
+        if log_file is not None:
+            open_log_file(log_file).close()  # the file the daemon will write: it must open
     except (ConfigError, StoreError) as exc:
         return _fail("check-config", str(exc), EXIT_CONFIG)
     registry = registry_for(config)
@@ -262,7 +286,10 @@ def replay_command(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """Bot against the house in an in-process sandbox."""
-    setup_logging("WARNING", args.log_file, verbose=args.verbose)
+    try:
+        setup_logging("WARNING", _log_file(args, None), verbose=args.verbose)
+    except ConfigError as exc:
+        return _fail("demo", str(exc), EXIT_CONFIG)
     native.announce()
     try:
         run_demo(args.ruleset, args.seed, colour=wants_colour(sys.stdout), strategy=args.strategy)
@@ -279,13 +306,12 @@ def arena(args: argparse.Namespace) -> int:
             args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work, args.scheduler
         ):
             print(line)
-    except KeyboardInterrupt:
+    except Stopped as stop:
         if args.work is None:
-            print("\ninterrupted (with --work DIR a match can go on where it stopped)", file=sys.stderr)
+            stop.detail = "with --work DIR a match can go on where it stopped"
         else:
-            kept = f"finished chunks are kept in {args.work}; run the same command to go on"
-            print(f"\ninterrupted: {kept}", file=sys.stderr)
-        return EXIT_ERRORS
+            stop.detail = f"finished chunks are kept in {args.work}; run the same command to go on"
+        raise
     except (ValueError, LexiconError, BotError, OfflineError, OSError) as exc:
         return _fail("arena", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -307,9 +333,9 @@ def learn_leaves(args: argparse.Namespace) -> int:
             scheduler=args.scheduler,
         ):
             print(line)
-    except KeyboardInterrupt:
-        print(f"\ninterrupted: finished chunks are kept in {args.work}; run the same command to go on", file=sys.stderr)
-        return EXIT_ERRORS
+    except Stopped as stop:
+        stop.detail = f"finished chunks are kept in {args.work}; run the same command to go on"
+        raise
     except (ValueError, EngineError, BotError, OfflineError, OSError) as exc:
         return _fail("learn-leaves", str(exc), EXIT_ERRORS)
     return EXIT_OK
@@ -392,7 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, handler, text in (
         ("run", run, "the daemon: poll the account on an interval and play every game until stopped"),
-        ("once", once, "one pass over the account (for cron): exit 0 ok, 1 errors, 2 config, 3 locked, 4 login"),
+        ("once", once, "one pass over the account (for cron): exit 0 ok, 1 errors, 2 config, 3 locked, 4 login, "
+        "130/143 stopped by SIGINT/SIGTERM after the game in progress"),
     ):
         sub = commands.add_parser(name, parents=[service], help=text, description=text[0].upper() + text[1:] + ".")
         sub.add_argument("--dry-run", action="store_true", help="decide moves and log them, but never submit")
@@ -534,8 +561,13 @@ def main(argv: list[str] | None = None) -> int:
         if not hasattr(args, name):
             setattr(args, name, None)
     handler: Handler = args.handler
+    command = " ".join(["wordfeud-bot", args.command, *([args.dict_command] if args.command == "dict" else [])])
     try:
-        return handler(args)
+        with stop_signals():  # Ctrl-C or SIGTERM: the command unwinds, one line, exit 130 or 143
+            return handler(args)
+    except Stopped as stop:
+        print(stopped_line(command, stop), file=sys.stderr)
+        return stop.status
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERRORS

@@ -127,9 +127,22 @@ class StoreConfig(Section):
         return self.path.expanduser() if self.path else default_data_dir() / "state.sqlite3"
 
 
+#: The smallest ``logging.max_bytes`` that rotates: a smaller file would hold a few lines.
+MIN_LOG_BYTES = 4096
+
+
 class LoggingConfig(Section):
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     file: Path | None = None
+    max_bytes: int = Field(default=10 * 1024 * 1024, ge=0)  # 0: never rotated by the bot
+    backups: int = Field(default=5, ge=1, le=1000)
+
+    @field_validator("max_bytes")
+    @classmethod
+    def _max_bytes(cls, value: int) -> int:
+        if 0 < value < MIN_LOG_BYTES:
+            raise ValueError(f"expected 0 (never rotate) or at least {MIN_LOG_BYTES} bytes, got {value}")
+        return value
 
 
 def parse_listen(text: str) -> tuple[str, int]:

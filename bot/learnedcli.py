@@ -23,6 +23,7 @@ from dictionaries.learned import LearnedWords
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError
 from engine.rules import Ruleset
+from engine.wholefile import write_whole
 
 #: Reads the configuration (``--config``) and the lexicons it names.
 Loader = Callable[[argparse.Namespace], tuple[BotConfig, LexiconRegistry]]
@@ -78,7 +79,7 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         if args.export is not None:
             words = sorted({entry.word for entry in entries})
             try:
-                args.export.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+                write_whole(args.export, "".join(f"{word}\n" for word in words))
             except OSError as exc:
                 print(f"wordfeud-bot learned: cannot write {args.export}: {exc.strerror or exc}", file=sys.stderr)
                 return 1

@@ -16,11 +16,17 @@ every one would grow the set, and the work of scrubbing each line, for as long a
 
 from __future__ import annotations
 
+import errno
+import io
 import logging
 import os
 import sys
 from collections import OrderedDict
+from dataclasses import dataclass
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
+
+from bot.errors import ConfigError
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 _MIN_SECRET = 6  # shorter strings would scrub ordinary words
@@ -91,19 +97,56 @@ class Redactor(logging.Filter):
         return True
 
 
-def setup_logging(level: str = "INFO", file: Path | None = None, *, verbose: bool = False) -> Redactor:
-    """Send the bot's logs to stderr (and ``file``), scrubbed; returns the redactor to register secrets with."""
+class _PrivateRotatingFile(RotatingFileHandler):
+    """A rotating log file whose every new file (the first, and each after a rotation) is created
+    readable by its owner only."""
+
+    def _open(self) -> io.TextIOWrapper:
+        descriptor = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        return open(descriptor, "a", encoding=self.encoding, errors=self.errors)  # the handler closes it
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """Where the log goes besides stderr, and how it is rotated: when a write would take it past
+    ``max_bytes`` (0: never), ``FILE`` becomes ``FILE.1``, ``FILE.1`` becomes ``FILE.2`` and so on;
+    the oldest beyond ``backups`` is deleted. ``source`` names the setting, for errors."""
+
+    path: Path
+    max_bytes: int = 0
+    backups: int = 1
+    source: str = "--log-file"
+
+
+def open_log_file(log_file: LogFile) -> logging.Handler:
+    """The handler that appends to the log file (made, with its directory, when missing; mode 600).
+    ConfigError naming the setting and the file when it cannot be opened for writing: a directory,
+    a path under a file, a directory without write permission."""
+    path = log_file.path.expanduser()
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:  # mkdir would say "File exists"
+        raise ConfigError(f"{log_file.source} {path}: cannot write the log there: {blocking} is not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():  # opening a directory for appending fails only on some systems
+            raise IsADirectoryError(errno.EISDIR, "Is a directory")
+        return _PrivateRotatingFile(path, maxBytes=log_file.max_bytes, backupCount=log_file.backups, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{log_file.source} {path}: cannot write the log there: {exc.strerror or exc}") from None
+
+
+def setup_logging(level: str = "INFO", file: LogFile | None = None, *, verbose: bool = False) -> Redactor:
+    """Send the bot's logs to stderr (and ``file``), scrubbed; returns the redactor to register secrets with.
+    ConfigError (nothing set up) when the file cannot be opened."""
     redactor = Redactor()
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if file is not None:
-        path = file.expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # a new log is its owner's only
-        handlers.append(logging.FileHandler(path, encoding="utf-8"))
+        handlers.append(open_log_file(file))
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "_wordfeud_bot", False):
             root.removeHandler(handler)
+            handler.close()
     for handler in handlers:
         handler.setFormatter(logging.Formatter(FORMAT))
         handler.addFilter(redactor)

@@ -9,8 +9,9 @@
   time is up, the sockets the worker opened or reused are shut down so it lets go at once.
 - Redirects are never followed; a body is read only for a 200 answer, uncompressed, and at most
   ``MAX_ANSWER_BYTES`` of it.
-- Exceptions of requests, urllib3 and the socket layer become ``TransportError`` here, naming only
-  their class: their messages may quote headers that hold the session id.
+- Exceptions of requests, urllib3 and the socket layer become ``TransportError`` here, saying what
+  happened (the name did not resolve, the connection was refused, TLS failed, no answer in time)
+  and naming only their class: their messages may quote headers that hold the session id.
 """
 
 from __future__ import annotations
@@ -18,22 +19,26 @@ from __future__ import annotations
 import contextlib
 import datetime
 import email.utils
+import errno
 import ipaddress
 import logging
 import math
 import re
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import NameResolutionError, NewConnectionError
+from urllib3.exceptions import SSLError as Urllib3SSLError
 from urllib3.exceptions import TimeoutError as Urllib3TimeoutError
 from urllib3.util import parse_url
 
@@ -400,7 +405,7 @@ class Transport:
             finally:
                 response.close()
         except Exception as exc:  # the boundary: whatever a hostile answer makes the HTTP stack raise
-            outcome.error = self._translate(exc, what)
+            outcome.error = self._translate(exc, what, urlsplit(request.url or ""))
         finally:
             _current.watch = None
             outcome.watch.finish()
@@ -432,19 +437,65 @@ class Transport:
             chunks.append(chunk)
         return Answer(status, response.headers, cookies, b"".join(chunks))
 
-    def _translate(self, exc: Exception, what: str) -> ApiError:
-        """Our error for an exception of the HTTP stack: its class (and the class at its root)
-        named, its message (which may quote headers) left out."""
+    def _translate(self, exc: Exception, what: str, url: SplitResult) -> ApiError:
+        """Our error for an exception of the HTTP stack: what happened (the name did not resolve, the
+        connection was refused, TLS failed, no answer in time) and the classes involved, never the
+        exception's message (which may quote headers)."""
         if isinstance(exc, ApiError):
             return exc
         chain = _chain(exc)
-        if any(isinstance(e, (requests.Timeout, Urllib3TimeoutError, TimeoutError)) for e in chain):
-            return TransportError(f"{what}: no answer within {self.timeout:g} s")
         names = type(exc).__name__ if len(chain) == 1 else f"{type(exc).__name__}: {type(chain[-1]).__name__}"
         log.debug("%s: %s", what, names)
-        if isinstance(exc, requests.ConnectionError):
-            return TransportError(f"{what}: connection failed ({names})")
-        return TransportError(f"{what}: the exchange failed ({names})")
+        return TransportError(f"{what}: {_what_failed(chain, url, self.timeout, names)}")
+
+
+def _what_failed(chain: list[BaseException], url: SplitResult, timeout: float, names: str) -> str:
+    """Why an exchange failed, in words, from the exceptions it raised (outermost first).
+
+    The specific causes come first: urllib3's ``NewConnectionError`` (a refused connection, a name
+    that does not resolve) is, for history's sake, a kind of ``ConnectTimeoutError``."""
+    host = url.hostname or "the server"
+    address = f"{host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+    if any(isinstance(e, (socket.gaierror, NameResolutionError)) for e in chain):
+        return f"the server's name {host} could not be resolved (DNS lookup failed)"
+    if any(isinstance(e, ConnectionRefusedError) for e in chain):
+        return f"connection refused by {address} (nothing listens there)"
+    tls = next((e for e in chain if isinstance(e, (ssl.SSLError, requests.exceptions.SSLError, Urllib3SSLError))), None)
+    if tls is not None:
+        return f"TLS with {address} failed ({_tls_reason(chain)})"
+    if any(isinstance(e, _TIMEOUTS) and not isinstance(e, NewConnectionError) for e in chain):
+        return f"no answer within {timeout:g} s"
+    if any(isinstance(e, ConnectionResetError) for e in chain):
+        return f"the connection to {address} was reset"
+    words = next((_ERRNO_WORDS[e.errno] for e in chain if isinstance(e, OSError) and e.errno in _ERRNO_WORDS), None)
+    if words is not None:
+        return f"cannot connect to {address}: {words}"
+    if any(isinstance(e, requests.ConnectionError) for e in chain):
+        return f"connection failed ({names})"
+    return f"the exchange failed ({names})"
+
+
+def _tls_reason(chain: list[BaseException]) -> str:
+    """What OpenSSL said went wrong (its reason code or the certificate check's verdict; neither
+    quotes anything the server sent), else the class names."""
+    for error in chain:
+        verdict = getattr(error, "verify_message", None)
+        if isinstance(error, ssl.SSLError) and isinstance(verdict, str) and verdict:
+            return f"certificate {verdict}" if not verdict.startswith("certificate") else verdict
+        reason = getattr(error, "reason", None)
+        if isinstance(error, ssl.SSLError) and isinstance(reason, str) and re.fullmatch(r"[A-Z0-9_]{1,80}", reason):
+            return reason.lower().replace("_", " ")
+    return " via ".join(type(e).__name__ for e in chain)
+
+
+_TIMEOUTS = (requests.Timeout, Urllib3TimeoutError, TimeoutError)
+#: Connection failures named by their errno, in our words (``os.strerror`` depends on the C library).
+_ERRNO_WORDS = {
+    errno.ENETUNREACH: "the network is unreachable",
+    errno.EHOSTUNREACH: "no route to the host",
+    errno.ECONNABORTED: "the connection was aborted",
+    errno.EADDRNOTAVAIL: "the address is not available here",
+}
 
 
 def _chain(exc: BaseException) -> list[BaseException]:

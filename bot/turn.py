@@ -71,6 +71,25 @@ def outcome_text(outcome: Outcome) -> str:
     return _SAID.get(outcome, outcome.value)
 
 
+def game_over_line(game: Game, user_id: int) -> str:
+    """The log line of a game that has ended: the result from the bot's side, the final score, the
+    opponent, and who resigned (``end_game`` 2, or 3 on time), who loses whatever the score."""
+    me, other = game.me(user_id), game.opponent(user_id)
+    last = game.last_move
+    resigner = last.user_id if game.end_game in (2, 3) and last is not None and last.move_type == "resign" else None
+    if resigner in (me.id, other.id):
+        result = "lost" if resigner == me.id else "won"
+        who = "the bot" if resigner == me.id else other.username
+        how = f"; {who} {'resigned' if game.end_game == 2 else 'ran out of time'}"
+    else:
+        result = "won" if me.score > other.score else "lost" if me.score < other.score else "drawn"
+        how = {2: "; by resignation", 3: "; by resignation on time"}.get(game.end_game, "")
+    return (
+        f"game {game.id} over: {result} {me.score}-{other.score} against {other.username} "
+        f"(ruleset {game.ruleset}, {game.move_count} moves{how})"
+    )
+
+
 def situation_of(position: Position, lexicon: Dawg) -> Situation:
     """What the strategy sees of an API position (the unseen tiles worked out from the board and rack).
 
@@ -188,7 +207,10 @@ class TurnPlayer:
 
     def _observe(self, game: Game) -> None:
         """Record the game and settle decisions left pending by an earlier pass or run."""
+        was_running = game.id in self.store.running_ids()
         self.store.record_game(game, self.user_id)
+        if was_running and not game.is_running:
+            log.info("%s", game_over_line(game, self.user_id))
         try:
             self._learn(game, opponent_words(game, self.user_id), OPPONENT)
         except ProtocolError as exc:

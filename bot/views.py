@@ -25,6 +25,7 @@ from engine.errors import EngineError
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import STRATEGIES, Situation, Strategy, strategy_named
+from engine.wholefile import write_whole
 
 EXIT_OK, EXIT_ERRORS, EXIT_CONFIG = 0, 1, 2
 ConfigOf = Callable[[argparse.Namespace], BotConfig]
@@ -85,12 +86,9 @@ def write_replay_html(
 ) -> int:
     """Write the HTML replay of a game to ``out`` (whole or not at all); returns the exit status."""
     page = replay_html(record(store, game_id, lexicons, strategy), strategy.name)
-    temporary = out.with_name(out.name + ".part")
     try:
-        temporary.write_text(page, encoding="utf-8")
-        temporary.replace(out)
+        write_whole(out, page)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
         raise StoreError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"wrote {out} ({len(page):,} bytes)")
     return EXIT_OK
@@ -214,7 +212,7 @@ def hint_command(
         situation, names = _hint_situation(args, config)
         result = hint(situation, strategy, args.top)
         if args.svg is not None:
-            args.svg.write_text(hint_svg(result, situation, names), encoding="utf-8")
+            write_whole(args.svg, hint_svg(result, situation, names))
     except ConfigError as exc:
         return fail("hint", str(exc), EXIT_CONFIG)
     except (EngineError, BotError, LookupError, OSError) as exc:

@@ -36,6 +36,7 @@ from typing import TypeAlias
 
 from engine.errors import LexiconError
 from engine.tiles import LETTER_MASK, Alphabet
+from engine.wholefile import write_whole
 
 MAGIC = b"WFDAWG\r\n"
 FORMAT_VERSION = 1
@@ -433,10 +434,7 @@ class Dawg:
 
     def save(self, path: str | Path) -> None:
         """Write the binary file (atomically: a crash never leaves half a file)."""
-        target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(self.to_bytes())
-        tmp.replace(target)
+        write_whole(path, self.to_bytes())
 
     @classmethod
     def from_bytes(cls, data: bytes, alphabet: Alphabet, *, name: str = "lexicon") -> Dawg:

@@ -9,9 +9,9 @@ differences, not a mix of incomparable results.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+from engine.wholefile import write_whole
 from offline.errors import WorkDirError
 
 MANIFEST = "manifest.json"
@@ -37,13 +37,6 @@ def prepare(work: Path, wanted: dict[str, object]) -> None:
             )
         return
     write_whole(manifest, json.dumps(wanted, indent=1) + "\n")
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write a file so that it either exists complete or not at all."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
 
 
 __all__ = ["MANIFEST", "prepare", "write_whole"]

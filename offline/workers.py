@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -64,10 +65,28 @@ def run_chunks(
         for index, chunk in enumerate(chunks):
             yield index, work(chunk)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_leave_stop_signals_to_the_parent)
+    try:
         futures = {pool.submit(work, chunk): index for index, chunk in enumerate(chunks)}
         for future in as_completed(futures):
             yield futures[future], future.result()
+    except BaseException:
+        # stopped (a signal, an error, a caller that stopped reading): the chunks not started are
+        # dropped and the ones running are ended now rather than played to the end; the workers write
+        # no file, so nothing is left half done
+        for process in list((pool._processes or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _leave_stop_signals_to_the_parent() -> None:
+    """A worker's start: SIGINT (which a terminal sends to every process of the job) is the parent's
+    to handle, and SIGTERM (which the parent sends to end a worker) ends it at once, whatever handler
+    the worker inherited from the parent with ``fork``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @cache

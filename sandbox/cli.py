@@ -8,13 +8,14 @@ import sys
 import time
 from pathlib import Path
 
+from bot.stopping import Stopped, stop_signals
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError, LexiconError
 from engine.rules import Ruleset
 from sandbox.faults import KINDS, Faults
 from sandbox.server import READ_TIMEOUT, SandboxServer
 from sandbox.state import NORMAL, RANDOM, State
-from sandbox.store import Store, submission_report
+from sandbox.store import Store, StoreFileError, submission_report
 
 
 def _count(text: str) -> int:
@@ -122,7 +123,18 @@ def check(path: Path, prog: str = "sandbox") -> int:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
-    """Parse the options, start the server and serve until interrupted; returns the exit status."""
+    """Parse the options, start the server and serve until Ctrl-C or SIGTERM (its normal end: exit 0
+    after one line); returns the exit status."""
+    try:
+        with stop_signals():
+            return _run(argv, prog)
+    except Stopped as stop:
+        start = "\n" if sys.stdout.isatty() else ""  # after the ^C a terminal shows
+        print(f"{start}sandbox stopped ({stop.name})", flush=True)
+        return 0
+
+
+def _run(argv: list[str] | None, prog: str) -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.check:
@@ -147,7 +159,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     state = State(registry.get, time.time, seed=args.seed)
-    store = Store(args.db) if args.db else None
+    try:
+        store = Store(args.db) if args.db else None
+    except StoreFileError as exc:
+        print(f"{prog}: --db {exc}", file=sys.stderr)
+        return 2
     if store is not None and store.load_into(state):
         player = next(u for u in state.users.values() if u.username == "player")
         house = next(u for u in state.users.values() if u.id in state.house)
@@ -178,9 +194,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m sandbox") -> int:
         print("  faults: " + ", ".join(f"{kind} {rate:.0%}" for kind, rate in rates.items()))
     sys.stdout.flush()
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("\nsandbox stopped")
+        server.serve_forever()  # until a stop signal raises Stopped
     finally:
         server.server_close()
     return 0

@@ -31,15 +31,38 @@ _SCHEMA = (
 _SUBMISSION_COLUMNS = "game_id, user_id, turn, kind, body, outcome"
 
 
+class StoreFileError(ValueError):
+    """The sandbox's file cannot be opened or used (a directory, a missing directory, not SQLite);
+    the message names the file and why."""
+
+
+def _unopenable(path: Path) -> str | None:
+    """Why SQLite could not open ``path`` (it says only "unable to open database file"), or None."""
+    if path.is_dir():
+        return "it is a directory"
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return f"{blocking} is not a directory"
+    if not path.parent.is_dir():
+        return f"there is no directory {path.parent}"
+    return None
+
+
 class Store:
     """One SQLite file holding a sandbox's users, games, invites, requests, notifications and submissions."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.db = sqlite3.connect(self.path, check_same_thread=False)
-        with self.db:
-            for statement in _SCHEMA:
-                self.db.execute(statement)
+        problem = _unopenable(self.path)
+        if problem is not None:
+            raise StoreFileError(f"{self.path}: cannot open the sandbox's file: {problem}")
+        try:
+            self.db = sqlite3.connect(self.path, check_same_thread=False)
+            with self.db:
+                for statement in _SCHEMA:
+                    self.db.execute(statement)
+        except sqlite3.DatabaseError as exc:  # unreadable, not SQLite, or another program's tables
+            raise StoreFileError(f"{self.path}: cannot use it as the sandbox's file: {exc}") from None
         self._saved = ""  # the last document written: reads (often POSTed) need no write
         # How many of the state's submissions the table holds; None until loaded or saved once (a
         # state that was not loaded from this file replaces the submissions it holds).

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.logs import setup_logging
+from bot.logs import LogFile, setup_logging
 from engine import native
 
 
@@ -22,7 +22,7 @@ def test_a_new_log_file_is_private(tmp_path: Path) -> None:
     root = logging.getLogger()
     before = list(root.handlers)
     try:
-        setup_logging("INFO", log_file)
+        setup_logging("INFO", LogFile(log_file))
         logging.getLogger("bot.test").info("hello")
     finally:
         for handler in list(root.handlers):

@@ -259,7 +259,7 @@ def test_replay_lists_games_writes_html_and_refuses_a_missing_state_file(
     out = tmp_path / "game.html"
     assert main(["replay", *state, *fast, str(recorded.game_id), "--html", str(out)]) == 0
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    assert not (tmp_path / "game.html.part").exists()
+    assert not (tmp_path / "game.html.partial").exists()
     assert main(["replay", *state, *fast, str(recorded.game_id)]) == 0
     assert "scores differ from the server's" in capsys.readouterr().out
     missing = tmp_path / "typo.sqlite3"

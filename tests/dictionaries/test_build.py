@@ -136,7 +136,7 @@ def test_cli_build_errors(argv: list[str], code: int, message: str, capsys: pyte
 def test_cli_build_leaves_no_partial_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "out.dawg"
     assert cli(["dict", "build", "nb", str(write(tmp_path / "x.txt", ["quiz"])), "-o", str(target)]) == 1
-    assert not target.exists() and not list(tmp_path.glob("*.tmp"))
+    assert not target.exists() and not list(tmp_path.glob("*.partial"))
     assert "no word that ruleset nb can play" in capsys.readouterr().err
 
 

@@ -200,7 +200,7 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
     lex = build(texts)
     path = tmp_path / "en.dawg"
     lex.save(path)
-    assert not (tmp_path / "en.dawg.tmp").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["en.dawg"]  # no partial file left beside it
     again = Dawg.load(path, EN)
     assert list(again.words()) == list(lex.words())
     assert len(again) == len(lex) == 7

@@ -1,0 +1,50 @@
+"""``sandbox --db PATH`` that cannot be the sandbox's file (a directory, a path under a file or in a
+missing directory, a file that is not SQLite): one line naming the path and why, exit 2, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+
+def directory(tmp: Path) -> tuple[Path, str]:
+    (tmp / "state").mkdir()
+    return tmp / "state", "cannot open the sandbox's file: it is a directory"
+
+
+def under_a_file(tmp: Path) -> tuple[Path, str]:
+    (tmp / "plain").write_text("", encoding="utf-8")
+    return tmp / "plain" / "sandbox.db", f"cannot open the sandbox's file: {tmp / 'plain'} is not a directory"
+
+
+def in_a_missing_directory(tmp: Path) -> tuple[Path, str]:
+    return tmp / "nowhere" / "sandbox.db", f"cannot open the sandbox's file: there is no directory {tmp / 'nowhere'}"
+
+
+def not_sqlite(tmp: Path) -> tuple[Path, str]:
+    (tmp / "notes.db").write_text("not a database, just text that is long enough to be read\n" * 20, encoding="utf-8")
+    return tmp / "notes.db", "cannot use it as the sandbox's file: file is not a database"
+
+
+@pytest.mark.parametrize("make", [directory, under_a_file, in_a_missing_directory, not_sqlite])
+@pytest.mark.parametrize("command", [["-m", "sandbox"], ["-m", "bot.cli", "sandbox"]])
+def test_a_db_that_cannot_be_opened_is_one_line_and_exit_2(
+    tmp_path: Path, make: Callable[[Path], tuple[Path, str]], command: list[str]
+) -> None:
+    path, why = make(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
+    result = subprocess.run(
+        [sys.executable, *command, "--db", str(path), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    prog = "python -m sandbox" if command[1] == "sandbox" else "wordfeud-bot sandbox"
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f"{prog}: --db {path}: {why}\n"
+    assert result.stdout == "" and sorted(tmp_path.rglob("*")) == before  # no server started, nothing made
