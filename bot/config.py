@@ -3,7 +3,8 @@
 Secrets never live in the configuration: the login (``WORDFEUD_EMAIL``, ``WORDFEUD_USERNAME`` or
 ``WORDFEUD_USER_ID``, by ``account.login``) and ``WORDFEUD_PASSWORD`` or
 ``WORDFEUD_PASSWORD_HASH`` come from the environment, or from ``account.secrets_file`` (``KEY=value``
-lines) which must be readable by its owner only. A bad file names the key and the problem.
+or ``export KEY=value`` lines, ``bot.secretsfile``) which must be readable by its owner only. A bad file
+names the key and the problem.
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
+from bot.secretsfile import parse_secrets
 from bot.transport import check_base_url
 from engine.rules import RULESET_IDS
 from engine.strategy import strategy_named, table_file
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
+#: The ``WORDFEUD_*`` keys a secrets file may set (the file is also sourced by cron, so the bot's
+#: own variables may be there too).
+SECRETS_FILE_KEYS = (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES, "WORDFEUD_BOT_CONFIG", "WORDFEUD_BOT_DATA")
 BoardType = Literal["normal", "random"]
 BOARD_TYPES: tuple[BoardType, ...] = ("normal", "random")
 
@@ -265,18 +270,10 @@ def _secrets_file(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"account.secrets_file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"account.secrets_file {path}: not UTF-8 text") from None
     if mode & 0o077:
         raise ConfigError(
             f"account.secrets_file {path} can be read by other users (mode {mode:o}); run: chmod 600 {path}"
         )
-    values = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        key, sep, value = stripped.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"account.secrets_file {path} line {number}: expected KEY=value")
-        values[key.strip()] = value.strip().strip('"').strip("'")
-    return values
-
+    return parse_secrets(text, path, SECRETS_FILE_KEYS)
