@@ -244,9 +244,7 @@ def _did_you_mean(location: tuple[int | str, ...]) -> str:
 def load_credentials(config: BotConfig, environ: Mapping[str, str] | None = None) -> Credentials:
     """The login from the environment, completed from ``account.secrets_file``; ConfigError names
     the variable that is missing or the file that others can read."""
-    env = dict(os.environ if environ is None else environ)
-    values = dict(_secrets_file(config.account.secrets_file)) if config.account.secrets_file else {}
-    values.update({k: v for k, v in env.items() if k in (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES) and v})
+    values = {key: value for key, (value, _) in _secret_values(config, environ).items()}
     login_variable = LOGIN_VARIABLES[config.account.login]
     login = values.get(login_variable, "").strip()
     if not login:
@@ -261,6 +259,31 @@ def load_credentials(config: BotConfig, environ: Mapping[str, str] | None = None
     except ValueError as exc:
         raise ConfigError(f"{login_variable} / WORDFEUD_PASSWORD_HASH: {exc}") from None
     raise ConfigError("set WORDFEUD_PASSWORD or WORDFEUD_PASSWORD_HASH in the environment or the secrets file")
+
+
+def _secret_values(config: BotConfig, environ: Mapping[str, str] | None) -> dict[str, tuple[str, str]]:
+    """The login and password variables that are set, each with where it came from (the environment
+    wins over the secrets file)."""
+    env = os.environ if environ is None else environ
+    wanted = (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES)
+    found: dict[str, tuple[str, str]] = {}
+    if config.account.secrets_file:
+        where = f"the secrets file {config.account.secrets_file}"
+        found.update({k: (v, where) for k, v in _secrets_file(config.account.secrets_file).items() if k in wanted})
+    found.update({k: (env[k], "the environment") for k in wanted if env.get(k)})
+    return {k: (v, where) for k, (v, where) in found.items() if v}
+
+
+def password_source(config: BotConfig, environ: Mapping[str, str] | None = None) -> str:
+    """Which password variable the login uses and where it is set (never its value), e.g.
+    ``WORDFEUD_PASSWORD from the environment``; '' when none is set."""
+    found = _secret_values(config, environ)
+    for variable in ("WORDFEUD_PASSWORD_HASH", "WORDFEUD_PASSWORD"):  # the order load_credentials takes them
+        if variable in found:
+            text = f"{variable} from {found[variable][1]}"
+            other = next((v for v in PASSWORD_VARIABLES if v != variable and v in found), None)
+            return text + (f" ({other} is set too, and not used)" if other else "")
+    return ""
 
 
 def _secrets_file(path: Path) -> dict[str, str]:
