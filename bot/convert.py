@@ -189,7 +189,8 @@ def placement_words(move: Placement, board: Board) -> list[str]:
 
 
 def placement_from_api(tiles: Sequence[ApiTile], alphabet: Alphabet, game_id: int) -> Placement:
-    """An API tile list (a ``last_move``) as an engine placement."""
+    """An API tile list (a ``last_move``) as an engine placement. A one-tile list cannot say its
+    direction; ``format_move`` writes it along the longer word it makes (``engine.move.oriented``)."""
     squares = sorted(tiles_to_squares(tiles, alphabet, game_id))
     direction = Direction.ACROSS if len({r for r, _, _ in squares}) == 1 else Direction.DOWN
     return Placement(tuple(squares), direction)
