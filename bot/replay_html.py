@@ -78,8 +78,12 @@ _SCRIPT = r"""
     });
     return pick;
   }
-  const start = /^#(\d+)$/.exec(location.hash);
-  show(start ? after(Number(start[1])) : 0);
+  function opened() {
+    const asked = /^#(\d+)$/.exec(location.hash);
+    show(asked ? after(Number(asked[1])) : 0);
+  }
+  window.addEventListener('hashchange', opened);
+  opened();
 })();
 """
 
