@@ -86,14 +86,15 @@ def write_replay_html(
 ) -> int:
     """Write the HTML replay of a game to ``out`` (whole or not at all); returns the exit status."""
     page = replay_html(record(store, game_id, lexicons, strategy), strategy.name)
+    data = page.encode("utf-8")
     temporary = out.with_name(out.name + ".part")
     try:
-        temporary.write_text(page, encoding="utf-8")
+        temporary.write_bytes(data)
         temporary.replace(out)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
         raise StoreError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"wrote {out} ({len(page):,} bytes)")
+    print(f"wrote {out} ({len(data):,} bytes)")
     return EXIT_OK
 
 
