@@ -1,6 +1,6 @@
-"""What ``wordfeud-bot check-config`` prints about the settings that shape a run: the password
-variable in use (never its value), the strategy, the status page's address, the log file and the
-random games. ``bot.cli`` prints these lines after the account and the server."""
+"""What ``wordfeud-bot check-config`` prints about the settings that shape a run: the strategy, the
+status page's address, the log file and the random games. ``bot.cli`` prints these lines after the
+account (with the password variable in use, ``bot.config.password_source``) and the server."""
 
 from __future__ import annotations
 
@@ -20,11 +20,9 @@ def status_address(listen: str | None) -> str:
     return f"http://{shown}:{port}/"
 
 
-def settings_lines(config: BotConfig, log_file: Path | None, password: str) -> list[str]:
-    """The lines about the password, strategy, status page, log file and random games.
-
-    ``log_file``: ``--log-file`` when given (it wins over ``logging.file``); ``password``: which
-    variable is used and where it is set (``bot.config.password_source``)."""
+def settings_lines(config: BotConfig, log_file: Path | None) -> list[str]:
+    """The lines about the strategy, status page, log file and random games; ``log_file``:
+    ``--log-file`` when given (it wins over ``logging.file``)."""
     play = config.play
     log = log_file or config.logging.file
     logged = f"{log} (and stderr)" if log else "none: the log goes to stderr only (--log-file or logging.file)"
@@ -35,7 +33,6 @@ def settings_lines(config: BotConfig, log_file: Path | None, password: str) -> l
         else "off (random_games.keep = 0: the bot asks for no random opponents)"
     )
     return [
-        f"password: {password}",
         f"strategy: {play.strategy}, up to {play.seconds_per_move:g} s a move, {play.max_candidates} candidates "
         f"if the server refuses words{'; dry run: nothing is submitted' if play.dry_run else ''}",
         f"status page: {status_address(config.status.listen)}",

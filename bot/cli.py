@@ -213,10 +213,10 @@ def check_config(args: argparse.Namespace) -> int:
     registry = registry_for(config)
     source = args.config or os.environ.get(CONFIG_VARIABLE) or "(no file: defaults)"
     print(f"config: {source}")
-    print(f"account: {credentials.method} {credentials.login}")
+    print(f"account: {credentials.method} {credentials.login}; password: {password_source(config)}")
     print(f"server: {config.api.base_url}  timeout {config.api.timeout_seconds:g} s")
     print(f"state: {store_path}")
-    for line in settings_lines(config, args.log_file, password_source(config)):
+    for line in settings_lines(config, args.log_file):
         print(line)
     print(native.describe())
     print(f"poll: every {config.schedule.poll_seconds:g} s, jitter up to {config.schedule.jitter_seconds:g} s")

@@ -37,8 +37,8 @@ def test_the_password_variable_and_the_settings_are_shown(
         '[logging]\nfile = "/var/tmp/from-config.log"\n'
     )
     out = _check(tmp_path, toml, ["--log-file", str(tmp_path / "bot.log")], capsys)
-    assert "account: email bot@example.org" in out and not any("hash set" in line for line in out)
-    assert "password: WORDFEUD_PASSWORD from the environment" in out
+    assert "account: email bot@example.org; password: WORDFEUD_PASSWORD from the environment" in out
+    assert not any("hash set" in line for line in out)
     assert "strategy: equity, up to 3 s a move, 10 candidates if the server refuses words" in out
     assert "status page: http://127.0.0.1:8765/" in out
     assert f"log file: {tmp_path / 'bot.log'} (and stderr), level INFO" in out  # --log-file wins
@@ -52,7 +52,7 @@ def test_the_defaults_say_what_is_off(
     monkeypatch.delenv("WORDFEUD_PASSWORD", raising=False)
     monkeypatch.setenv("WORDFEUD_PASSWORD_HASH", hash_password(SECRET))
     out = _check(tmp_path, '[api]\nbase_url = "http://127.0.0.1:9/wf/"\n', [], capsys)
-    assert "password: WORDFEUD_PASSWORD_HASH from the environment" in out
+    assert "account: email bot@example.org; password: WORDFEUD_PASSWORD_HASH from the environment" in out
     assert "strategy: sim, up to 2 s a move, 10 candidates if the server refuses words" in out
     assert "status page: off (set status.listen, e.g. 127.0.0.1:8765, to serve it)" in out
     assert "log file: none: the log goes to stderr only (--log-file or logging.file), level INFO" in out
