@@ -11,7 +11,7 @@ from bot.convert import ConversionError, Kind, placement_from_api, rack_from_api
 from bot.errors import ProtocolError
 from bot.models import Game, field_problem
 from engine.board import Board
-from engine.move import Placement, format_move, parse_move
+from engine.move import Direction, Placement, format_move, parse_move
 from engine.rules import Ruleset
 from engine.tiles import BLANK_FLAG
 from sandbox.api import game_json
@@ -155,5 +155,7 @@ def test_an_opponents_one_tile_move_is_written_as_the_bots_own(
     board.place(parse_move(before, board).tiles)
     theirs = placement_from_api([tile], EN.alphabet, 1)
     assert format_move(theirs, board) == written
+    down = written[0].isalpha()
+    assert placement_from_api([tile], EN.alphabet, 1, board).direction is (Direction.DOWN if down else Direction.ACROSS)
     ours = submission(parse_move(written, board), board, EN)  # the same move, sent by the bot
     assert ours.notation == written
