@@ -51,7 +51,7 @@ def opponent_words(game: Game, user_id: int) -> list[str]:
     if game.tiles is None:
         return []
     board = _board(game)
-    move = placement_from_api(last.move, board.alphabet, game.id)
+    move = placement_from_api(last.move, board.alphabet, game.id, board)
     if any(board.grid[r][c] != tile for r, c, tile in move.tiles):
         raise ConversionError(f"game {game.id}: field 'last_move': its tiles are not on the board")
     try:
@@ -65,7 +65,7 @@ def words_of_move(game: Game, tiles: Sequence[Sequence[Any]]) -> list[str]:
     as it was before the move. Raises ConversionError when they cannot be placed there."""
     board = _board(game)
     move = placement_from_api([(int(x), int(y), str(letter), bool(blank)) for x, y, letter, blank in tiles],
-                              board.alphabet, game.id)
+                              board.alphabet, game.id, board)
     try:
         return word_texts(board, move)
     except EngineError as exc:

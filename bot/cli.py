@@ -29,7 +29,16 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bot.app import build, registry_for
-from bot.config import BotConfig, LoggingConfig, exposure_warning, load_config, load_credentials, parse_listen
+from bot.checkconfig import settings_lines
+from bot.config import (
+    BotConfig,
+    LoggingConfig,
+    exposure_warning,
+    load_config,
+    load_credentials,
+    parse_listen,
+    password_source,
+)
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
@@ -236,9 +245,11 @@ def check_config(args: argparse.Namespace) -> int:
     registry = registry_for(config)
     source = args.config or os.environ.get(CONFIG_VARIABLE) or "(no file: defaults)"
     print(f"config: {source}")
-    print(f"account: {credentials.method} {credentials.login} (password hash set)")
+    print(f"account: {credentials.method} {credentials.login}; password: {password_source(config)}")
     print(f"server: {config.api.base_url}  timeout {config.api.timeout_seconds:g} s")
     print(f"state: {store_path}")
+    for line in settings_lines(config, args.log_file):
+        print(line)
     print(native.describe())
     print(f"poll: every {config.schedule.poll_seconds:g} s, jitter up to {config.schedule.jitter_seconds:g} s")
     invites = config.invites

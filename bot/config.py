@@ -3,7 +3,8 @@
 Secrets never live in the configuration: the login (``WORDFEUD_EMAIL``, ``WORDFEUD_USERNAME`` or
 ``WORDFEUD_USER_ID``, by ``account.login``) and ``WORDFEUD_PASSWORD`` or
 ``WORDFEUD_PASSWORD_HASH`` come from the environment, or from ``account.secrets_file`` (``KEY=value``
-lines) which must be readable by its owner only. A bad file names the key and the problem.
+or ``export KEY=value`` lines, ``bot.secretsfile``) which must be readable by its owner only. A bad file
+names the key and the problem.
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
+from bot.secretsfile import parse_secrets
 from bot.transport import check_base_url
 from engine.rules import RULESET_IDS
 from engine.strategy import strategy_named, table_file
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")
+#: The ``WORDFEUD_*`` keys a secrets file may set (the file is also sourced by cron, so the bot's
+#: own variables may be there too).
+SECRETS_FILE_KEYS = (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES, "WORDFEUD_BOT_CONFIG", "WORDFEUD_BOT_DATA")
 BoardType = Literal["normal", "random"]
 BOARD_TYPES: tuple[BoardType, ...] = ("normal", "random")
 
@@ -252,9 +257,7 @@ def _did_you_mean(location: tuple[int | str, ...]) -> str:
 def load_credentials(config: BotConfig, environ: Mapping[str, str] | None = None) -> Credentials:
     """The login from the environment, completed from ``account.secrets_file``; ConfigError names
     the variable that is missing or the file that others can read."""
-    env = dict(os.environ if environ is None else environ)
-    values = dict(_secrets_file(config.account.secrets_file)) if config.account.secrets_file else {}
-    values.update({k: v for k, v in env.items() if k in (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES) and v})
+    values = {key: value for key, (value, _) in _secret_values(config, environ).items()}
     login_variable = LOGIN_VARIABLES[config.account.login]
     login = values.get(login_variable, "").strip()
     if not login:
@@ -271,6 +274,31 @@ def load_credentials(config: BotConfig, environ: Mapping[str, str] | None = None
     raise ConfigError("set WORDFEUD_PASSWORD or WORDFEUD_PASSWORD_HASH in the environment or the secrets file")
 
 
+def _secret_values(config: BotConfig, environ: Mapping[str, str] | None) -> dict[str, tuple[str, str]]:
+    """The login and password variables that are set, each with where it came from (the environment
+    wins over the secrets file)."""
+    env = os.environ if environ is None else environ
+    wanted = (*LOGIN_VARIABLES.values(), *PASSWORD_VARIABLES)
+    found: dict[str, tuple[str, str]] = {}
+    if config.account.secrets_file:
+        where = f"the secrets file {config.account.secrets_file}"
+        found.update({k: (v, where) for k, v in _secrets_file(config.account.secrets_file).items() if k in wanted})
+    found.update({k: (env[k], "the environment") for k in wanted if env.get(k)})
+    return {k: (v, where) for k, (v, where) in found.items() if v}
+
+
+def password_source(config: BotConfig, environ: Mapping[str, str] | None = None) -> str:
+    """Which password variable the login uses and where it is set (never its value), e.g.
+    ``WORDFEUD_PASSWORD from the environment``; '' when none is set."""
+    found = _secret_values(config, environ)
+    for variable in ("WORDFEUD_PASSWORD_HASH", "WORDFEUD_PASSWORD"):  # the order load_credentials takes them
+        if variable in found:
+            text = f"{variable} from {found[variable][1]}"
+            other = next((v for v in PASSWORD_VARIABLES if v != variable and v in found), None)
+            return text + (f" ({other} is set too, and not used)" if other else "")
+    return ""
+
+
 def _secrets_file(path: Path) -> dict[str, str]:
     path = path.expanduser()
     try:
@@ -278,18 +306,10 @@ def _secrets_file(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"account.secrets_file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"account.secrets_file {path}: not UTF-8 text") from None
     if mode & 0o077:
         raise ConfigError(
             f"account.secrets_file {path} can be read by other users (mode {mode:o}); run: chmod 600 {path}"
         )
-    values = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        key, sep, value = stripped.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"account.secrets_file {path} line {number}: expected KEY=value")
-        values[key.strip()] = value.strip().strip('"').strip("'")
-    return values
-
+    return parse_secrets(text, path, SECRETS_FILE_KEYS)

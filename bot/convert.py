@@ -28,7 +28,7 @@ from bot.models import ApiTile, Game
 from engine.board import Board
 from engine.errors import EngineError
 from engine.layout import BoardLayout
-from engine.move import Direction, Move, Placement, Swap, format_move
+from engine.move import Direction, Move, Placement, Swap, format_move, oriented
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.score import word_texts
@@ -146,7 +146,7 @@ def _their_last(game: Game, opponent: int, board: Board, rules: Ruleset) -> Plac
     if last is None or last.move_type != "move" or last.user_id != opponent or not last.move or last.points is None:
         return None
     try:
-        move = placement_from_api(last.move, rules.alphabet, game.id)
+        move = placement_from_api(last.move, rules.alphabet, game.id, board)
     except ConversionError:
         return None
     if any(board[row, col] != tile for row, col, tile in move.tiles):
@@ -188,11 +188,16 @@ def placement_words(move: Placement, board: Board) -> list[str]:
     return word_texts(board, move)
 
 
-def placement_from_api(tiles: Sequence[ApiTile], alphabet: Alphabet, game_id: int) -> Placement:
-    """An API tile list (a ``last_move``) as an engine placement."""
+def placement_from_api(
+    tiles: Sequence[ApiTile], alphabet: Alphabet, game_id: int, board: Board | None = None
+) -> Placement:
+    """An API tile list (a ``last_move``) as an engine placement. A one-tile list cannot say its
+    direction: with the ``board`` (before or after the move) it runs along the longer word it makes
+    (``engine.move.oriented``), as ``format_move`` writes it in any case."""
     squares = sorted(tiles_to_squares(tiles, alphabet, game_id))
     direction = Direction.ACROSS if len({r for r, _, _ in squares}) == 1 else Direction.DOWN
-    return Placement(tuple(squares), direction)
+    move = Placement(tuple(squares), direction)
+    return oriented(move, board) if board is not None else move
 
 
 def swap_letters(tiles: Iterable[int], alphabet: Alphabet) -> list[str]:

@@ -134,7 +134,7 @@ def _house_placement(game: Game, position: Position) -> Placement | None:
     last = game.last_move
     if last is None or last.move_type != "move" or not last.move:
         return None
-    return placement_from_api(last.move, position.rules.alphabet, game.id)
+    return placement_from_api(last.move, position.rules.alphabet, game.id, position.board)
 
 
 def _show_house_move(game: Game, position: Position, shown: Picture) -> int:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.board_svg import BoardView, board_svg, square_name, squares_of
+from bot.board_svg import BoardView, board_svg, squares_of
 from bot.terminal import board_picture
 from engine.board import Board
 from engine.errors import EngineError, PositionError
-from engine.move import Move, Placement, Swap, format_move
+from engine.move import Move, Placement, Swap, format_move, oriented, square_name
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
@@ -29,7 +29,8 @@ from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet, board_tile
 
 @dataclass(frozen=True)
 class HintTile:
-    """A tile a move puts down: its square (``H8``), letter and whether it is a blank."""
+    """A tile a move puts down: its square as the move's notation writes it (``8H`` across, ``H8``
+    down), letter and whether it is a blank."""
 
     square: str
     letter: str
@@ -48,8 +49,13 @@ class HintMove:
     leave_value: float | None
     equity: float | None
     tiles: tuple[HintTile, ...]
-    sim_value: float | None = None  # a simulating strategy's mean value of the move (points ahead)
-    sim_wins: float | None = None  # and the share of its iterations that left us ahead
+    #: a simulating strategy's mean value of the move: the points ahead after it, the opponent's reply and
+    #: our next move, the tiles each side keeps counted (the score so far left out)
+    sim_value: float | None = None
+    #: the share of the iterations that ended with us ahead in the game after those three moves; only when
+    #: the simulation ranked by it (fewer than ``SimSettings.by_wins_below`` tiles in the bag), since early
+    #: in a game nearly every move ends ahead and the share says nothing about winning
+    sim_ahead: float | None = None
 
 @dataclass(frozen=True)
 class Hint:
@@ -133,11 +139,13 @@ def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
     simulated: dict[Move, CandidateStats] = {}
     static: Strategy = strategy
     iterations = 0
+    by_wins = False
     if isinstance(strategy, Sim):
         static = strategy.static  # leaves and equities are the static ones the candidates came from
         if strategy.last is not None:
             simulated = {entry.move: entry for entry in strategy.last.ranked}
             iterations = strategy.last.iterations
+            by_wins = strategy.last.by_wins
     note = ""
     model = None
     if situation.bag_count == 0:
@@ -147,7 +155,12 @@ def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
     else:
         note = f"{strategy.name} ranks by score alone"
     if simulated:
-        note = f"simulated {len(simulated)} candidates over {iterations} iterations"
+        note = (
+            f"simulated {len(simulated)} candidates over {iterations} iterations; sim value: the mean points ahead "
+            "after the move, the opponent's reply and our next move, tiles kept counted"
+        )
+        if by_wins:
+            note += "; ahead: the share of iterations that end with us ahead in the game, which ranks them now"
     weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
     moves = []
     for rank, move in enumerate(ranked, 1):
@@ -169,9 +182,9 @@ def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
                 leave=leave.text(),
                 leave_value=None if value is None else round(value, 2),
                 equity=None if equity is None else round(equity, 2),
-                tiles=_tiles(move, situation.rules.alphabet),
+                tiles=_tiles(move, situation.board),
                 sim_value=None if sim is None or not sim.count else round(sim.mean, 2),
-                sim_wins=None if sim is None or not sim.count else round(sim.win_rate, 3),
+                sim_ahead=None if sim is None or not sim.count or not by_wins else round(sim.win_rate, 3),
             )
         )
     return Hint(
@@ -195,11 +208,15 @@ def _leave(rack: Rack, move: Move) -> Rack:
     return rack
 
 
-def _tiles(move: Move, alphabet: Alphabet) -> tuple[HintTile, ...]:
+def _tiles(move: Move, board: Board) -> tuple[HintTile, ...]:
+    """The tiles a move puts down, each square written as the move's notation writes squares: row first
+    across (``8H``), column first down (``H8``)."""
     if not isinstance(move, Placement):
         return ()
+    direction = oriented(move, board).direction
+    symbol = board.alphabet.symbol
     return tuple(
-        HintTile(square_name(r, c), alphabet.symbol(t & LETTER_MASK), bool(t & BLANK_FLAG)) for r, c, t in move.tiles
+        HintTile(square_name(r, c, direction), symbol(t & LETTER_MASK), bool(t & BLANK_FLAG)) for r, c, t in move.tiles
     )
 
 
@@ -223,16 +240,18 @@ def hint_text(result: Hint, situation: Situation, *, colour: bool = False) -> st
     lines.append(board_picture(board, rules.layout, squares_of(best.tiles) if best else frozenset(), colour=colour))
     width = max([len("move"), *(len(m.notation) for m in result.moves)])
     sims = any(m.sim_value is not None for m in result.moves)
+    ahead = any(m.sim_ahead is not None for m in result.moves)
     head = f"{'#':>3}  {'move':<{width}}  {'score':>5}  {'leave':<8} {'leave value':>11}  {'equity':>7}"
-    lines.append(head + (f"  {'sim value':>9}  {'wins':>5}" if sims else ""))
+    lines.append(head + (f"  {'sim value':>9}" if sims else "") + (f"  {'ahead':>5}" if ahead else ""))
     for m in result.moves:
         line = (
             f"{m.rank:>3}  {m.notation:<{width}}  {m.score:>5}  {m.leave or '-':<8} "
             f"{_figure(m.leave_value):>11}  {_figure(m.equity):>7}"
         )
         if sims:
-            wins = "-" if m.sim_wins is None else f"{m.sim_wins:.0%}"
-            line += f"  {_figure(m.sim_value):>9}  {wins:>5}"
+            line += f"  {_figure(m.sim_value):>9}"
+        if ahead:
+            line += f"  {'-' if m.sim_ahead is None else f'{m.sim_ahead:.0%}':>5}"
         lines.append(line)
     if result.note:
         lines.append(f"({result.note})")

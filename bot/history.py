@@ -187,7 +187,7 @@ def _their_frame(
         actor = players[0][0] if last.user_id == user else actor
         points = last.points
         if last.move_type == "move" and last.move:
-            move = placement_from_api(last.move, position.rules.alphabet, game.id)
+            move = placement_from_api(last.move, position.rules.alphabet, game.id, position.board)
             prior = board_without(position.board, move.tiles)
             action = format_move(move, prior)
             engine_points = score(prior, move, position.rules)

@@ -19,6 +19,7 @@ from bot.config import BotConfig
 from bot.errors import ConfigError, ProtocolError, StoreError
 from bot.models import Game
 from bot.store import OPPONENT, OWN, DecisionStatus, Store
+from bot.views import open_state
 from dictionaries.learned import LearnedWords
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError
@@ -67,7 +68,7 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         if args.ruleset is not None:
             Ruleset.for_id(args.ruleset)
         config, registry = load(args)
-        store = Store(args.state or config.store.resolved())
+        store = open_state(config, args.state)  # a missing file is refused, not created empty
     except (ConfigError, StoreError, EngineError) as exc:
         print(f"wordfeud-bot learned: {exc}", file=sys.stderr)
         return 2

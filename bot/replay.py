@@ -95,7 +95,7 @@ def _their_move(game: Game, position: Position, user: int) -> list[ReplayLine]:
     last = game.last_move
     if last is None or last.move_type != "move" or last.user_id == user or not last.move or last.points is None:
         return []
-    move = placement_from_api(last.move, position.rules.alphabet, game.id)
+    move = placement_from_api(last.move, position.rules.alphabet, game.id, position.board)
     before = board_without(position.board, move.tiles)
     engine_points = score(before, move, position.rules)
     mismatch = engine_points != last.points

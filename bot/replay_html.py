@@ -51,7 +51,7 @@ _SCRIPT = r"""
     frames.forEach(function (f, k) { f.hidden = k !== i; });
     rows.forEach(function (r) { r.classList.toggle('current', Number(r.dataset.frame) === i); });
     slider.value = i;
-    label.textContent = (i + 1) + ' / ' + frames.length;
+    label.textContent = frames[i].dataset.label;
     document.body.dataset.frame = i;
     const x = cursor.dataset['x' + i];
     cursor.setAttribute('x1', x); cursor.setAttribute('x2', x);
@@ -70,8 +70,20 @@ _SCRIPT = r"""
   document.getElementById('previous').addEventListener('click', function () { show(current() - 1); });
   document.getElementById('next').addEventListener('click', function () { show(current() + 1); });
   rows.forEach(function (r) { r.addEventListener('click', function () { show(Number(r.dataset.frame)); }); });
-  const start = /^#(\d+)$/.exec(location.hash);
-  show(start ? Number(start[1]) : 0);
+  function after(n) {  // the board after move n: the first frame of the most moves up to n
+    let pick = 0;
+    frames.forEach(function (f, k) {
+      const m = Number(f.dataset.moves);
+      if (m <= n && m > Number(frames[pick].dataset.moves)) { pick = k; }
+    });
+    return pick;
+  }
+  function opened() {
+    const asked = /^#(\d+)$/.exec(location.hash);
+    show(asked ? after(Number(asked[1])) : 0);
+  }
+  window.addEventListener('hashchange', opened);
+  opened();
 })();
 """
 
@@ -113,6 +125,16 @@ def caption(frame: Frame) -> str:
     if frame.would_play:
         text += f"; would play now: {frame.would_play}"
     return text
+
+
+def label(frame: Frame, last: int) -> str:
+    """The counter's text for a frame, in the game's move numbers (move N: the game's N-th move, both
+    players counted from 1; ``last``: the number of the last move recorded)."""
+    if frame.action == "game over":
+        return f"game over after move {last}"
+    if frame.action == "start":
+        return f"before move {frame.moves + 1} of {last}" if frame.moves else f"start, {last} moves"
+    return f"move {frame.moves} of {last}"
 
 
 def _graph(frames: list[Frame]) -> str:
@@ -158,10 +180,12 @@ def replay_html(game: GameRecord, strategy: str) -> str:
     state = "running" if game.running else "finished"
     title = f"Game {game.game_id}: {game.bot} against {game.opponent}"
     frames = []
+    last = game.frames[-1].moves
     for i, frame in enumerate(game.frames):
         view = BoardView(frame.board, frame.layout, frame.last, frame.players, frame.to_move, caption(frame))
         frames.append(
-            f'<section class="frame" data-index="{i}" data-moves="{frame.moves}" hidden>'
+            f'<section class="frame" data-index="{i}" data-moves="{frame.moves}" '
+            f'data-label="{escape(label(frame, last))}" hidden>'
             f"{board_svg(view, style=False)}"
             f'<p class="caption">{escape(caption(frame))}</p></section>'
         )
@@ -186,7 +210,8 @@ def replay_html(game: GameRecord, strategy: str) -> str:
 <p class="sub">Ruleset {game.ruleset} ({escape(rules_name)}), {state}: {escape(game.bot)} {final[0][1]},
 {escape(game.opponent)} {final[1][1]}. {len(game.frames)} positions; step with <kbd>&larr;</kbd> <kbd>&rarr;</kbd>,
 <kbd>Home</kbd>, <kbd>End</kbd> or the slider
-(<code>#N</code> in the address opens position N). "Would play now" is the {escape(strategy)} strategy of today.</p>
+(<code>#N</code> at the end of the address opens the board after move N; moves are numbered as in the game,
+both players' counted from 1). "Would play now" is the {escape(strategy)} strategy of today.</p>
 <div class="layout"><div>
 <div class="controls"><button id="previous" type="button">&larr; previous</button>
 <input id="slider" type="range" min="0" max="{len(game.frames) - 1}" value="0" aria-label="position">

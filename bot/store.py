@@ -32,6 +32,9 @@ from dictionaries.rejections import RejectedWords
 #: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
 SCHEMA_VERSION = 2
 _MARKER = "wordfeud-bot state"
+#: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
+#: program's SQLite file is recognised before anything is written to it.
+APPLICATION_ID = 0x57464253
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -152,15 +155,24 @@ class Store:
             _ensure_private(Path(self.path))
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else "PRAGMA journal_mode=MEMORY")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"state file {self.path}: {exc}") from None
+        try:
             self._db.execute("PRAGMA busy_timeout=5000")
+            with self._transaction():
+                self._check_identity()  # before anything is changed, the journal mode included
+            self._db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else "PRAGMA journal_mode=MEMORY")
             with self._transaction():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 self._check_meta()
         except sqlite3.DatabaseError as exc:
+            self._db.close()
             raise StoreError(f"state file {self.path}: {exc}") from None
+        except StoreError:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         """Close the database (and release the lock if held)."""
@@ -431,6 +443,36 @@ class Store:
         except (sqlite3.DatabaseError, OverflowError) as exc:  # OverflowError: an int SQLite cannot hold
             raise StoreError(f"state file {self.path}: {exc}") from None
 
+    def _check_identity(self) -> None:
+        """Refuse another program's SQLite file before writing to it; mark a new (empty) file as ours.
+
+        A file is ours when its ``application_id`` is ours, or (files made before the id was set) when
+        its ``meta`` table holds the marker, which then gets the id."""
+        (application_id,) = self._db.execute("PRAGMA application_id").fetchone()
+        if application_id == APPLICATION_ID:
+            return
+        tables = sorted(
+            str(row[0])
+            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not str(row[0]).startswith("sqlite_")
+        )
+        if application_id == 0 and not tables:
+            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            return
+        if application_id == 0 and "meta" in tables:
+            try:
+                marker = self._db.execute("SELECT value FROM meta WHERE key = 'marker'").fetchone()
+            except sqlite3.OperationalError:  # a ``meta`` table of another shape
+                marker = None
+            if marker is not None and marker[0] == _MARKER:
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                return
+        owner = f"application id {application_id:#x}" if application_id else f"tables: {', '.join(tables[:6])}"
+        raise StoreError(
+            f"state file {self.path} is another program's SQLite database ({owner}), not a wordfeud-bot state "
+            "database; it was left as it was. Give the bot a file of its own (--state or store.path)"
+        )
+
     def _check_meta(self) -> None:
         rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         if not rows:
@@ -457,6 +499,9 @@ def _decision(row: Any) -> Decision:
 
 def _ensure_private(path: Path) -> None:
     """Create the file readable by its owner only, or refuse an existing one others can read."""
+    if path.is_dir():
+        example = path / "state.sqlite3"
+        raise StoreError(f"state file {path} is a directory; give the path of a file in it, e.g. {example}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():

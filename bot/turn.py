@@ -308,7 +308,7 @@ class TurnPlayer:
             game.id,
             position.opponent,
             position.rules.id,
-            game.move_count,
+            game.move_count + 1,  # the game's move number, as everywhere: both players' moves counted from 1
             position.rack.text(),
             outcome_text(outcome),
             sent.notation,
@@ -337,7 +337,8 @@ class TurnPlayer:
             or sorted(fresh.me(mine).rack or []) != sorted(game.me(mine).rack or [])
         ):
             self._observe(fresh)
-            return Outcome.CHANGED, f"the game changed (move {game.move_count} -> {fresh.move_count}) before submitting"
+            played = f"{game.move_count} -> {fresh.move_count} moves played"
+            return Outcome.CHANGED, f"the game changed ({played}) before submitting"
         decision = self.store.begin_decision(game.id, game.move_count, sent)
         if self.settings.dry_run:
             self.store.settle(decision, DecisionStatus.DRY_RUN, detail="--dry-run: not submitted")

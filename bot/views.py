@@ -37,7 +37,8 @@ HINT_EXAMPLES = """examples:
   cat board.txt | wordfeud-bot hint --board - --rack QUIZ --top 5 --json
   wordfeud-bot hint --game 2226982257 --config bot.toml       the game now, read from the server
   wordfeud-bot hint --game 2226982257 --move 12 --svg move12.svg
-      the bot's 12th move of a recorded game, from the state file (no server)"""
+      the position before the game's move 12 (a move of the bot's; moves counted from 1, both
+      players'), from the state file (no server)"""
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -86,11 +87,12 @@ def write_replay_html(
 ) -> int:
     """Write the HTML replay of a game to ``out`` (whole or not at all); returns the exit status."""
     page = replay_html(record(store, game_id, lexicons, strategy), strategy.name)
+    data = page.encode("utf-8")
     try:
-        write_whole(out, page)
+        write_whole(out, data)
     except OSError as exc:
         raise StoreError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"wrote {out} ({len(page):,} bytes)")
+    print(f"wrote {out} ({len(data):,} bytes)")
     return EXIT_OK
 
 
@@ -151,7 +153,11 @@ def add_view_commands(
     )
     parser.add_argument("--game", type=int, metavar="ID", help="a game of the configured account")
     parser.add_argument(
-        "--move", type=int, metavar="N", help="with --game: the bot's N-th move of the recorded game (no server)"
+        "--move",
+        type=int,
+        metavar="N",
+        help="with --game: the position before the game's move N, which the bot made (both players' moves counted "
+        "from 1, as the replay and the log number them; from the state file, no server)",
     )
     parser.add_argument("--top", type=int, default=10, metavar="N", help="how many moves to show (default 10)")
     parser.add_argument(

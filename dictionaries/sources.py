@@ -31,17 +31,18 @@ class Source:
 
     @property
     def build_command(self) -> str:
-        """The command that builds this ruleset's lexicon on the user's machine."""
+        """The command that builds this ruleset's lexicon on the user's machine: for a Debian list, the
+        package to install first only when its file is not there yet."""
         if self.cspell_package and (self.preferred == "cspell" or not self.debian_package):
             return (
                 f"wordfeud-bot dict build {self.ruleset.code} --cspell   "
                 f"(fetches {self.cspell_package} {self.cspell_version} with npm)"
             )
         if self.debian_package:
-            return (
-                f"wordfeud-bot dict build {self.ruleset.code} --debian   "
-                f"(after: sudo apt-get install {self.debian_package})"
-            )
+            command = f"wordfeud-bot dict build {self.ruleset.code} --debian"
+            if self.debian_file is not None and self.debian_file.is_file():
+                return f"{command}   (from {self.debian_file}, installed)"  # nothing to install first
+            return f"{command}   (after: sudo apt-get install {self.debian_package})"
         return f"wordfeud-bot dict build {self.ruleset.code} YOUR-WORD-LIST.txt"
 
 

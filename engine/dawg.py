@@ -451,6 +451,13 @@ class Dawg:
         offset = _HEADER.size
         (sym_len,) = _ALPHABET_LEN.unpack_from(data, offset)
         offset += _ALPHABET_LEN.size
+        expected = offset + sym_len + length
+        if len(data) != expected:  # before the alphabet: a cut file must not be blamed on it
+            problem = "truncated" if len(data) < expected else "padded"
+            raise LexiconError(
+                f"{name}: file is {problem} or corrupt ({len(data):,} bytes, its header says {expected:,}); "
+                "build it again"
+            )
         try:
             symbols = tuple(data[offset : offset + sym_len].decode("utf-8").split("\x1f"))
         except UnicodeDecodeError:

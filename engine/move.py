@@ -2,7 +2,8 @@
 
 Notation of a placement: the square where the main word starts, then the whole word. The
 square is written row-first for an across word (``8D``: row 8, column D) and column-first for a
-down word (``D8``), as in Scrabble. Tiles already on the board are in parentheses; a blank is
+down word (``D8``), as in Scrabble. The main word of a one-tile move is the longer of the two it
+makes (across when they are as long), as Wordfeud writes it. Tiles already on the board are in parentheses; a blank is
 lower case. Rows are 1..15 top to bottom, columns A..O left to right.
 
 >>> from engine.board import Board
@@ -105,13 +106,37 @@ def main_word_span(move: Placement, board: Board) -> tuple[int, int, int]:
     return start[0], start[1], length
 
 
+def oriented(move: Placement, board: Board) -> Placement:
+    """The placement with the direction its notation is written in: a one-tile move runs along the
+    longer of the two words it makes (across when they are as long), as Wordfeud writes it, whichever
+    side played it and whichever direction it came with; a longer move runs along its tiles.
+
+    ``board`` may hold the move's tiles already or not (the lengths are the same either way)."""
+    if len(move.tiles) != 1:
+        return move
+    r, c, _ = move.tiles[0]
+    grid = board.grid
+
+    def run(dr: int, dc: int) -> int:
+        length, rr, cc = 0, r + dr, c + dc
+        while 0 <= rr < SIZE and 0 <= cc < SIZE and grid[rr][cc] != EMPTY:
+            length, rr, cc = length + 1, rr + dr, cc + dc
+        return length
+
+    across, down = run(0, -1) + run(0, 1), run(-1, 0) + run(1, 0)
+    direction = Direction.DOWN if down > across else Direction.ACROSS
+    return move if move.direction is direction else move._replace(direction=direction)
+
+
 def format_move(move: Move, board: Board) -> str:
-    """The notation of a move in the position *before* it is played."""
+    """The notation of a move in the position *before* it is played (the one function that writes a
+    move, the bot's or the opponent's; a one-tile move is ``oriented`` first)."""
     alphabet = board.alphabet
     if isinstance(move, Pass):
         return "PASS"
     if isinstance(move, Swap):
         return "SWAP " + "".join("?" if t < 0 else alphabet.symbol(t) for t in move.tiles)
+    move = oriented(move, board)
     new = {(r, c): t for r, c, t in move.tiles}
     r0, c0, length = main_word_span(move, board)
     dr, dc = _step(move.direction)

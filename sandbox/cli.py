@@ -4,6 +4,7 @@ Ctrl-C, or with ``--check``, report on a sandbox file's games and submissions.""
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from engine.errors import EngineError, LexiconError
 from engine.rules import Ruleset
 from sandbox.faults import KINDS, Faults
 from sandbox.server import READ_TIMEOUT, SandboxServer
-from sandbox.state import NORMAL, RANDOM, State
+from sandbox.state import NORMAL, RANDOM, State, fresh_first_id
 from sandbox.store import Store, StoreFileError, submission_report
 
 
@@ -158,7 +159,9 @@ def _run(argv: list[str] | None, prog: str) -> int:
     except LexiconError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
-    state = State(registry.get, time.time, seed=args.seed)
+    # ids no earlier start used (a bot's state file keys games and boards by id); --seed still fixes the bags
+    first = fresh_first_id(time.time(), random.SystemRandom())
+    state = State(registry.get, time.time, seed=args.seed, first_game_id=first, first_board_id=first)
     try:
         store = Store(args.db) if args.db else None
     except StoreFileError as exc:

@@ -125,10 +125,36 @@ def random_layout(rng: random.Random) -> BoardLayout:
     return BoardLayout.from_api_grid(grid)
 
 
-class State:
-    """Everything the sandbox knows; methods raise nothing HTTP-shaped (``api`` translates)."""
+#: The first game id of a State made without one (the tests' sandboxes): above 2**31, as the real server's.
+FIRST_GAME_ID = 2_226_982_257
+FIRST_BOARD_ID = 1089
 
-    def __init__(self, lexicons: Callable[[int], Dawg], clock: Clock, seed: int = 0) -> None:
+
+def fresh_first_id(now: float, rng: random.Random) -> int:
+    """A first id for a sandbox started at ``now`` (seconds since the epoch) that no earlier start used:
+    the time in milliseconds times 1000, plus up to 999 at random (two starts in the same millisecond).
+    A later start begins at least 1000 ids per millisecond later, so its ids never meet an earlier run's
+    unless that run handed out a million ids per second between them; the ids stay below 2**53 (exact in
+    JavaScript, far below SQLite's 2**63 and the 19 digits the API accepts) until the year 2255."""
+    return int(now * 1000) * 1000 + rng.randrange(1000)
+
+
+class State:
+    """Everything the sandbox knows; methods raise nothing HTTP-shaped (``api`` translates).
+
+    Game and random-board ids start at ``first_game_id`` and ``first_board_id``: fixed by default (tests),
+    ``fresh_first_id`` for a server started from the command line, so that a bot's state file, which
+    keys games and cached boards by id, never sees one id for two games across restarts."""
+
+    def __init__(
+        self,
+        lexicons: Callable[[int], Dawg],
+        clock: Clock,
+        seed: int = 0,
+        *,
+        first_game_id: int = FIRST_GAME_ID,
+        first_board_id: int = FIRST_BOARD_ID,
+    ) -> None:
         self.lexicons = lexicons
         self.clock = clock
         self.rng = random.Random(seed)
@@ -143,11 +169,11 @@ class State:
         self.notifications: dict[int, list[dict[str, object]]] = {}
         #: Every game action that reached the game logic, for tests that check none is sent twice.
         self.submissions: list[Submission] = []
-        self._next_board = 1089
+        self._next_board = first_board_id
         self._next_invite = 987_654
         self._next_request = 55_001
         self._next_user = 1_000_001
-        self._next_game = 2_226_982_257  # ids above 2**31, as the real server's
+        self._next_game = first_game_id
 
     def add_user(self, username: str, email: str, password: str) -> User:
         """Create an account; raises ValueError if the name or email is taken."""

@@ -36,7 +36,7 @@ def test_check_config_loads_the_lexicons(
     broken = _broken_lexicon(lexicons)
     assert main(arguments) == 2
     out = capsys.readouterr().out
-    assert f"ruleset 5: NO USABLE LEXICON: unreadable: {broken}: file is truncated or padded" in out
+    assert f"ruleset 5: NO USABLE LEXICON: unreadable: {broken}: file is truncated or corrupt" in out
 
 
 def test_dict_list_says_unreadable_and_exits_1(capsys: pytest.CaptureFixture[str], _private_data_dir: Path) -> None:

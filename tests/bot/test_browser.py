@@ -143,7 +143,7 @@ def test_the_replay_page_steps_through_the_game_with_the_keyboard(tmp_path: Path
     assert shown() == 2
     body.send_keys(Keys.END)
     assert shown() == len(game.frames) - 1
-    assert browser.find_element(By.ID, "position").text == f"{len(game.frames)} / {len(game.frames)}"
+    assert browser.find_element(By.ID, "position").text == f"game over after move {game.frames[-1].moves}"
     body.send_keys(Keys.HOME)
     assert shown() == 0
     for _ in range(12):
@@ -151,5 +151,27 @@ def test_the_replay_page_steps_through_the_game_with_the_keyboard(tmp_path: Path
     assert shown() == 12
     current = browser.find_elements(By.CSS_SELECTOR, "tbody tr.current")
     assert [row.get_attribute("data-frame") for row in current] == ["12"]
+    assert browser.find_element(By.ID, "position").text == f"move 12 of {game.frames[-1].moves}"
     shot = artifacts() / "replay-page.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+
+
+def test_the_replay_pages_address_opens_the_board_after_the_move_it_names(tmp_path: Path, browser: Any) -> None:
+    """``#N`` is move N as the move list, the captions, the log and ``hint --move`` number it."""
+    recorded = record_demo(tmp_path)
+    store = Store(recorded.state)
+    try:
+        game = record(store, recorded.game_id, LexiconRegistry([]).get, strategy_named("equity"))
+    finally:
+        store.close()
+    page = tmp_path / "replay.html"
+    page.write_text(replay_html(game, "equity"), encoding="utf-8")
+    last = game.frames[-1].moves
+    for number in (0, 1, 7, last):
+        browser.get(page.as_uri() + f"#{number}")
+        visible = [f for f in browser.find_elements(By.CSS_SELECTOR, "section.frame") if f.is_displayed()]
+        assert [f.get_attribute("data-moves") for f in visible] == [str(number)]
+        expected = f"move {number} of {last}" if number else f"start, {last} moves"
+        assert browser.find_element(By.ID, "position").text == expected
+        if number:
+            assert visible[0].text.splitlines()[-1].startswith(f"Move {number}: ")  # the caption agrees

@@ -11,7 +11,7 @@ from bot.convert import ConversionError, Kind, placement_from_api, rack_from_api
 from bot.errors import ProtocolError
 from bot.models import Game, field_problem
 from engine.board import Board
-from engine.move import Placement, parse_move
+from engine.move import Direction, Placement, format_move, parse_move
 from engine.rules import Ruleset
 from engine.tiles import BLANK_FLAG
 from sandbox.api import game_json
@@ -137,3 +137,25 @@ def test_the_opponents_last_placement_is_handed_to_the_look_ahead() -> None:
     assert to_position(Game.model_validate(data), me.id, lambda board_id: []).their_last is None
     data["last_move"] = {"move_type": "swap", "user_id": house.id, "tile_count": 3}
     assert to_position(Game.model_validate(data), me.id, lambda board_id: []).their_last is None
+
+
+@pytest.mark.parametrize(
+    ("before", "tile", "written"),
+    [
+        ("K13 RE", (10, 14, "I", False), "K13 (RE)I"),  # the opponent's I under RE: not "15K I"
+        ("C11 PEE", (2, 13, "L", False), "C11 (PEE)L"),  # not "14C L"
+        ("8G RE", (8, 7, "D", False), "8G (RE)D"),
+    ],
+)
+def test_an_opponents_one_tile_move_is_written_as_the_bots_own(
+    before: str, tile: tuple[int, int, str, bool], written: str
+) -> None:
+    """As history, replay and the demo do: the last move's API tiles on the board before it."""
+    board = Board(EN.alphabet)
+    board.place(parse_move(before, board).tiles)
+    theirs = placement_from_api([tile], EN.alphabet, 1)
+    assert format_move(theirs, board) == written
+    down = written[0].isalpha()
+    assert placement_from_api([tile], EN.alphabet, 1, board).direction is (Direction.DOWN if down else Direction.ACROSS)
+    ours = submission(parse_move(written, board), board, EN)  # the same move, sent by the bot
+    assert ours.notation == written

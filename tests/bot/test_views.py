@@ -160,7 +160,8 @@ def test_hint_prints_the_moves_and_json_for_a_board_file(tmp_path: Path, capsys:
     assert data["rack"] == "AEIRST?" and data["bag_count"] == situation.bag_count and len(data["moves"]) == 3
     svg = ET.fromstring((tmp_path / "best.svg").read_text(encoding="utf-8"))
     highlighted = {e.get("data-square") for e in svg.iter(f"{SVG}g") if "last" in _classes(e)}
-    assert highlighted == {tile["square"] for tile in data["moves"][0]["tiles"]}
+    best = parse_move(data["moves"][0]["notation"], board)
+    assert highlighted == {square_name(r, c) for r, c, _ in best.tiles}
     assert main(["hint", "--board", str(path), "--rack", "QI", "--top", "2", "--strategy", "greedy"]) == 0
     text = capsys.readouterr().out
     assert "rack IQ" in text and "strategy greedy" in text and "greedy ranks by score alone" in text
@@ -296,9 +297,11 @@ def test_hint_shows_a_simulating_strategys_figures(recorded: Recorded) -> None:
     result = hint(situation, sim, 6)
     simulated = [m for m in result.moves if m.sim_value is not None]
     assert len(simulated) == 4 and result.moves[: len(simulated)] == simulated  # the simulated candidates first
-    assert all(m.equity is not None and m.sim_wins is not None for m in simulated)  # static figures too
+    assert all(m.equity is not None for m in simulated)  # static figures too
+    assert all(m.sim_ahead is None for m in result.moves)  # ranked by value: no share of wins to show
     values = [m.sim_value for m in simulated if m.sim_value is not None]
     assert values == sorted(values, reverse=True)  # ranked by the simulation's value (wins only near the end)
     assert "simulated 4 candidates over" in result.note
     text = hint_text(result, situation)
-    assert "sim value" in text and "wins" in text
+    [header] = [line for line in text.splitlines() if line.lstrip().startswith("#  move")]
+    assert header.rstrip().endswith("sim value") and "wins" not in text

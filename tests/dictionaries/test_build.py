@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 from pathlib import Path
 
 import pytest
 
+import dictionaries.cli
+import dictionaries.registry
 from bot.cli import main as cli
+from dictionaries import sources
 from dictionaries.build import build_lexicon
 from dictionaries.normalize import CAPITALISED, NOT_IN_ALPHABET, TOO_LONG, TOO_SHORT
 from dictionaries.registry import LexiconRegistry
@@ -165,3 +169,25 @@ def test_the_casing_of_a_list_is_decided_by_majority(tmp_path: Path) -> None:
     dawg, report = build_lexicon(Ruleset.for_code("en"), source, None)
     assert report.kept == 50 and report.dropped[CAPITALISED] == 2
     assert report.casing.startswith("lower case (51 of 52 words)")
+
+
+def test_dict_list_asks_to_install_the_debian_list_only_when_it_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WORDFEUD_BOT_DATA", str(tmp_path / "data"))
+    bokmaal = tmp_path / "bokmaal"
+    nb = dataclasses.replace(sources.source_for(Ruleset.for_code("nb").id), debian_file=bokmaal)
+    real = sources.source_for
+    monkeypatch.setattr(dictionaries.cli, "source_for", lambda rid: nb if rid == nb.ruleset.id else real(rid))
+    monkeypatch.setattr(dictionaries.registry, "source_for", lambda rid: nb if rid == nb.ruleset.id else real(rid))
+    assert nb.build_command == "wordfeud-bot dict build nb --debian   (after: sudo apt-get install wnorwegian)"
+    assert cli(["dict", "list"]) == 0
+    assert "missing; build with: wordfeud-bot dict build nb --debian   (after: sudo apt-get install wnorwegian)" in (
+        capsys.readouterr().out
+    )
+    bokmaal.write_text("hei\n", encoding="utf-8")  # the package is installed: only the build is left
+    assert nb.build_command == f"wordfeud-bot dict build nb --debian   (from {bokmaal}, installed)"
+    assert cli(["dict", "list"]) == 0
+    out = capsys.readouterr().out
+    assert f"missing; build with: wordfeud-bot dict build nb --debian   (from {bokmaal}, installed)" in out
+    assert "apt-get install wnorwegian" not in out.split("\n 1 nb ")[1].split("\n 2 ")[0]

@@ -291,6 +291,17 @@ def test_truncated_at_every_cut_point(good_bytes: bytes, tmp_path: Path) -> None
         _assert_lexicon_error(good_bytes[:cut], tmp_path)
 
 
+def test_a_cut_file_is_called_truncated_never_blamed_on_its_alphabet(good_bytes: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "en.dawg"
+    for cut in range(HEADER.size + 2, len(good_bytes)):  # in the alphabet's symbols and in the payload
+        path.write_bytes(good_bytes[:cut])
+        with pytest.raises(LexiconError) as info:
+            Dawg.load(path, EN)
+        message = str(info.value)
+        assert message.startswith(f"{path}: file is truncated or corrupt ({cut:,} bytes"), message
+        assert "alphabet" not in message
+
+
 def test_padded_file(good_bytes: bytes) -> None:
     with pytest.raises(LexiconError):
         Dawg.from_bytes(good_bytes + b"\x00", EN)
