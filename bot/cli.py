@@ -32,6 +32,7 @@ from bot.config import BotConfig, exposure_warning, load_config, load_credential
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
+from bot.escapes import escaped
 from bot.learnedcli import add_learned_command
 from bot.logs import setup_logging
 from bot.replay import replay
@@ -123,7 +124,7 @@ def _config_and_lexicons(args: argparse.Namespace) -> tuple[BotConfig, LexiconRe
 
 
 def _fail(command: str, message: str, status: int) -> int:
-    print(f"wordfeud-bot {command}: {message}", file=sys.stderr)
+    print(f"wordfeud-bot {command}: {escaped(message)}", file=sys.stderr)
     return status
 
 
@@ -166,7 +167,7 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
         f"{plural(stats.draws, 'draw')}"
     )
     for problem in report.errors:
-        print(f"  error: {problem}", file=sys.stderr)
+        print(f"  error: {escaped(problem)}", file=sys.stderr)
     return EXIT_ERRORS if report.errors else EXIT_OK
 
 
@@ -242,7 +243,7 @@ def replay_command(args: argparse.Namespace) -> int:
     try:
         if args.game is None:
             for entry in game_list(store):
-                print(entry)
+                print(escaped(entry))
             return EXIT_OK
         strategy = strategy_named(args.strategy or config.play.strategy)
         lexicons = registry_for(config).get
@@ -254,7 +255,7 @@ def replay_command(args: argparse.Namespace) -> int:
     finally:
         store.close()
     for line in lines:
-        print(line.text)
+        print(escaped(line.text))
     mismatches = sum(1 for line in lines if line.mismatch)
     print(f"{plural(len(lines), 'position')} checked, {plural(mismatches, 'score')} differ from the server's")
     return EXIT_ERRORS if mismatches else EXIT_OK

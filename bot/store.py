@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import stat
@@ -32,6 +33,13 @@ from dictionaries.rejections import RejectedWords
 #: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
 SCHEMA_VERSION = 2
 _MARKER = "wordfeud-bot state"
+#: Snapshots kept of one game at most: one per move count, and a game has far fewer moves (100 tiles
+#: and at most 6 scoreless turns in a row). A server that raises the move count forever fills no disk.
+MAX_SNAPSHOTS_PER_GAME = 1000
+#: Fields of a game object that change without the game changing.
+_NOT_CONTENT = frozenset({"updated", "chat_count", "read_chat_count"})
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -148,6 +156,7 @@ class Store:
         self.path = str(path)
         self.clock = clock
         self._lock_file: IO[str] | None = None
+        self._full: set[int] = set()  # games whose snapshot limit was reached (logged once)
         if self.path != ":memory:":
             _ensure_private(Path(self.path))
         try:
@@ -224,8 +233,8 @@ class Store:
         return (float(row[0]), bool(row[1])) if row else None
 
     def record_game(self, game: Game, user_id: int) -> None:
-        """Store what the bot saw of a game: the version, scores, and a
-        snapshot for replay when it has tiles and is new."""
+        """Store what the bot saw of a game: the version, scores, and a snapshot for replay when it has
+        tiles and its content changed (see ``_snapshot``)."""
         me = game.me(user_id)
         other = game.opponent(user_id)
         now = self.clock()
@@ -249,15 +258,37 @@ class Store:
                 ),
             )
             if game.tiles is not None:
-                last = self._db.execute(
-                    "SELECT game FROM snapshots WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game.id,)
-                ).fetchone()
-                text = game.model_dump_json()
-                if last is None or last[0] != text:
-                    self._db.execute(
-                        "INSERT INTO snapshots (game_id, move_count, taken, game) VALUES (?, ?, ?, ?)",
-                        (game.id, game.move_count, now, text),
-                    )
+                self._snapshot(game, now)
+
+    def _snapshot(self, game: Game, now: float) -> None:
+        """Keep a snapshot of the game, in the open transaction, when its content changed.
+
+        A new ``updated`` stamp (or chat count) alone is no change. A change at the move count of the
+        latest snapshot replaces it (a move count keeps one snapshot, the latest), so the snapshots of a
+        game are at most one per move count, and never more than ``MAX_SNAPSHOTS_PER_GAME``."""
+        last = self._db.execute(
+            "SELECT id, move_count, game FROM snapshots WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game.id,)
+        ).fetchone()
+        text = game.model_dump_json()
+        if last is not None and _content(json.loads(last[2])) == _content(json.loads(text)):
+            return
+        if last is not None and int(last[1]) == game.move_count:
+            self._db.execute("UPDATE snapshots SET taken = ?, game = ? WHERE id = ?", (now, text, last[0]))
+            return
+        (count,) = self._db.execute("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (game.id,)).fetchone()
+        if count >= MAX_SNAPSHOTS_PER_GAME:
+            if game.id not in self._full:
+                self._full.add(game.id)
+                log.warning(
+                    "game %d: %d snapshots kept, the most for one game; later positions are not kept for replay",
+                    game.id,
+                    count,
+                )
+            return
+        self._db.execute(
+            "INSERT INTO snapshots (game_id, move_count, taken, game) VALUES (?, ?, ?, ?)",
+            (game.id, game.move_count, now, text),
+        )
 
     def snapshot_at(self, game_id: int, move_count: int) -> dict[str, Any] | None:
         """The last recorded API game object of a game at this move count, if any."""
@@ -446,6 +477,11 @@ class Store:
             raise StoreError(
                 f"state file {self.path} has schema version {rows.get('version')}; this bot reads {SCHEMA_VERSION}"
             )
+
+
+def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot without what changes with no change of the game: its stamp and its chat counts."""
+    return {key: value for key, value in snapshot.items() if key not in _NOT_CONTENT}
 
 
 def _decision(row: Any) -> Decision:

@@ -1,0 +1,121 @@
+"""Which of the games due are read in a pass: failing games back off, and a pass reads a bounded number.
+
+A game whose read (or play) failed waits before it is tried again: ``first_wait`` seconds after the
+first failure, twice as long after each further one in a row, never more than ``longest_wait``; a
+success forgets the failures. Of the games due and not waiting, at most ``per_pass`` are read in one
+pass: the games the bot knows (has read before) first, then unknown ones, each the least recently
+read first (never read before any read one), so the games left over are the first of the next pass
+and no flood of unknown games can keep a known game from its turn. What is kept is in
+memory, one entry per game the account's status lists (games no longer listed are forgotten).
+
+Logging is bounded too: a game's failure is logged when it first fails and when its message changes,
+not at every retry; the pass cap is logged when it starts to bite and when it stops, not every pass.
+
+>>> clock = iter([0.0, 0.0, 10.0, 61.0]).__next__
+>>> reads = ReadSchedule(clock, per_pass=2)
+>>> reads.choose([(5, True), (6, True), (7, False)])
+[5, 6]
+>>> reads.failed(5, "game 5: unknown_game")
+(60.0, True)
+>>> reads.choose([(5, True), (6, True), (7, False)])  # 5 waits until 60 s
+[6, 7]
+>>> reads.choose([(5, True), (6, True), (7, False)])
+[5, 6]
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+#: What a remembered failure message is cut to (it only tells a repeat from a new failure).
+_MESSAGE_KEPT = 200
+
+
+@dataclass(frozen=True)
+class _Failure:
+    count: int  # failures in a row
+    retry_at: float  # clock time of the next try
+    message: str  # the last failure's message (cut)
+
+
+class ReadSchedule:
+    """Chooses the games a pass reads (``choose``) and remembers failures (``failed``, ``succeeded``)."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        *,
+        per_pass: int = 50,
+        first_wait: float = 60.0,
+        longest_wait: float = 3600.0,
+    ) -> None:
+        if per_pass < 1:
+            raise ValueError(f"per_pass must be at least 1, got {per_pass}")
+        self.clock = clock
+        self.per_pass = per_pass
+        self.first_wait = first_wait
+        self.longest_wait = longest_wait
+        self._failures: dict[int, _Failure] = {}
+        self._last_read: dict[int, float] = {}
+        self._capped = False  # the last pass left games for the next one (logged when that changes)
+        self.backing_off = 0  # games skipped by the last ``choose`` because they wait after a failure
+        self.left_over = 0  # games due that the last ``choose`` left for the next pass (the cap)
+
+    def choose(self, due: Sequence[tuple[int, bool]]) -> list[int]:
+        """The games to read now, of ``due`` (game id, whether the bot knows the game), in order."""
+        now = self.clock()
+        ready = [(game_id, known) for game_id, known in due if not self._waiting(game_id, now)]
+        self.backing_off = len(due) - len(ready)
+        ready.sort(key=lambda entry: (not entry[1], self._last_read.get(entry[0], -math.inf)))
+        chosen = [game_id for game_id, _ in ready[: self.per_pass]]
+        self.left_over = len(ready) - len(chosen)
+        if self.left_over and not self._capped:
+            log.warning(
+                "%d games are due and at most %d are read in a pass (schedule.max_games_per_pass): the rest "
+                "are read in the next passes, least recently read first (not logged again until all fit)",
+                len(ready),
+                self.per_pass,
+            )
+        elif not self.left_over and self._capped:
+            log.info("all games due fit in one pass again")
+        self._capped = bool(self.left_over)
+        for game_id in chosen:
+            self._last_read[game_id] = now
+        return chosen
+
+    def failed(self, game_id: int, message: str) -> tuple[float, bool]:
+        """Note a failed read of a game: returns the wait before its next try, and whether the failure is
+        worth logging (the game's first failure in a row, or a message other than the last one's)."""
+        before = self._failures.get(game_id)
+        count = 1 if before is None else before.count + 1
+        wait = min(self.longest_wait, self.first_wait * 2 ** min(count - 1, 32))
+        kept = message[:_MESSAGE_KEPT]
+        self._failures[game_id] = _Failure(count, self.clock() + wait, kept)
+        return wait, before is None or before.message != kept
+
+    def succeeded(self, game_id: int) -> None:
+        """A game was read: forget its failures."""
+        self._failures.pop(game_id, None)
+
+    def forget_all_but(self, listed: set[int]) -> None:
+        """Forget the games the account's status no longer lists (what is kept stays bounded)."""
+        for table in (self._failures, self._last_read):
+            for game_id in [g for g in table if g not in listed]:
+                del table[game_id]
+
+    def waiting(self) -> set[int]:
+        """The games that wait after a failure (now)."""
+        now = self.clock()
+        return {game_id for game_id in self._failures if self._waiting(game_id, now)}
+
+    def _waiting(self, game_id: int, now: float) -> bool:
+        failure = self._failures.get(game_id)
+        return failure is not None and now < failure.retry_at
+
+
+__all__ = ["ReadSchedule"]
