@@ -152,7 +152,8 @@ class Bot:
         report.errors.append(problem)
         wait, news = self.reads.failed(game_id, problem)
         if news and log_it:
-            log.error("%s (next try in %.0f s at the earliest; the same failure is not logged again)", problem, wait)
+            log.error("%s", problem)
+        log.debug("game %d: next read in %.0f s at the earliest", game_id, wait)
         return news
 
     def _open(self, game_id: int) -> bool:
