@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import responses
+from pydantic import ValidationError
 
 from bot import models
 from bot.client import WordfeudClient
@@ -76,7 +77,7 @@ def test_every_free_text_field_is_bounded() -> None:
     assert game.last_move is None
     result = models.MoveResult.model_validate({"points": 5, "main_word": "W" * HUGE})
     assert len(result.main_word) == models.WORD_LIMIT
-    with pytest.raises(models.ValidationError):
+    with pytest.raises(ValidationError):
         models.MoveResult.model_validate({"points": 5, "new_tiles": ["A"] * 1000})
 
 
