@@ -8,14 +8,15 @@ read first (never read before any read one), so the games left over are the firs
 and no flood of unknown games can keep a known game from its turn. What is kept is in
 memory, one entry per game the account's status lists (games no longer listed are forgotten).
 
-Logging is bounded too: a game's failure is logged when it first fails and when its message changes,
-not at every retry; the pass cap is logged when it starts to bite and when it stops, not every pass.
+Logging is bounded too: a game's failure is logged when it first fails, not at its retries (until a
+read of it succeeds, or it leaves the status); the pass cap is logged (a warning) the first time it
+leaves games for the next pass, and later only at DEBUG level.
 
 >>> clock = iter([0.0, 0.0, 10.0, 61.0]).__next__
 >>> reads = ReadSchedule(clock, per_pass=2)
 >>> reads.choose([(5, True), (6, True), (7, False)])
 [5, 6]
->>> reads.failed(5, "game 5: unknown_game")
+>>> reads.failed(5)
 (60.0, True)
 >>> reads.choose([(5, True), (6, True), (7, False)])  # 5 waits until 60 s
 [6, 7]
@@ -32,15 +33,10 @@ from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
-#: What a remembered failure message is cut to (it only tells a repeat from a new failure).
-_MESSAGE_KEPT = 200
-
-
 @dataclass(frozen=True)
 class _Failure:
     count: int  # failures in a row
     retry_at: float  # clock time of the next try
-    message: str  # the last failure's message (cut)
 
 
 class ReadSchedule:
@@ -62,7 +58,7 @@ class ReadSchedule:
         self.longest_wait = longest_wait
         self._failures: dict[int, _Failure] = {}
         self._last_read: dict[int, float] = {}
-        self._capped = False  # the last pass left games for the next one (logged when that changes)
+        self._cap_reported = False  # the cap's warning is logged once
         self.backing_off = 0  # games skipped by the last ``choose`` because they wait after a failure
         self.left_over = 0  # games due that the last ``choose`` left for the next pass (the cap)
 
@@ -74,29 +70,27 @@ class ReadSchedule:
         ready.sort(key=lambda entry: (not entry[1], self._last_read.get(entry[0], -math.inf)))
         chosen = [game_id for game_id, _ in ready[: self.per_pass]]
         self.left_over = len(ready) - len(chosen)
-        if self.left_over and not self._capped:
-            log.warning(
+        if self.left_over:
+            log.log(
+                logging.DEBUG if self._cap_reported else logging.WARNING,
                 "%d games are due and at most %d are read in a pass (schedule.max_games_per_pass): the rest "
-                "are read in the next passes, least recently read first (not logged again until all fit)",
+                "are read in the next passes, least recently read first (this is logged once)",
                 len(ready),
                 self.per_pass,
             )
-        elif not self.left_over and self._capped:
-            log.info("all games due fit in one pass again")
-        self._capped = bool(self.left_over)
+            self._cap_reported = True
         for game_id in chosen:
             self._last_read[game_id] = now
         return chosen
 
-    def failed(self, game_id: int, message: str) -> tuple[float, bool]:
-        """Note a failed read of a game: returns the wait before its next try, and whether the failure is
-        worth logging (the game's first failure in a row, or a message other than the last one's)."""
+    def failed(self, game_id: int) -> tuple[float, bool]:
+        """Note a failed read of a game: returns the wait before its next try, and whether it is the
+        game's first failure in a row (the one worth logging)."""
         before = self._failures.get(game_id)
         count = 1 if before is None else before.count + 1
         wait = min(self.longest_wait, self.first_wait * 2 ** min(count - 1, 32))
-        kept = message[:_MESSAGE_KEPT]
-        self._failures[game_id] = _Failure(count, self.clock() + wait, kept)
-        return wait, before is None or before.message != kept
+        self._failures[game_id] = _Failure(count, self.clock() + wait)
+        return wait, before is None
 
     def succeeded(self, game_id: int) -> None:
         """A game was read: forget its failures."""

@@ -148,9 +148,9 @@ class Bot:
 
     def _failed(self, report: PassReport, game_id: int, problem: str, *, log_it: bool = True) -> bool:
         """Note a game's failure in the report and the read schedule; log it (one line) when it is the
-        game's first failure in a row or a new one. Returns whether it is worth logging."""
+        game's first failure in a row. Returns whether it is worth logging."""
         report.errors.append(problem)
-        wait, news = self.reads.failed(game_id, problem)
+        wait, news = self.reads.failed(game_id)
         if news and log_it:
             log.error("%s", problem)
         log.debug("game %d: next read in %.0f s at the earliest", game_id, wait)
