@@ -28,6 +28,9 @@ from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
+#: The most malformed status entries named in the log in one pass (the others are counted).
+SKIPPED_LOGGED = 10
+
 
 @dataclass
 class PassReport:
@@ -79,6 +82,7 @@ class Bot:
         #: Which due games a pass reads: failing ones back off, at most so many per pass.
         self.reads = reads or ReadSchedule(clock)
         self._next_random = 0
+        self._skipped_before: set[str] = set()  # the status entries skipped in the pass before (logged then)
 
     def run_pass(self, stop: threading.Event | None = None) -> PassReport:
         """Do everything due now; ``stop`` set by a signal ends the pass after the current game."""
@@ -107,9 +111,7 @@ class Bot:
         One game's failure (a malformed payload, a refused request, even a bug) is logged in one line
         naming the game and skipped: the other games are played. Only a refused login stops the pass."""
         failed: set[int] = set()
-        for problem in status.skipped:
-            report.errors.append(f"user/status/: {problem}")
-            log.error("user/status/: skipped %s", problem)
+        self._log_skipped(status.skipped, report)
         listed = {entry.id for entry in status.games}
         self.reads.forget_all_but(listed)
         due: list[tuple[int, bool]] = []
@@ -145,6 +147,18 @@ class Bot:
                     log.exception("game %d: unexpected %s (a bug; skipped)", game_id, type(exc).__name__)
                 failed.add(game_id)
         return (self.store.running_ids() & listed) | failed
+
+    def _log_skipped(self, skipped: list[str], report: PassReport) -> None:
+        """Report every malformed status entry; log those not skipped in the pass before, at most
+        ``SKIPPED_LOGGED`` of them in one line each and the rest as a count (a status full of broken
+        entries costs a few log lines once, not thousands every pass)."""
+        report.errors.extend(f"user/status/: {problem}" for problem in skipped)
+        new = [problem for problem in skipped if problem not in self._skipped_before]
+        self._skipped_before = set(skipped)
+        for problem in new[:SKIPPED_LOGGED]:
+            log.error("user/status/: skipped %s", problem)
+        if len(new) > SKIPPED_LOGGED:
+            log.error("user/status/: skipped %d more malformed entries (not listed here)", len(new) - SKIPPED_LOGGED)
 
     def _failed(self, report: PassReport, game_id: int, problem: str, *, log_it: bool = True) -> bool:
         """Note a game's failure in the report and the read schedule; log it (one line) when it is the

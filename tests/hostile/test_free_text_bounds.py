@@ -1,6 +1,7 @@
 """Issue 27, item 1: free text from the server is bounded at the seam, and a snapshot is kept only when
 the game's content changed (not its ``updated`` stamp): a 1 MB username costs the state file 64
-characters once, not a megabyte per poll."""
+characters once, not a megabyte per poll; and a status full of broken entries costs a few log lines
+once, not a line per entry every pass."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ from bot import models
 from bot.client import WordfeudClient
 from bot.errors import ApiStatusError
 from bot.models import CUT_MARK, EMAIL_LIMIT, ERROR_MESSAGE_LIMIT, ERROR_TYPE_LIMIT, NAME_LIMIT, Game, Status
+from bot.service import SKIPPED_LOGGED, Bot
 from bot.store import Store
-from tests.bot.helpers import BASE, SESSION, err, game_json
+from bot.turn import TurnPlayer
+from tests.bot.helpers import BASE, SESSION, err, game_json, ok
+from tests.lexicons import english
 
 HUGE = 1_000_000
 
@@ -144,3 +148,20 @@ def test_a_stored_snapshot_is_small_whatever_the_server_sends(tmp_path: Path) ->
     store.record_game(Game.model_validate(json.loads(json.dumps(game))), 7)
     assert snapshot_bytes(store) < 12_000
     store.close()
+
+
+@pytest.mark.logs_errors("the malformed status entries are logged, ten by name and the rest counted, once")
+def test_a_status_full_of_malformed_entries_is_logged_in_a_few_lines_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = WordfeudClient(BASE, session_id=SESSION, user_id=7, sleep=lambda s: None)
+    bot = Bot(client, Store(":memory:"), TurnPlayer(client, Store(":memory:"), lambda ruleset: english()))
+    broken = [{"id": 1000 + i, "updated": "soon"} for i in range(500)]
+    with responses.RequestsMock() as mock, caplog.at_level(logging.ERROR, logger="bot.service"):
+        mock.post(BASE + "user/status/", json=ok({"games": broken}))
+        reports = [bot.run_pass() for _ in range(3)]
+    assert [len(report.errors) for report in reports] == [500, 500, 500]  # every pass reports them all
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.service"]
+    assert len(lines) == SKIPPED_LOGGED + 1  # logged in the first pass only
+    assert lines[0].startswith("user/status/: skipped games[0] (id 1000): field 'updated'")
+    assert lines[-1] == f"user/status/: skipped {500 - SKIPPED_LOGGED} more malformed entries (not listed here)"
