@@ -139,14 +139,24 @@ def test_a_move_count_raised_forever_stops_at_the_snapshot_limit(
 
 
 def test_a_stored_snapshot_is_small_whatever_the_server_sends(tmp_path: Path) -> None:
-    """The largest snapshot a game can make (full board, long names, huge last move dropped) in bytes."""
-    tiles = [[x, y, "QU", True] for x in range(15) for y in range(15)]
-    game = hostile_game("\u00e9" * HUGE, tiles=tiles, last_move={"move_type": "move", "main_word": "W" * HUGE})
-    game["players"][0]["username"] = "b" * HUGE
-    game["players"][0]["rack"] = ["QU"] * 100
+    """The largest snapshot a game object can make: every field at its longest (a full board and a
+    225-tile last move of 4-character tiles, 100-tile racks, the longest ids, counts and stamps, the
+    longest integers the client parses, 4-byte characters in both names) is under 12,000 bytes."""
+    tiles = [[14, 14, "QUXY", True] for _ in range(225)]
+    longest, huge = 2**63 - 1, -(10**39)
+    last = {"move_type": "m" * 32, "user_id": longest, "move": tiles, "main_word": "W" * 64,
+            "points": -(2**31) + 1, "tile_count": 2**31 - 1}  # fmt: skip
+    counts = {"move_count": 2**31 - 1, "bag_count": 2**31 - 1, "pass_count": 2**31 - 1}
+    stamps = {"created": -1.2345678901234567e-300, "updated": -1.2345678901234567e-300}
+    extra = {"end_game": huge, "chat_count": huge, "read_chat_count": huge}
+    game = game_json(tiles=tiles, id=longest, board=longest, last_move=last, **counts, **stamps, **extra)
+    for seat, player in enumerate(game["players"]):
+        player.update(username="\U0001f600" * HUGE, id=longest - seat, score=-(2**31) + 1, rack=["QUXY"] * 100)
     store = Store(tmp_path / "s.db")
-    store.record_game(Game.model_validate(json.loads(json.dumps(game))), 7)
-    assert snapshot_bytes(store) < 12_000
+    store.record_game(Game.model_validate(json.loads(json.dumps(game))), longest - 1)
+    [kept] = store.snapshots(longest)
+    assert kept["last_move"]["main_word"] == "W" * 64 and len(kept["tiles"]) == 225  # nothing was dropped
+    assert 11_000 < snapshot_bytes(store) < 12_000
     store.close()
 
 
