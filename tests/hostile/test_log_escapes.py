@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli import _fail, main
+from bot.demo import _scores
 from bot.escapes import escaped, escaped_block
 from bot.logs import FORMAT, EscapingFormatter
+from bot.models import Game
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame, State
+from tests.bot.helpers import game_json
 from tests.lexicons import english
 
 BOT_EMAIL, BOT_PASSWORD = "bot@example.org", "correct horse battery"
@@ -119,3 +122,13 @@ def test_the_escape_covers_every_kind_of_control_and_leaves_text_alone() -> None
     ordinary = "Ærøskøbing ÅÄÖ ĳ ß Ñandú 漢字 \\x41 tab-free"
     assert escaped(ordinary) == ordinary
     assert escaped_block("a\nb\x1b") == "    a\n    b\\x1b"
+
+
+def test_the_demo_and_every_commands_error_message_escape_server_text(capsys: pytest.CaptureFixture[str]) -> None:
+    game = game_json()
+    game["players"][1]["username"] = EVIL
+    scores = _scores(Game.model_validate(game))
+    assert SHOWN in scores and not RAW.search(scores) and "\n" not in scores
+    assert _fail("hint", f"game/5/: unknown_game ({EVIL})", 1) == 1
+    err = capsys.readouterr().err
+    assert err == f"wordfeud-bot hint: game/5/: unknown_game ({SHOWN})\n"
