@@ -106,6 +106,7 @@ def build(
         random_games=config.random_games,
         has_lexicon=has_lexicon,
         pass_seconds=config.schedule.poll_seconds,
-        reads=ReadSchedule(clock, per_pass=config.schedule.max_games_per_pass),
+        # wall time (the store's clock): the waits are kept in the state file, for the next run too
+        reads=ReadSchedule(store.clock, per_pass=config.schedule.max_games_per_pass, store=store),
     )
     return Wiring(bot, client, store, lexicons)

@@ -64,6 +64,8 @@ CREATE TABLE IF NOT EXISTS accepted (
     seen REAL NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (ruleset, word));
 CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
 CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
+CREATE TABLE IF NOT EXISTS read_failures (
+    game_id INTEGER PRIMARY KEY, failures INTEGER NOT NULL, retry_at REAL NOT NULL);
 """
 
 class DecisionStatus(StrEnum):
@@ -429,6 +431,24 @@ class Store:
         for ruleset, word in self._db.execute("SELECT ruleset, word FROM rejected ORDER BY ruleset, word"):
             words.setdefault(int(ruleset), []).append(str(word))
         return RejectedWords(words)
+
+    # -- games whose reads fail ----------------------------------------------------------------
+
+    def read_failures(self) -> dict[int, tuple[int, float]]:
+        """Games whose reads failed: game id -> (failures in a row, clock time of the next try)."""
+        rows = self._db.execute("SELECT game_id, failures, retry_at FROM read_failures").fetchall()
+        return {int(r[0]): (int(r[1]), float(r[2])) for r in rows}
+
+    def save_read_failure(self, game_id: int, failures: int, retry_at: float) -> None:
+        """Remember that a game's read failed ``failures`` times in a row, and when to try it again."""
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO read_failures VALUES (?, ?, ?)", (game_id, failures, retry_at))
+
+    def forget_read_failures(self, game_ids: list[int]) -> None:
+        """Forget these games' failures (read since, or no longer listed)."""
+        if game_ids:
+            with self._transaction():
+                self._db.executemany("DELETE FROM read_failures WHERE game_id = ?", [(g,) for g in game_ids])
 
     # -- statistics -------------------------------------------------------------------------
 

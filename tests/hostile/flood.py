@@ -76,11 +76,12 @@ def _reply(envelope: dict[str, Any]) -> Reply:
     return 200, {}, json.dumps(envelope)
 
 
-def bot_for(store: Store, clock: Callable[[], float], per_pass: int = 50) -> Bot:
-    """The bot's pass as the service wires it, logged in as ``BOT_ID``, reads tried once."""
+def bot_for(store: Store, clock: Callable[[], float], per_pass: int = 50, *, keep: bool = False) -> Bot:
+    """The bot's pass as the service wires it, logged in as ``BOT_ID``, reads tried once; with ``keep``
+    the read failures are kept in the store (as ``bot.app.build`` does)."""
     client = WordfeudClient(BASE, session_id=SESSION, user_id=BOT_ID, sleep=lambda s: None, retry=RetryPolicy(1))
     turns = TurnPlayer(client, store, lambda ruleset: english(), clock=clock)
-    return Bot(client, store, turns, reads=ReadSchedule(clock, per_pass=per_pass))
+    return Bot(client, store, turns, reads=ReadSchedule(clock, per_pass=per_pass, store=store if keep else None))
 
 
 class Ticker:

@@ -102,3 +102,31 @@ def test_the_cap_is_a_config_key_with_a_default() -> None:
     config = parse_config({"schedule": {"max_games_per_pass": 7}})
     wiring = build(config, Credentials.from_password("email", "bot@example.org", "pw"), store=Store(":memory:"))
     assert wiring.bot.reads.per_pass == 7
+
+
+@pytest.mark.logs_errors("the unknown games' first failures are logged")
+def test_runs_of_once_remember_the_failing_games_in_the_state_file(tmp_path: Path) -> None:
+    """Cron's ``once`` starts a new process each time: the waits live in the state file, so the next run
+    reads the next games instead of the same failing ones (and a game read again is forgotten)."""
+    api, clock = FloodApi(known=0, unknown=120), Ticker()
+    state = tmp_path / "s.db"
+    with responses.RequestsMock() as mock:
+        api.install(mock)
+        for _ in range(3):  # three runs, 30 s apart, each a fresh process's bot on the same state file
+            store = Store(state, clock=clock)
+            bot = bot_for(store, clock, per_pass=50)
+            bot.reads = ReadSchedule(clock, per_pass=50, store=store)
+            bot.run_pass()
+            store.close()
+            api.next_pass()
+            clock.now += POLL
+    # 50, 50 others (the first wait), then the 20 never read and 30 of the first 50 (their wait is over)
+    assert set(api.reads) == set(api.unknown) and sum(api.reads.values()) == 150
+    store = Store(state, clock=clock)
+    failures = store.read_failures()
+    assert len(failures) == 120 and failures[api.unknown[0]] == (2, 180.0)  # failed at 0 and 60 s: waits 120 s
+    reads = ReadSchedule(clock, store=store)
+    reads.succeeded(api.unknown[0])
+    reads.forget_all_but(set(api.unknown[:10]))  # the status no longer lists the others
+    assert sorted(store.read_failures()) == api.unknown[1:10]
+    store.close()
