@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
 @dataclass(frozen=True)
 class _Failure:
     count: int  # failures in a row
@@ -69,22 +70,18 @@ class ReadSchedule:
         self._failures: dict[int, _Failure] = {game_id: _Failure(*entry) for game_id, entry in saved.items()}
         self._last_read: dict[int, float] = {}
         self._cap_reported = False  # the cap's warning is logged once
-        self.backing_off = 0  # games skipped by the last ``choose`` because they wait after a failure
-        self.left_over = 0  # games due that the last ``choose`` left for the next pass (the cap)
 
     def choose(self, due: Sequence[tuple[int, bool]]) -> list[int]:
         """The games to read now, of ``due`` (game id, whether the bot knows the game), in order."""
         now = self.clock()
         ready = [(game_id, known) for game_id, known in due if not self._waiting(game_id, now)]
-        self.backing_off = len(due) - len(ready)
         ready.sort(key=lambda e: (not e[1], self._failed_times(e[0]), self._last_read.get(e[0], -math.inf)))
         chosen = [game_id for game_id, _ in ready[: self.per_pass]]
-        self.left_over = len(ready) - len(chosen)
-        if self.left_over:
+        if len(ready) > len(chosen):
             log.log(
                 logging.DEBUG if self._cap_reported else logging.WARNING,
                 "%d games are due and at most %d are read in a pass (schedule.max_games_per_pass): the rest "
-                "are read in the next passes, least recently read first (this is logged once)",
+                "are read in the next passes (this is logged once)",
                 len(ready),
                 self.per_pass,
             )
@@ -111,12 +108,12 @@ class ReadSchedule:
 
     def forget_all_but(self, listed: set[int]) -> None:
         """Forget the games the account's status no longer lists (what is kept stays bounded)."""
-        for table in (self._failures, self._last_read):
-            gone = [g for g in table if g not in listed]
-            for game_id in gone:
-                del table[game_id]
-            if table is self._failures and gone and self.store is not None:
-                self.store.forget_read_failures(gone)
+        self._last_read = {g: at for g, at in self._last_read.items() if g in listed}
+        gone = [g for g in self._failures if g not in listed]
+        for game_id in gone:
+            del self._failures[game_id]
+        if gone and self.store is not None:
+            self.store.forget_read_failures(gone)
 
     def waiting(self) -> set[int]:
         """The games that wait after a failure (now)."""
