@@ -14,6 +14,7 @@ from bot.client import RetryPolicy, WordfeudClient
 from bot.config import BotConfig
 from bot.credentials import Credentials
 from bot.logs import Redactor
+from bot.reads import ReadSchedule
 from bot.service import Bot
 from bot.store import Store
 from bot.turn import TurnPlayer, TurnSettings
@@ -105,5 +106,7 @@ def build(
         random_games=config.random_games,
         has_lexicon=has_lexicon,
         pass_seconds=config.schedule.poll_seconds,
+        # wall time (the store's clock): the waits are kept in the state file, for the next run too
+        reads=ReadSchedule(store.clock, per_pass=config.schedule.max_games_per_pass, store=store),
     )
     return Wiring(bot, client, store, lexicons)

@@ -42,6 +42,7 @@ from bot.config import (
 from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
+from bot.escapes import escaped
 from bot.learnedcli import add_learned_command
 from bot.logs import LogFile, open_log_file, setup_logging
 from bot.replay import replay
@@ -143,7 +144,7 @@ def _log_file(args: argparse.Namespace, config: BotConfig | None) -> LogFile | N
 
 
 def _fail(command: str, message: str, status: int) -> int:
-    print(f"wordfeud-bot {command}: {message}", file=sys.stderr)
+    print(f"wordfeud-bot {command}: {escaped(message)}", file=sys.stderr)
     return status
 
 
@@ -188,7 +189,7 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
         f"{plural(stats.draws, 'draw')}"
     )
     for problem in report.errors:
-        print(f"  error: {problem}", file=sys.stderr)
+        print(f"  error: {escaped(problem)}", file=sys.stderr)
     if request.status is not None:
         print(f"wordfeud-bot once: stopped by {request.name} after the game in progress", file=sys.stderr)
         return request.status
@@ -277,7 +278,7 @@ def replay_command(args: argparse.Namespace) -> int:
     try:
         if args.game is None:
             for entry in game_list(store):
-                print(entry)
+                print(escaped(entry))
             return EXIT_OK
         strategy = strategy_named(args.strategy or config.play.strategy)
         lexicons = registry_for(config).get
@@ -289,7 +290,7 @@ def replay_command(args: argparse.Namespace) -> int:
     finally:
         store.close()
     for line in lines:
-        print(line.text)
+        print(escaped(line.text))
     mismatches = sum(1 for line in lines if line.mismatch)
     print(f"{plural(len(lines), 'position')} checked, {plural(mismatches, 'score')} differ from the server's")
     return EXIT_ERRORS if mismatches else EXIT_OK

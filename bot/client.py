@@ -44,12 +44,15 @@ from bot.errors import (
 )
 from bot.logs import Secrets
 from bot.models import (
+    ERROR_MESSAGE_LIMIT,
+    ERROR_TYPE_LIMIT,
     Game,
     Invite,
     LoginUser,
     MoveResult,
     Status,
     SwapResult,
+    cut,
     field_problem,
 )
 from bot.transport import Answer, Transport, check_base_url, masked_url, retry_after_seconds
@@ -239,10 +242,11 @@ class WordfeudClient:
             content: JSON = envelope["content"]
             if envelope["status"] == "success":
                 return content
-            type_ = content.get("type")
-            type_ = self._scrub(type_) if isinstance(type_, str) else "unknown_error"
-            message = content.get("message")
-            message = self._scrub(message) if isinstance(message, str) else ""
+            raw_type, raw_message = content.get("type"), content.get("message")
+            type_ = raw_type if isinstance(raw_type, str) else "unknown_error"
+            type_ = cut(self._scrub(type_), ERROR_TYPE_LIMIT, "error type")
+            message = raw_message if isinstance(raw_message, str) else ""
+            message = cut(self._scrub(message), ERROR_MESSAGE_LIMIT, "error message")
             if type_ == "login_required" and auth and attempt == 1 and self.credentials is not None:
                 log.info("%s: session expired; logging in again", path)
                 self.login()

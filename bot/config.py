@@ -82,6 +82,7 @@ class ScheduleConfig(Section):
     poll_seconds: float = Field(default=30.0, gt=0)
     jitter_seconds: float = Field(default=10.0, ge=0)
     quarantine_seconds: float = Field(default=60.0, ge=0)
+    max_games_per_pass: int = Field(default=50, ge=1, le=10_000)
 
 
 class InvitesConfig(Section):

@@ -18,6 +18,7 @@ from bot.app import build
 from bot.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
 from bot.convert import Position, board_without, placement_from_api, to_position
 from bot.credentials import Credentials
+from bot.escapes import escaped
 from bot.models import Game
 from bot.store import Store
 from bot.turn import Outcome, outcome_text
@@ -126,7 +127,7 @@ class Picture:
 
 
 def _scores(game: Game) -> str:
-    return "(" + ", ".join(f"{p.username} {p.score}" for p in game.players) + f"; {game.bag_count} in the bag)"
+    return "(" + ", ".join(f"{escaped(p.username)} {p.score}" for p in game.players) + f"; {game.bag_count} in the bag)"
 
 
 def _house_placement(game: Game, position: Position) -> Placement | None:
@@ -147,7 +148,7 @@ def _show_house_move(game: Game, position: Position, shown: Picture) -> int:
     elif last.move_type == "swap":
         text = f"swapped {last.tile_count} tiles"
     else:
-        text = last.move_type
+        text = escaped(last.move_type)
     shown.out(f"Move {game.move_count}: house {text}   {_scores(game)}")
     shown.board(position.board, position.rules.layout)
     return (last.points or 0) if move is not None else 0

@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.acceptances import opponent_words, remember, words_of_move
 from bot.config import BotConfig
 from bot.errors import ConfigError, ProtocolError, StoreError
+from bot.escapes import escaped
 from bot.models import Game
 from bot.store import OPPONENT, OWN, DecisionStatus, Store
 from bot.views import open_state
@@ -70,7 +71,7 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         config, registry = load(args)
         store = open_state(config, args.state)  # a missing file is refused, not created empty
     except (ConfigError, StoreError, EngineError) as exc:
-        print(f"wordfeud-bot learned: {exc}", file=sys.stderr)
+        print(f"wordfeud-bot learned: {escaped(str(exc))}", file=sys.stderr)
         return 2
     try:
         if args.rescan:
@@ -93,7 +94,7 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         for entry in entries:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.seen))
             who = "opponent" if entry.source == OPPONENT else "bot"
-            print(f"  ruleset {entry.ruleset:>2}  {entry.word:<15} {who:<8} game {entry.game_id}  {when}")
+            print(f"  ruleset {entry.ruleset:>2}  {escaped(entry.word):<15} {who:<8} game {entry.game_id}  {when}")
     finally:
         store.close()
     return 0

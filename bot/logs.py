@@ -1,8 +1,12 @@
-"""Logging for the service: one format, optional file, and secrets scrubbed from every record.
+"""Logging for the service: one format, optional file, secrets scrubbed from every record, and
+control characters escaped in every record.
 
 ``Redactor`` is a filter on the handlers: any registered secret (password, password hash,
 session id) in a formatted message is replaced by ``***`` before it is written anywhere, so a
-library that logs a header or a URL cannot leak one.
+library that logs a header or a URL cannot leak one. ``EscapingFormatter`` writes each record as
+one line: control characters of the message (a username with a newline, ESC or BEL) are shown as
+``\\x..`` (``bot.escapes``), and a traceback's lines are escaped and indented, so nothing the
+server sends can forge a record or reach the terminal as an escape sequence.
 
 >>> redactor = Redactor()
 >>> redactor.add("s3cret-session")
@@ -27,6 +31,7 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from bot.errors import ConfigError
+from bot.escapes import escaped, escaped_block
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 _MIN_SECRET = 6  # shorter strings would scrub ordinary words
@@ -97,6 +102,23 @@ class Redactor(logging.Filter):
         return True
 
 
+class EscapingFormatter(logging.Formatter):
+    """The bot's format, with the message escaped and a traceback escaped and indented."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record.message = escaped(record.getMessage())
+        if self.usesTime():
+            record.asctime = self.formatTime(record, self.datefmt)
+        text = self.formatMessage(record)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            text += "\n" + escaped_block(record.exc_text)
+        if record.stack_info:
+            text += "\n" + escaped_block(self.formatStack(record.stack_info))
+        return text
+
+
 class _PrivateRotatingFile(RotatingFileHandler):
     """A rotating log file whose every new file (the first, and each after a rotation) is created
     readable by its owner only."""
@@ -148,7 +170,7 @@ def setup_logging(level: str = "INFO", file: LogFile | None = None, *, verbose: 
             root.removeHandler(handler)
             handler.close()
     for handler in handlers:
-        handler.setFormatter(logging.Formatter(FORMAT))
+        handler.setFormatter(EscapingFormatter(FORMAT))
         handler.addFilter(redactor)
         handler._wordfeud_bot = True  # type: ignore[attr-defined]
         root.addHandler(handler)

@@ -8,6 +8,15 @@ bounded numbers (``true`` or ``"7"`` is not a number). What depends on the rules
 letters) is checked by ``bot.convert``. In ``user/status/`` one malformed entry is skipped (and
 named in ``skipped``), not the whole answer.
 
+Free text is bounded here too, so nothing the server sends grows the state file or a log line
+without limit. Names (usernames, an invite's inviter and invitee) are cut to ``NAME_LIMIT`` (64)
+characters, an e-mail address to ``EMAIL_LIMIT`` (254, the longest an address can be), a move's
+main word in a move's answer to ``WORD_LIMIT``; the first cut of each field is logged once per run
+(a warning naming the field and the length), later ones are cut silently. The server's error texts
+are cut the same way by the client (``cut``: ``ERROR_TYPE_LIMIT``, ``ERROR_MESSAGE_LIMIT``). Tokens
+the bot compares (a last move's type and main word, a board type) are refused when too long, with
+the entry that holds them. Chat messages are never read (only their counts).
+
 >>> game = Game.model_validate({"id": 2226982257, "ruleset": 5, "board": 0, "current_player": 0,
 ...     "is_running": True, "move_count": 0, "updated": 1521776416, "players": [
 ...     {"id": 7, "username": "me", "position": 0, "score": 0, "rack": ["A", ""], "is_local": True},
@@ -18,6 +27,8 @@ named in ``skipped``), not the whole answer.
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Annotated, Any
 
 from pydantic import (
@@ -34,6 +45,57 @@ from pydantic import (
 )
 
 from bot.errors import ProtocolError
+
+log = logging.getLogger(__name__)
+
+#: The longest username (or inviter, invitee) kept: the real app's names are far shorter (Facebook
+#: accounts' ``_fb_<digits>`` among the longest seen); a longer one is cut, and the cut logged once.
+NAME_LIMIT = 64
+#: The longest e-mail address (RFC 5321 path limit).
+EMAIL_LIMIT = 254
+#: A word on a 15-square line, each tile up to 4 characters (multi-letter tiles), with room to spare.
+WORD_LIMIT = 64
+#: An API error's ``type`` (a short code such as ``illegal_word``) and ``message`` (a sentence).
+ERROR_TYPE_LIMIT = 64
+ERROR_MESSAGE_LIMIT = 500
+#: What marks a cut text: its last kept character is replaced by this.
+CUT_MARK = "\u2026"
+
+_reported: set[str] = set()  # the fields whose first cut was logged in this run
+_reported_lock = threading.Lock()
+
+
+def cut(text: str, limit: int, what: str) -> str:
+    """``text`` if it has at most ``limit`` characters, else its first ``limit - 1`` and ``CUT_MARK``;
+    the first cut of each ``what`` (a field's name) is logged as a warning, later ones are not.
+
+    >>> cut("short", 8, "doctest field")
+    'short'
+    >>> len(cut("x" * 1000, 8, "doctest field"))
+    8
+    """
+    if len(text) <= limit:
+        return text
+    with _reported_lock:
+        first = what not in _reported
+        _reported.add(what)
+    if first:
+        log.warning(
+            "the server sent a %s of %d characters; cut to %d (further ones are cut without a message)",
+            what,
+            len(text),
+            limit,
+        )
+    return text[: limit - 1] + CUT_MARK
+
+
+def _cut_to(limit: int, what: str) -> BeforeValidator:
+    """A validator that cuts a string field to ``limit`` characters (see ``cut``)."""
+
+    def check(value: Any) -> Any:
+        return cut(value, limit, what) if isinstance(value, str) else value
+
+    return BeforeValidator(check)
 
 
 def _no_bool_or_text(value: Any) -> Any:
@@ -68,6 +130,10 @@ Stamp = Annotated[float, BeforeValidator(_no_bool_or_text), Field(allow_inf_nan=
 Letter = Annotated[str, Field(strict=True, min_length=1, max_length=4)]
 #: A rack entry: a letter, or ``""`` for a blank.
 RackLetter = Annotated[str, Field(strict=True, max_length=4)]
+#: A player's name: cut to NAME_LIMIT characters.
+Name = Annotated[str, Field(strict=True), _cut_to(NAME_LIMIT, "username")]
+#: A short token the bot compares (a move type, a board type): refused when longer than 32.
+Token = Annotated[str, Field(strict=True, max_length=32)]
 
 #: One board tile as the API sends it: (x = column, y = row, letter, is_blank).
 ApiTile = tuple[Coordinate, Coordinate, Letter, StrictBool]
@@ -83,8 +149,8 @@ class LoginUser(ApiModel):
     """What a login answers: the account."""
 
     id: Id
-    username: str
-    email: str | None = None
+    username: Name
+    email: Annotated[str, Field(strict=True), _cut_to(EMAIL_LIMIT, "e-mail address")] | None = None
 
 
 class StatusGame(ApiModel):
@@ -100,10 +166,10 @@ class Invite(ApiModel):
     """An invitation (received or sent)."""
 
     id: Id
-    inviter: str = ""
-    invitee: str | None = None
+    inviter: Annotated[str, Field(strict=True), _cut_to(NAME_LIMIT, "inviter name")] = ""
+    invitee: Annotated[str, Field(strict=True), _cut_to(NAME_LIMIT, "invitee name")] | None = None
     ruleset: int
-    board_type: str | int = "normal"
+    board_type: Token | int = "normal"
 
     @property
     def is_random_board(self) -> bool:
@@ -116,7 +182,7 @@ class RandomRequest(ApiModel):
 
     id: Id
     ruleset: int | None = None
-    board_type: str | int | None = None
+    board_type: Token | int | None = None
     created: float | None = None
 
 
@@ -157,7 +223,7 @@ class Player(ApiModel):
     """A player entry of a game; only the logged-in player's has ``rack`` (blank = ``""``)."""
 
     id: Id
-    username: str = ""
+    username: Name = ""
     position: Seat
     score: Score
     rack: Annotated[list[RackLetter], Field(max_length=100)] | None = None
@@ -167,10 +233,10 @@ class Player(ApiModel):
 class LastMove(ApiModel):
     """The previous action in a game."""
 
-    move_type: str
+    move_type: Token
     user_id: Id | None = None
-    move: list[ApiTile] | None = None
-    main_word: str | None = None
+    move: Annotated[list[ApiTile], Field(max_length=225)] | None = None
+    main_word: Annotated[str, Field(strict=True, max_length=WORD_LIMIT)] | None = None
     points: Score | None = None
     tile_count: Count | None = None
 
@@ -226,9 +292,9 @@ class Game(ApiModel):
 class MoveResult(ApiModel):
     """Answer to a placement."""
 
-    main_word: str = ""
+    main_word: Annotated[str, Field(strict=True), _cut_to(WORD_LIMIT, "main word")] = ""
     points: Score
-    new_tiles: list[str] = Field(default_factory=list)
+    new_tiles: Annotated[list[RackLetter], Field(max_length=100)] = Field(default_factory=list)
     updated: Stamp | None = None
     is_running: bool = True
 
@@ -236,7 +302,7 @@ class MoveResult(ApiModel):
 class SwapResult(ApiModel):
     """Answer to a swap."""
 
-    new_tiles: list[str] = Field(default_factory=list)
+    new_tiles: Annotated[list[RackLetter], Field(max_length=100)] = Field(default_factory=list)
     updated: Stamp | None = None
 
 
@@ -264,6 +330,9 @@ def _id_text(entry: Any) -> str:
     return ""
 
 __all__ = [
+    "ERROR_MESSAGE_LIMIT",
+    "ERROR_TYPE_LIMIT",
+    "NAME_LIMIT",
     "ApiTile",
     "Game",
     "Invite",
@@ -276,5 +345,6 @@ __all__ = [
     "Status",
     "StatusGame",
     "SwapResult",
+    "cut",
     "field_problem",
 ]

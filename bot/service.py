@@ -3,13 +3,17 @@
 ``Bot.run_pass`` is what ``wordfeud-bot once`` runs a single time and the daemon runs on every
 tick: read ``user/status/``; accept or reject invites by the configured filters; ask for random
 opponents to keep the configured number of games going; then play each game whose ``updated``
-stamp moved since the last pass (or where it was our turn and the turn is not done).
+stamp moved since the last pass (or where it was our turn and the turn is not done). A game whose
+read failed waits (growing waits) before it is read again, and a pass reads at most
+``schedule.max_games_per_pass`` games (``bot.reads``): a status listing thousands of games costs a
+bounded number of requests per pass.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,11 +21,15 @@ from bot.client import WordfeudClient
 from bot.config import InvitesConfig, RandomGamesConfig
 from bot.errors import ApiError, ApiStatusError, BotError, LoginRefusedError
 from bot.models import Invite, Status
+from bot.reads import ReadSchedule
 from bot.store import DecisionStatus, Store
 from bot.turn import Outcome, TurnPlayer, TurnReport
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
+
+#: The most malformed status entries named in the log in one pass (the others are counted).
+SKIPPED_LOGGED = 10
 
 
 @dataclass
@@ -60,6 +68,8 @@ class Bot:
         random_games: RandomGamesConfig | None = None,
         has_lexicon: Callable[[int], bool] = lambda ruleset: True,
         pass_seconds: float | None = None,
+        reads: ReadSchedule | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
         self.store = store
@@ -69,7 +79,10 @@ class Bot:
         self.has_lexicon = has_lexicon
         #: The time one pass may take (the daemon's poll interval): games waiting share it.
         self.pass_seconds = pass_seconds
+        #: Which due games a pass reads: failing ones back off, at most so many per pass.
+        self.reads = reads or ReadSchedule(clock)
         self._next_random = 0
+        self._skipped_before: set[str] = set()  # the status entries skipped in the pass before (logged then)
 
     def run_pass(self, stop: threading.Event | None = None) -> PassReport:
         """Do everything due now; ``stop`` set by a signal ends the pass after the current game."""
@@ -98,40 +111,64 @@ class Bot:
         One game's failure (a malformed payload, a refused request, even a bug) is logged in one line
         naming the game and skipped: the other games are played. Only a refused login stops the pass."""
         failed: set[int] = set()
-        for problem in status.skipped:
-            report.errors.append(f"user/status/: {problem}")
-            log.error("user/status/: skipped %s", problem)
-        due = []
+        self._log_skipped(status.skipped, report)
+        listed = {entry.id for entry in status.games}
+        self.reads.forget_all_but(listed)
+        due: list[tuple[int, bool]] = []
         for entry in status.games:
             try:
                 seen = self.store.seen(entry.id)
                 if seen is None or seen[0] != entry.updated or seen[1] or self._open(entry.id):
-                    due.append(entry)
+                    due.append((entry.id, seen is not None))
             except BotError as exc:
                 report.errors.append(f"game {entry.id}: {exc}")
                 log.error("game %d: %s", entry.id, exc)
                 failed.add(entry.id)
-        # the games due share the pass (most of the poll interval), so that each is played within it
-        share = None if self.pass_seconds is None or not due else max(0.1, 0.8 * self.pass_seconds / len(due))
-        for entry in due:
+        chosen = self.reads.choose(due)
+        # the games not read now (waiting after a failure, or over the cap) and not known count as running
+        failed |= {game_id for game_id, known in due if not known} - set(chosen)
+        # the games read share the pass (most of the poll interval), so that each is played within it
+        share = None if self.pass_seconds is None or not chosen else max(0.1, 0.8 * self.pass_seconds / len(chosen))
+        for game_id in chosen:
             if stop is not None and stop.is_set():
                 log.info("stopping: the remaining games wait for the next run")
                 break
             try:
-                report.turns.append(self.turns.play(entry.id, share))
+                report.turns.append(self.turns.play(game_id, share))
+                self.reads.succeeded(game_id)
             except LoginRefusedError:
                 raise
             except (BotError, EngineError) as exc:
-                problem = _naming_game(entry.id, str(exc))
-                report.errors.append(problem)
-                log.error("%s", problem)
-                failed.add(entry.id)
+                self._failed(report, game_id, _naming_game(game_id, str(exc)))
+                failed.add(game_id)
             except Exception as exc:  # a bug: this game waits, the others are played
-                report.errors.append(f"game {entry.id}: unexpected {type(exc).__name__}: {exc}")
-                log.exception("game %d: unexpected %s (a bug; skipped this pass)", entry.id, type(exc).__name__)
-                failed.add(entry.id)
-        listed = {entry.id for entry in status.games}
+                problem = f"game {game_id}: unexpected {type(exc).__name__}: {exc}"
+                if self._failed(report, game_id, problem, log_it=False):
+                    log.exception("game %d: unexpected %s (a bug; skipped)", game_id, type(exc).__name__)
+                failed.add(game_id)
         return (self.store.running_ids() & listed) | failed
+
+    def _log_skipped(self, skipped: list[str], report: PassReport) -> None:
+        """Report every malformed status entry; log those not skipped in the pass before, at most
+        ``SKIPPED_LOGGED`` of them in one line each and the rest as a count (a status full of broken
+        entries costs a few log lines once, not thousands every pass)."""
+        report.errors.extend(f"user/status/: {problem}" for problem in skipped)
+        new = [problem for problem in skipped if problem not in self._skipped_before]
+        self._skipped_before = set(skipped)
+        for problem in new[:SKIPPED_LOGGED]:
+            log.error("user/status/: skipped %s", problem)
+        if len(new) > SKIPPED_LOGGED:
+            log.error("user/status/: skipped %d more malformed entries (not listed here)", len(new) - SKIPPED_LOGGED)
+
+    def _failed(self, report: PassReport, game_id: int, problem: str, *, log_it: bool = True) -> bool:
+        """Note a game's failure in the report and the read schedule; log it (one line) when it is the
+        game's first failure in a row. Returns whether it is worth logging."""
+        report.errors.append(problem)
+        wait, news = self.reads.failed(game_id)
+        if news and log_it:
+            log.error("%s", problem)
+        log.debug("game %d: next read in %.0f s at the earliest", game_id, wait)
+        return news
 
     def _open(self, game_id: int) -> bool:
         """A decision of this game is pending, or the game waits for a lost answer."""

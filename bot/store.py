@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import stat
@@ -35,6 +36,13 @@ _MARKER = "wordfeud-bot state"
 #: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
 #: program's SQLite file is recognised before anything is written to it.
 APPLICATION_ID = 0x57464253
+#: Snapshots kept of one game at most: one per move count, and a game has far fewer moves (100 tiles
+#: and at most 6 scoreless turns in a row). A server that raises the move count forever fills no disk.
+MAX_SNAPSHOTS_PER_GAME = 1000
+#: Fields of a game object that change without the game changing.
+_NOT_CONTENT = frozenset({"updated", "chat_count", "read_chat_count"})
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,6 +67,8 @@ CREATE TABLE IF NOT EXISTS accepted (
     seen REAL NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (ruleset, word));
 CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
 CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
+CREATE TABLE IF NOT EXISTS read_failures (
+    game_id INTEGER PRIMARY KEY, failures INTEGER NOT NULL, retry_at REAL NOT NULL);
 """
 
 class DecisionStatus(StrEnum):
@@ -151,6 +161,7 @@ class Store:
         self.path = str(path)
         self.clock = clock
         self._lock_file: IO[str] | None = None
+        self._full: set[int] = set()  # games whose snapshot limit was reached (logged once)
         if self.path != ":memory:":
             _ensure_private(Path(self.path))
         try:
@@ -236,8 +247,8 @@ class Store:
         return (float(row[0]), bool(row[1])) if row else None
 
     def record_game(self, game: Game, user_id: int) -> None:
-        """Store what the bot saw of a game: the version, scores, and a
-        snapshot for replay when it has tiles and is new."""
+        """Store what the bot saw of a game: the version, scores, and a snapshot for replay when it has
+        tiles and its content changed (see ``_snapshot``)."""
         me = game.me(user_id)
         other = game.opponent(user_id)
         now = self.clock()
@@ -261,15 +272,37 @@ class Store:
                 ),
             )
             if game.tiles is not None:
-                last = self._db.execute(
-                    "SELECT game FROM snapshots WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game.id,)
-                ).fetchone()
-                text = game.model_dump_json()
-                if last is None or last[0] != text:
-                    self._db.execute(
-                        "INSERT INTO snapshots (game_id, move_count, taken, game) VALUES (?, ?, ?, ?)",
-                        (game.id, game.move_count, now, text),
-                    )
+                self._snapshot(game, now)
+
+    def _snapshot(self, game: Game, now: float) -> None:
+        """Keep a snapshot of the game, in the open transaction, when its content changed.
+
+        A new ``updated`` stamp (or chat count) alone is no change. A change at the move count of the
+        latest snapshot replaces it (a move count keeps one snapshot, the latest), so the snapshots of a
+        game are at most one per move count, and never more than ``MAX_SNAPSHOTS_PER_GAME``."""
+        last = self._db.execute(
+            "SELECT id, move_count, game FROM snapshots WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game.id,)
+        ).fetchone()
+        text = game.model_dump_json()
+        if last is not None and _content(json.loads(last[2])) == _content(json.loads(text)):
+            return
+        if last is not None and int(last[1]) == game.move_count:
+            self._db.execute("UPDATE snapshots SET taken = ?, game = ? WHERE id = ?", (now, text, last[0]))
+            return
+        (count,) = self._db.execute("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (game.id,)).fetchone()
+        if count >= MAX_SNAPSHOTS_PER_GAME:
+            if game.id not in self._full:
+                self._full.add(game.id)
+                log.warning(
+                    "game %d: %d snapshots kept, the most for one game; later positions are not kept for replay",
+                    game.id,
+                    count,
+                )
+            return
+        self._db.execute(
+            "INSERT INTO snapshots (game_id, move_count, taken, game) VALUES (?, ?, ?, ?)",
+            (game.id, game.move_count, now, text),
+        )
 
     def snapshot_at(self, game_id: int, move_count: int) -> dict[str, Any] | None:
         """The last recorded API game object of a game at this move count, if any."""
@@ -411,6 +444,24 @@ class Store:
             words.setdefault(int(ruleset), []).append(str(word))
         return RejectedWords(words)
 
+    # -- games whose reads fail ----------------------------------------------------------------
+
+    def read_failures(self) -> dict[int, tuple[int, float]]:
+        """Games whose reads failed: game id -> (failures in a row, clock time of the next try)."""
+        rows = self._db.execute("SELECT game_id, failures, retry_at FROM read_failures").fetchall()
+        return {int(r[0]): (int(r[1]), float(r[2])) for r in rows}
+
+    def save_read_failure(self, game_id: int, failures: int, retry_at: float) -> None:
+        """Remember that a game's read failed ``failures`` times in a row, and when to try it again."""
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO read_failures VALUES (?, ?, ?)", (game_id, failures, retry_at))
+
+    def forget_read_failures(self, game_ids: list[int]) -> None:
+        """Forget these games' failures (read since, or no longer listed)."""
+        if game_ids:
+            with self._transaction():
+                self._db.executemany("DELETE FROM read_failures WHERE game_id = ?", [(g,) for g in game_ids])
+
     # -- statistics -------------------------------------------------------------------------
 
     def stats(self) -> Stats:
@@ -488,6 +539,11 @@ class Store:
             raise StoreError(
                 f"state file {self.path} has schema version {rows.get('version')}; this bot reads {SCHEMA_VERSION}"
             )
+
+
+def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot without what changes with no change of the game: its stamp and its chat counts."""
+    return {key: value for key, value in snapshot.items() if key not in _NOT_CONTENT}
 
 
 def _decision(row: Any) -> Decision:

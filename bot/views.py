@@ -14,6 +14,7 @@ from bot.app import build, registry_for
 from bot.config import BotConfig, load_credentials
 from bot.convert import Position, to_position
 from bot.errors import BotError, ConfigError, StoreError
+from bot.escapes import escaped
 from bot.hint import hint, hint_svg, hint_text, read_board, situation_for
 from bot.history import position_before_move, record
 from bot.replay_html import replay_html
@@ -72,11 +73,12 @@ def game_list(store: Store) -> list[str]:
     rows = store.games()
     if not rows:
         return [f"no games recorded in {store.path}"]
-    width = max(len("opponent"), *(len(r.opponent) for r in rows))
+    names = {r.game_id: escaped(r.opponent) for r in rows}
+    width = max(len("opponent"), *(len(name) for name in names.values()))
     lines = [f"{'game':>19}  {'opponent':<{width}}  {'ruleset':<7}  {'first seen':<16}  {'result':<7}  score  moves"]
     for r in rows:
         lines.append(
-            f"{r.game_id:>19}  {r.opponent:<{width}}  {r.ruleset:<7}  {_date(r.first_seen):<16}  {r.result:<7}  "
+            f"{r.game_id:>19}  {names[r.game_id]:<{width}}  {r.ruleset:<7}  {_date(r.first_seen):<16}  {r.result:<7}  "
             f"{r.my_score}-{r.their_score}  {r.move_count}"
         )
     return lines
@@ -120,7 +122,7 @@ def record_lines(rows: list[GameRow]) -> list[str]:
         lines.append(line(f"ruleset {ruleset}", [r for r in finished if r.ruleset == ruleset]))
     lines.append("by opponent:")
     for opponent in sorted({r.opponent for r in finished}, key=str.lower):
-        lines.append(line(opponent, [r for r in finished if r.opponent == opponent]))
+        lines.append(line(escaped(opponent), [r for r in finished if r.opponent == opponent]))
     return lines
 
 
@@ -187,7 +189,7 @@ def stats_command(args: argparse.Namespace, config_of: ConfigOf, fail: Callable[
         return fail("stats", str(exc), EXIT_CONFIG)
     try:
         for line in record_lines(store.games()):
-            print(line)
+            print(escaped(line))
     finally:
         store.close()
     return EXIT_OK
