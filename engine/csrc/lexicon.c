@@ -51,6 +51,64 @@ done:
     return copy;
 }
 
+/* What the Python side's _path_problem checks, in the same order: from the root, no word ends on a letter
+ * without its edge and no path comes back to a node on it (a cycle). Every node is entered once. Sets a
+ * ValueError and returns -1 on a problem (or on no memory). The arrays' bounds are checked before. */
+static int check_paths(LexiconObject *self) {
+    Py_ssize_t nodes = self->nnodes;
+    unsigned char *state = PyMem_Calloc((size_t)nodes, 1); /* 0 not reached, 1 on the path, 2 done */
+    Py_ssize_t *path = PyMem_Malloc((size_t)nodes * sizeof(Py_ssize_t));
+    Py_ssize_t *next = PyMem_Malloc((size_t)nodes * sizeof(Py_ssize_t));
+    int result = -1;
+    if (state == NULL || path == NULL || next == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint32_t *child = self->child, *mask = self->mask, *ends = self->ends;
+    if (ends[0] & ~mask[0]) {
+        PyErr_Format(PyExc_ValueError, "node 0 ends a word on a letter it has no edge for");
+        goto done;
+    }
+    Py_ssize_t depth = 1;
+    path[0] = 0;
+    next[0] = 0;
+    state[0] = 1;
+    while (depth) {
+        Py_ssize_t node = path[depth - 1], edge = next[depth - 1];
+        if (edge == node + POPCOUNT(mask[node])) {
+            state[node] = 2;
+            depth--;
+            continue;
+        }
+        next[depth - 1] = edge + 1;
+        uint32_t target = child[edge];
+        if (state[target] == 2) continue;
+        if (state[target] == 1) {
+            PyErr_Format(PyExc_ValueError, "edge %zd leads back to node %u on its own path: the lexicon has a cycle",
+                         edge, target);
+            goto done;
+        }
+        if (ends[target] & ~mask[target]) {
+            PyErr_Format(PyExc_ValueError, "node %u ends a word on a letter it has no edge for", target);
+            goto done;
+        }
+        if (!mask[target]) {
+            state[target] = 2;
+            continue;
+        }
+        state[target] = 1; /* a node is on the path at most once, so depth stays below nodes */
+        path[depth] = target;
+        next[depth] = target;
+        depth++;
+    }
+    result = 0;
+done:
+    PyMem_Free(state);
+    PyMem_Free(path);
+    PyMem_Free(next);
+    return result;
+}
+
 static PyObject *lexicon_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"child", "mask", "ends", "letters", NULL};
     PyObject *child, *mask, *ends;
@@ -103,6 +161,7 @@ static PyObject *lexicon_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
             goto fail;
         }
     }
+    if (check_paths(self) < 0) goto fail;
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
