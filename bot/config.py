@@ -151,6 +151,17 @@ class StatusConfig(Section):
     listen: str | None = None
     refresh_seconds: float = Field(default=5.0, gt=0, le=3600)
     healthy_polls: int = Field(default=3, ge=1, le=1000)
+    read_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    max_connections: int = Field(default=16, ge=1, le=1000)
+    allowed_hosts: tuple[str, ...] = ()
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _allowed_hosts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for name in value:
+            if not name or name != name.strip() or any(c in name for c in "/:@ "):
+                raise ValueError(f"{name!r} is not a host name (no port, scheme or path: e.g. 'bot.example.org')")
+        return tuple(name.lower() for name in value)
 
     @field_validator("listen")
     @classmethod
