@@ -111,6 +111,8 @@ class PlayConfig(Section):
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
     seconds_per_move: float = Field(default=2.0, gt=0, le=600)
+    learned_words_per_game: int = Field(default=20, ge=0, le=10_000)
+    learned_words_per_day: int = Field(default=200, ge=0, le=1_000_000)
 
     _strategy = field_validator("strategy")(_check_strategy)
 

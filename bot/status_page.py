@@ -86,17 +86,16 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
         for d, d_at in store.recent_decisions(_DECISIONS)
     ]
     refused = store.rejected()
-    learned: dict[str, list[str]] = {}
-    for entry in store.accepted(new_only=True):  # words the bot's lexicon lacked until a game proved them
-        learned.setdefault(str(entry.ruleset), []).append(entry.word)
+    # words the bot's lexicon lacked until a game proved them: a count and the newest, not the table
+    learned = {str(k): v for k, v in sorted(store.newest_learned(_LEARNED_SHOWN).items())}
     return {
         "health": health,
         "record": _record(rows),
         "games": games,
         "decisions": decisions,
         "refused": {str(k): sorted(words) for k in RULESET_IDS if (words := refused.words(k))},
-        "learned": {k: words[-_LEARNED_SHOWN:][::-1] for k, words in learned.items()},
-        "learned_counts": {k: len(words) for k, words in learned.items()},
+        "learned": {k: words for k, (_, words) in learned.items()},
+        "learned_counts": {k: count for k, (count, _) in learned.items()},
     }
 
 

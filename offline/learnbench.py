@@ -1,0 +1,100 @@
+"""What learned words cost: ``python -m offline.learnbench [--sizes 10,10000,1000000]``.
+
+For each size N: N made-up words (seeded, 2 to 15 letters) accepted in the English ruleset, then
+
+* ``first view``: the first ``LearnedWords.apply`` (the lexicon the bot plays with) and the C
+  generator's copy of it (``engine.native.lexicon``), as at start-up;
+* ``one more word``: accepting one more word, then ``apply`` and the C copy again: what learning one
+  word costs the next move (median of ``--repeat`` words).
+
+It also prints the load time of the bundled English lexicon (median and minimum of 20 loads). Uses only
+the public calls (``accept``, ``apply``, ``native.lexicon``), so the same script measures older
+versions too. Compare figures within one run: absolute times vary between machines and runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import string
+import sys
+import time
+
+from dictionaries import bundled_path
+from dictionaries.learned import LearnedWords
+from engine import native
+from engine.dawg import Dawg
+from engine.rules import Ruleset
+
+EN = Ruleset.for_id(5)
+
+
+def made_up_words(rng: random.Random, count: int) -> list[str]:
+    """``count`` distinct made-up words of 2 to 15 capital letters (mostly not English)."""
+    words: set[str] = set()
+    while len(words) < count:
+        words.add("".join(rng.choice(string.ascii_uppercase) for _ in range(rng.randint(2, 15))))
+    return sorted(words)
+
+
+def usable(learned: LearnedWords, base: Dawg) -> Dawg:
+    """The lexicon as the next move uses it: the view, and the C generator's copy when it runs."""
+    view = learned.apply(base, EN)
+    if native.GENERATOR == "native":
+        native.lexicon(view)
+    return view
+
+
+def measure(base: Dawg, size: int, repeat: int, seed: int) -> tuple[float, float]:
+    """(seconds for the first view, median seconds for one more word) with ``size`` words learned."""
+    rng = random.Random(seed)
+    words = made_up_words(rng, size + repeat)
+    learned = LearnedWords(accepted={5: words[:size]})
+    started = time.perf_counter()
+    usable(learned, base)
+    first = time.perf_counter() - started
+    times = []
+    for word in words[size:]:
+        started = time.perf_counter()
+        learned.accept(5, word)
+        view = usable(learned, base)
+        times.append(time.perf_counter() - started)
+        if word not in view:
+            raise AssertionError(f"{word} was accepted but is not in the view")
+    return first, statistics.median(times)
+
+
+def load_times(count: int = 20) -> tuple[float, float]:
+    path = bundled_path("en/enable.dawg")
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        Dawg.load(path, EN.alphabet)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), min(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m offline.learnbench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10,10000,1000000", help="learned-word counts, comma-separated")
+    parser.add_argument("--repeat", type=int, default=5, help="words added one by one per size (median shown)")
+    parser.add_argument("--seed", type=int, default=27, help="seed of the made-up words")
+    args = parser.parse_args(argv)
+    try:
+        sizes = [int(part) for part in args.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes {args.sizes!r}: expected numbers separated by commas")
+    print(native.describe())
+    median, fastest = load_times()
+    print(f"load of the English lexicon: median {median * 1000:.1f} ms, min {fastest * 1000:.1f} ms (20 loads)")
+    base = Dawg.load(bundled_path("en/enable.dawg"), EN.alphabet)
+    print("learned words\tfirst view (s)\tone more word (ms)")
+    for size in sizes:
+        first, one = measure(base, size, args.repeat, args.seed)
+        print(f"{size:,}\t{first:.3f}\t{one * 1000:.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
