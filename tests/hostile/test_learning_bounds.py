@@ -6,6 +6,7 @@ status page reads a count and the newest words, not the whole table."""
 
 from __future__ import annotations
 
+import logging
 import random
 from array import array
 from typing import Any
@@ -19,6 +20,7 @@ from bot.errors import ConfigError
 from bot.models import Game
 from bot.status_page import snapshot
 from bot.store import OPPONENT, Store
+from bot.turn import Outcome, TurnPlayer, TurnSettings
 from dictionaries.learned import LearnedWords
 from engine import movegen, native
 from engine.board import Board
@@ -45,14 +47,17 @@ def junk(rng: random.Random, length: int) -> str:
             return word
 
 
-def game_json(game_id: int, board: list[tuple[int, int, str]], move: list[tuple[int, int, str]]) -> Game:
-    """A game whose tiles are ``board`` plus ``move`` (row, col, letter), the move being the rival's last."""
+def game_json(
+    game_id: int, board: list[tuple[int, int, str]], move: list[tuple[int, int, str]], *, to_move: int = 0
+) -> Game:
+    """A game whose tiles are ``board`` plus ``move`` (row, col, letter), the move being the rival's last;
+    ``to_move``: the position to move (0: the bot)."""
     tiles: list[list[Any]] = [[c, r, letter, False] for r, c, letter in board + move]
     return Game.model_validate(
         {
             "id": game_id,
             "ruleset": 5,
-            "current_player": 0,
+            "current_player": to_move,
             "is_running": True,
             "move_count": 2,
             "updated": 0,
@@ -88,7 +93,7 @@ class Moves:
                 self.used.add(word)
                 return word
 
-    def eight_words(self, game_id: int) -> Game:
+    def eight_words(self, game_id: int, *, to_move: int = 0) -> Game:
         crosses = [self.fresh(6) for _ in range(7)]
         main = "".join(word[-1] for word in crosses)
         while main in self.used or main in english():
@@ -97,7 +102,7 @@ class Moves:
         self.used.add(main)
         above = [(2 + r, 4 + i, word[r]) for i, word in enumerate(crosses) for r in range(5)]
         below = [(7, 4 + i, word[5]) for i, word in enumerate(crosses)]
-        return game_json(game_id, above, below)
+        return game_json(game_id, above, below, to_move=to_move)
 
 
 # -- the move must be one a player could make ---------------------------------------------------
@@ -178,6 +183,44 @@ def test_a_flood_of_games_stays_under_the_budget_for_many_passes() -> None:
         assert store.learned_count() <= 200 * (day + 1)
         assert store.learned_count(since=clock.now - DAY) <= 200
     assert 400 < len(learned.accepted(5)) == store.learned_count() <= 600
+
+
+class Reads:
+    """A client that answers ``game`` with whatever the test set last (the bot is never to move)."""
+
+    user_id = BOT
+
+    def __init__(self) -> None:
+        self.answer: Game | None = None
+
+    def game(self, game_id: int) -> Game:
+        assert self.answer is not None and self.answer.id == game_id
+        return self.answer
+
+
+def test_the_turn_player_learns_within_the_budget_and_warns_once_per_move(caplog: pytest.LogCaptureFixture) -> None:
+    moves = Moves(11)
+    client = Reads()
+    store = Store(":memory:", clock=Clock())
+    settings = TurnSettings(budget=LearningBudget(per_game=3, per_day=100))
+    turns = TurnPlayer(client, store, lambda _: english(), settings=settings)  # type: ignore[arg-type]
+    client.answer = moves.eight_words(1, to_move=1)
+    with caplog.at_level(logging.INFO, logger="bot.turn"):
+        for _ in range(5):  # five passes read the same move
+            assert turns.play(1).outcome is Outcome.WAITING
+    assert store.learned_count(game_id=1) == 3
+    assert sum("learned" in r.getMessage() and "accepted" in r.getMessage() for r in caplog.records) == 3
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == ["game 1: 5 word(s) of move 2 not learned: the budget (3 a game, 100 a day) is spent"]
+    rng = random.Random(2)
+    flood = game_json(2, [(r, c, rng.choice(JUNK)) for r in (6, 8) for c in range(15)],
+                      [(7, c, rng.choice(JUNK)) for c in range(15)], to_move=1)  # fmt: skip
+    client.answer = flood
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="bot.turn"):
+        assert turns.play(2).outcome is Outcome.WAITING
+    assert store.learned_count(game_id=2) == 0
+    assert "the opponent's last move teaches no word" in caplog.text and "a rack holds 7" in caplog.text
 
 
 def test_the_budgets_are_config_keys_checked_at_load() -> None:
