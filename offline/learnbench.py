@@ -5,7 +5,9 @@ For each size N: N made-up words (seeded, 2 to 15 letters) accepted in the Engli
 * ``first view``: the first ``LearnedWords.apply`` (the lexicon the bot plays with) and the C
   generator's copy of it (``engine.native.lexicon``), as at start-up;
 * ``one more word``: accepting one more word, then ``apply`` and the C copy again: what learning one
-  word costs the next move (median of ``--repeat`` words).
+  word costs the next move (median of ``--repeat`` words);
+* ``status page``: ``bot.status_page.snapshot`` (what one request of the page reads) of a state file
+  holding the N words as learned (median of 3).
 
 It also prints the load time of the bundled English lexicon (median and minimum of 20 loads). Uses only
 the public calls (``accept``, ``apply``, ``native.lexicon``), so the same script measures older
@@ -19,8 +21,12 @@ import random
 import statistics
 import string
 import sys
+import tempfile
 import time
+from pathlib import Path
 
+from bot.status_page import snapshot
+from bot.store import OPPONENT, Store
 from dictionaries import bundled_path
 from dictionaries.learned import LearnedWords
 from engine import native
@@ -65,6 +71,22 @@ def measure(base: Dawg, size: int, repeat: int, seed: int) -> tuple[float, float
     return first, statistics.median(times)
 
 
+def status_read(words: list[str], repeat: int = 3) -> float:
+    """Median seconds of the status page's facts from a state file holding ``words`` as learned."""
+    with tempfile.TemporaryDirectory() as scratch:
+        store = Store(Path(scratch) / "state.sqlite3")
+        rows = [(5, word, i, OPPONENT, 1_800_000_000.0 + i, 1) for i, word in enumerate(words)]
+        with store._db:  # the bench fills the table directly: a transaction per word would take minutes
+            store._db.executemany("INSERT INTO accepted VALUES (?, ?, ?, ?, ?, ?)", rows)
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            snapshot(store, {})
+            times.append(time.perf_counter() - started)
+        store.close()
+    return statistics.median(times)
+
+
 def load_times(count: int = 20) -> tuple[float, float]:
     path = bundled_path("en/enable.dawg")
     times = []
@@ -80,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10,10000,1000000", help="learned-word counts, comma-separated")
     parser.add_argument("--repeat", type=int, default=5, help="words added one by one per size (median shown)")
     parser.add_argument("--seed", type=int, default=27, help="seed of the made-up words")
+    parser.add_argument("--no-views", action="store_true", help="time the status page only (not the views)")
     args = parser.parse_args(argv)
     try:
         sizes = [int(part) for part in args.sizes.split(",")]
@@ -89,10 +112,14 @@ def main(argv: list[str] | None = None) -> int:
     median, fastest = load_times()
     print(f"load of the English lexicon: median {median * 1000:.1f} ms, min {fastest * 1000:.1f} ms (20 loads)")
     base = Dawg.load(bundled_path("en/enable.dawg"), EN.alphabet)
-    print("learned words\tfirst view (s)\tone more word (ms)")
+    print("learned words\tfirst view (s)\tone more word (ms)\tstatus page (ms)")
     for size in sizes:
-        first, one = measure(base, size, args.repeat, args.seed)
-        print(f"{size:,}\t{first:.3f}\t{one * 1000:.2f}", flush=True)
+        views = "-\t-"
+        if not args.no_views:
+            first, one = measure(base, size, args.repeat, args.seed)
+            views = f"{first:.3f}\t{one * 1000:.2f}"
+        page = status_read(made_up_words(random.Random(args.seed), size))
+        print(f"{size:,}\t{views}\t{page * 1000:.1f}", flush=True)
     return 0
 
 
