@@ -16,6 +16,7 @@ bot's own accepted placements, worked out from the board the server sends.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.convert import ConversionError, board_without, placement_from_api, tiles_to_squares
@@ -26,7 +27,7 @@ from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.rules import Ruleset
-from engine.score import word_texts
+from engine.score import check_placement, word_texts
 
 
 def _board(game: Game) -> Board:
@@ -43,8 +44,12 @@ def _board(game: Game) -> Board:
 def opponent_words(game: Game, user_id: int) -> list[str]:
     """The words of the opponent's last move when it was a placement (main word first), else ``[]``.
 
-    The server only lets a valid move through, so each is a word of the game's ruleset. Raises
-    ConversionError when the game's tiles do not make a board or the move a placement on it."""
+    The server only lets a valid move through, so each is a word of the game's ruleset. A server that
+    says otherwise teaches nothing: the move must be one a player could make on the board before it
+    (``engine.score.check_placement``: a rack's worth of tiles at most, in one line, no gap, touching
+    the tiles there or covering the start square), and the words learned are exactly the ones it
+    makes there, main and cross words. Raises ConversionError when the game's tiles do not make a
+    board or the move is not such a placement on it."""
     last = game.last_move
     if last is None or last.move_type != "move" or not last.move or last.user_id in (None, user_id):
         return []
@@ -55,9 +60,10 @@ def opponent_words(game: Game, user_id: int) -> list[str]:
     if any(board.grid[r][c] != tile for r, c, tile in move.tiles):
         raise ConversionError(f"game {game.id}: field 'last_move': its tiles are not on the board")
     try:
-        return word_texts(board_without(board, move.tiles), move)
+        words = check_placement(board_without(board, move.tiles), move, Ruleset.for_id(game.ruleset))
     except EngineError as exc:
-        raise ConversionError(f"game {game.id}: field 'last_move': {exc}") from None
+        raise ConversionError(f"game {game.id}: field 'last_move': not a move a player could make: {exc}") from None
+    return [board.alphabet.format_word([t for _, _, t, _ in word]) for word in words]
 
 
 def words_of_move(game: Game, tiles: Sequence[Sequence[Any]]) -> list[str]:
@@ -72,15 +78,58 @@ def words_of_move(game: Game, tiles: Sequence[Sequence[Any]]) -> list[str]:
         raise ConversionError(f"game {game.id}: a move of ours: {exc}") from None
 
 
+#: Seconds in the window of ``LearningBudget.per_day``.
+DAY = 24 * 3600
+
+
+@dataclass(frozen=True)
+class LearningBudget:
+    """The most words (the bot's lexicon lacked, the server accepted) that one game can teach, and that
+    all games together can teach in any 24 hours (the store's clock)."""
+
+    per_game: int = 20
+    per_day: int = 200
+
+    def left(self, store: Store, game_id: int) -> int:
+        """Words the game may still teach now."""
+        in_game = store.learned_count(game_id=game_id)
+        in_day = store.learned_count(since=store.clock() - DAY)
+        return max(0, min(self.per_game - in_game, self.per_day - in_day))
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What ``remember`` did: the words learned, and those past the budget (not learned, not stored)."""
+
+    learned: tuple[str, ...] = ()
+    over_budget: tuple[str, ...] = ()
+
+
 def remember(
-    store: Store, learned: LearnedWords, lexicon: Dawg, game: Game, words: Sequence[str], source: str
-) -> list[str]:
+    store: Store,
+    learned: LearnedWords,
+    lexicon: Dawg,
+    game: Game,
+    words: Sequence[str],
+    source: str,
+    budget: LearningBudget,
+) -> Remembered:
     """Record words the server accepted in ``game`` (played by ``source``) in the store and in
-    ``learned``; returns those the bot's ``lexicon`` (its current view) lacked: the words learned."""
-    new = []
+    ``learned``: those the bot's ``lexicon`` (its current view) has, as proof; those it lacks are
+    learned while the ``budget`` lasts (the rest are left out, to be learned from a later game)."""
+    new: list[str] = []
+    over: list[str] = []
+    left: int | None = None
     for word in words:
         known = word in lexicon
+        if not known and not store.has_accepted(game.ruleset, word):
+            if left is None:
+                left = budget.left(store, game.id)
+            if left <= 0:
+                over.append(word)
+                continue
+            left -= 1
         learned.accept(game.ruleset, word, in_lexicon=known)
         if store.add_accepted(game.ruleset, word, game.id, source, new=not known) and not known:
             new.append(word)
-    return new
+    return Remembered(tuple(new), tuple(over))

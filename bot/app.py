@@ -10,6 +10,7 @@ from pathlib import Path
 
 import requests
 
+from bot.acceptances import LearningBudget
 from bot.client import RetryPolicy, WordfeudClient
 from bot.config import BotConfig
 from bot.credentials import Credentials
@@ -95,6 +96,7 @@ def build(
         dry_run=config.play.dry_run,
         quarantine=config.schedule.quarantine_seconds,
         seconds_per_move=config.play.seconds_per_move,
+        budget=LearningBudget(config.play.learned_words_per_game, config.play.learned_words_per_day),
     )
     strategy = strategy_named(config.play.strategy)
     turns = TurnPlayer(client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock)

@@ -206,7 +206,15 @@ def _run(config: BotConfig, args: argparse.Namespace) -> int:
         daemon.run()
         return EXIT_OK
     host, port = parse_listen(config.status.listen)
-    settings = StatusSettings(host, port, config.status.refresh_seconds)
+    status = config.status
+    settings = StatusSettings(
+        host,
+        port,
+        status.refresh_seconds,
+        status.read_timeout_seconds,
+        status.max_connections,
+        frozenset(status.allowed_hosts),
+    )
     try:
         server = StatusServer(settings, Path(args.wiring.store.path), health, args.redactor)
     except OSError as exc:

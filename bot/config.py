@@ -117,6 +117,8 @@ class PlayConfig(Section):
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
     seconds_per_move: float = Field(default=2.0, gt=0, le=600)
+    learned_words_per_game: int = Field(default=20, ge=0, le=10_000)
+    learned_words_per_day: int = Field(default=200, ge=0, le=1_000_000)
 
     _strategy = field_validator("strategy")(_check_strategy)
 
@@ -170,6 +172,17 @@ class StatusConfig(Section):
     listen: str | None = None
     refresh_seconds: float = Field(default=5.0, gt=0, le=3600)
     healthy_polls: int = Field(default=3, ge=1, le=1000)
+    read_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    max_connections: int = Field(default=16, ge=1, le=1000)
+    allowed_hosts: tuple[str, ...] = ()
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _allowed_hosts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for name in value:
+            if not name or name != name.strip() or any(c in name for c in "/:@ "):
+                raise ValueError(f"{name!r} is not a host name (no port, scheme or path: e.g. 'bot.example.org')")
+        return tuple(name.lower() for name in value)
 
     @field_validator("listen")
     @classmethod

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from bot.acceptances import opponent_words, remember, words_of_move
+from bot.acceptances import LearningBudget, opponent_words, remember, words_of_move
 from bot.config import BotConfig
 from bot.errors import ConfigError, ProtocolError, StoreError
 from bot.escapes import escaped
@@ -75,7 +75,8 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         return 2
     try:
         if args.rescan:
-            counts = rescan(store, registry, _progress if sys.stderr.isatty() else None)
+            budget = LearningBudget(config.play.learned_words_per_game, config.play.learned_words_per_day)
+            counts = rescan(store, registry, _progress if sys.stderr.isatty() else None, budget)
             print(f"rescan: {counts[0]:,} positions and {counts[1]:,} moves of ours read, {counts[2]:,} words learned")
         entries = store.accepted(args.ruleset, new_only=not args.all)
         if args.export is not None:
@@ -105,11 +106,16 @@ def _progress(done: int, total: int) -> None:
 
 
 def rescan(
-    store: Store, registry: LexiconRegistry, progress: Callable[[int, int], None] | None = None
+    store: Store,
+    registry: LexiconRegistry,
+    progress: Callable[[int, int], None] | None = None,
+    budget: LearningBudget | None = None,
 ) -> tuple[int, int, int]:
     """Learn from every recorded snapshot (the opponent's last move) and every accepted move of ours;
     returns (positions read, moves of ours read, words learned). Games that cannot be read are skipped.
-    ``progress(games done, games)`` is called after each game."""
+    ``progress(games done, games)`` is called after each game. The ``budget`` (default: the config's
+    defaults) bounds what a game and a day teach, as in play."""
+    budget = budget or LearningBudget()
     learned = store.learned()
     positions = moves = new = 0
     game_ids = store.game_ids()
@@ -120,7 +126,7 @@ def rescan(
             if user is None:
                 continue
             positions += 1
-            new += _learn(store, learned, registry, game, partial(opponent_words, game, user), OPPONENT)
+            new += _learn(store, learned, registry, game, partial(opponent_words, game, user), OPPONENT, budget)
         for decision in store.decisions(game_id, DecisionStatus.APPLIED):
             before = store.snapshot_at(game_id, decision.move_count)
             tiles = decision.payload.get("move")
@@ -128,7 +134,7 @@ def rescan(
                 continue
             moves += 1
             game = Game.model_validate(before)
-            new += _learn(store, learned, registry, game, partial(words_of_move, game, tiles), OWN)
+            new += _learn(store, learned, registry, game, partial(words_of_move, game, tiles), OWN, budget)
         if progress is not None:
             progress(done, len(game_ids))
     return positions, moves, new
@@ -141,6 +147,7 @@ def _learn(
     game: Game,
     words: Callable[[], list[str]],
     source: str,
+    budget: LearningBudget,
 ) -> int:
     """The words of one game read, remembered; how many were new to the lexicon (0 when unreadable)."""
     try:
@@ -149,4 +156,4 @@ def _learn(
         lexicon = learned.apply(registry.get(game.ruleset), rules)
     except (ProtocolError, EngineError, KeyError, TypeError, ValueError):
         return 0
-    return len(remember(store, learned, lexicon, game, found, source))
+    return len(remember(store, learned, lexicon, game, found, source, budget).learned)

@@ -15,6 +15,7 @@ knows (password, hash, session id) can leave through it; the login itself is nev
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import logging
@@ -23,13 +24,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 from bot.logs import Redactor
+from bot.page_server import CappedHTTPServer, DeadlineReader, LateRequestError, host_allowed
 from bot.service import PassReport
-from bot.status_page import fragment, page, snapshot
+from bot.status_page import CONTENT_SECURITY_POLICY, fragment, page, snapshot
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -102,11 +104,16 @@ class Health:
 
 @dataclass(frozen=True)
 class StatusSettings:
-    """Where to listen and how often the page refreshes itself."""
+    """Where to listen, how often the page refreshes itself, and what a visitor can hold (see
+    ``bot.page_server``): seconds a request has to arrive, connections served at once, and the names
+    the ``Host`` header may give besides the listen address and the loopback names."""
 
     host: str = "127.0.0.1"
     port: int = 8765
     refresh_seconds: float = 5.0
+    read_timeout: float = 10.0
+    max_connections: int = 16
+    allowed_hosts: frozenset[str] = frozenset()
 
 
 class StatusServer:
@@ -120,8 +127,7 @@ class StatusServer:
         self.redactor = redactor or Redactor()
         self._store = Store(store_path)
         self._store_lock = threading.Lock()  # one request at a time uses the connection
-        self._http = ThreadingHTTPServer((settings.host, settings.port), _handler(self))
-        self._http.daemon_threads = True
+        self._http = CappedHTTPServer((settings.host, settings.port), _handler(self), settings.max_connections)
         self._thread = threading.Thread(target=self._http.serve_forever, name="status-page", daemon=True)
 
     @property
@@ -184,6 +190,18 @@ def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
         server_version = "wordfeud-bot-status"
         sys_version = ""
 
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()  # replaced by a reader under the read deadline
+            self.rfile = io.BufferedReader(DeadlineReader(self.connection, server.settings.read_timeout))
+
+        def handle_one_request(self) -> None:
+            try:
+                super().handle_one_request()
+            except LateRequestError as exc:  # idle or dripping: the connection goes, unanswered
+                log.debug("status page: closing a connection: %s", exc)
+                self.close_connection = True
+
         def do_GET(self) -> None:
             self._reply(body=True)
 
@@ -191,19 +209,27 @@ def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
             self._reply(body=False)
 
         def _reply(self, *, body: bool) -> None:
-            try:
-                code, kind, text = server.answer(self.path)
-            except Exception:  # a broken page must not end the thread pool or the daemon
-                log.exception("status page: %s failed", self.path)
-                code, kind, text = HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", "internal error\n"
+            settings = server.settings
+            host = self.headers.get("Host")
+            code: int
+            if not host:
+                code, kind, text = HTTPStatus.BAD_REQUEST, "text/plain; charset=utf-8", "a Host header is needed\n"
+            elif not host_allowed(host, settings.host, settings.allowed_hosts):
+                code, kind = HTTPStatus.MISDIRECTED_REQUEST, "text/plain; charset=utf-8"
+                text = "this page answers to its own address only (status.allowed_hosts adds names)\n"
+            else:
+                try:
+                    code, kind, text = server.answer(self.path)
+                except Exception:  # a broken page must not end the thread pool or the daemon
+                    log.exception("status page: %s failed", self.path)
+                    code, kind, text = HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", "internal error\n"
             data = server.redactor.scrub(text).encode("utf-8")
             self.send_response(code)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; "
-                             "script-src 'unsafe-inline'; img-src 'self' data:")  # fmt: skip
+            self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
             self.end_headers()
             if body:
                 self.wfile.write(data)

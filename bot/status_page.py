@@ -6,6 +6,8 @@ fragment on its own)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import time
 from html import escape
 from typing import Any
@@ -84,17 +86,16 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
         for d, d_at in store.recent_decisions(_DECISIONS)
     ]
     refused = store.rejected()
-    learned: dict[str, list[str]] = {}
-    for entry in store.accepted(new_only=True):  # words the bot's lexicon lacked until a game proved them
-        learned.setdefault(str(entry.ruleset), []).append(entry.word)
+    # words the bot's lexicon lacked until a game proved them: a count and the newest, not the table
+    learned = {str(k): v for k, v in sorted(store.newest_learned(_LEARNED_SHOWN).items())}
     return {
         "health": health,
         "record": _record(rows),
         "games": games,
         "decisions": decisions,
         "refused": {str(k): sorted(words) for k in RULESET_IDS if (words := refused.words(k))},
-        "learned": {k: words[-_LEARNED_SHOWN:][::-1] for k, words in learned.items()},
-        "learned_counts": {k: len(words) for k, words in learned.items()},
+        "learned": {k: words for k, (_, words) in learned.items()},
+        "learned_counts": {k: count for k, (count, _) in learned.items()},
     }
 
 
@@ -219,6 +220,16 @@ _SCRIPT = """
   setTimeout(refresh, every);
 })();
 """
+
+
+#: The page's one script, allowed by its hash: no other script (an injected one included) runs.
+SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode("ascii")
+#: The Content-Security-Policy of every answer: the page's own script only (by hash), its inline
+#: styles, images from itself or data: URLs, requests to itself; nothing else.
+CONTENT_SECURITY_POLICY = (
+    f"default-src 'self'; script-src '{SCRIPT_HASH}'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 def page(facts: dict[str, Any], refresh_seconds: float) -> str:

@@ -69,6 +69,9 @@ CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
 CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
 CREATE TABLE IF NOT EXISTS read_failures (
     game_id INTEGER PRIMARY KEY, failures INTEGER NOT NULL, retry_at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS accepted_game ON accepted (game_id, new);
+CREATE INDEX IF NOT EXISTS accepted_learned ON accepted (new, seen);
+CREATE INDEX IF NOT EXISTS accepted_newest ON accepted (ruleset, new, seen);
 """
 
 class DecisionStatus(StrEnum):
@@ -417,6 +420,11 @@ class Store:
             self._db.execute("DELETE FROM rejected WHERE ruleset = ? AND word = ?", (ruleset, text))
         return cursor.rowcount > 0
 
+    def has_accepted(self, ruleset: int, word: str) -> bool:
+        """Whether the server is known to have accepted the word in the ruleset."""
+        row = self._db.execute("SELECT 1 FROM accepted WHERE ruleset = ? AND word = ?", (ruleset, word.upper()))
+        return row.fetchone() is not None
+
     def accepted(self, ruleset: int | None = None, *, new_only: bool = False) -> list[Accepted]:
         """The accepted words (of one ruleset, or all; only the learned ones with ``new_only``), by
         ruleset, then in the order they were seen."""
@@ -426,6 +434,31 @@ class Store:
             (ruleset, ruleset, int(new_only)),
         ).fetchall()
         return [Accepted(int(r[0]), str(r[1]), int(r[2]), str(r[3]), float(r[4]), bool(r[5])) for r in rows]
+
+    def learned_count(self, *, game_id: int | None = None, since: float | None = None) -> int:
+        """How many words were learned (accepted, and lacking from the lexicon then): in one game, or
+        since a time, or in all. A count by index, without reading the words."""
+        values: tuple[float, ...]
+        if game_id is not None:
+            query, values = "SELECT COUNT(*) FROM accepted WHERE game_id = ? AND new = 1", (game_id,)
+        elif since is not None:
+            query, values = "SELECT COUNT(*) FROM accepted WHERE new = 1 AND seen >= ?", (since,)
+        else:
+            query, values = "SELECT COUNT(*) FROM accepted WHERE new = 1", ()
+        return int(self._db.execute(query, values).fetchone()[0])
+
+    def newest_learned(self, limit: int) -> dict[int, tuple[int, list[str]]]:
+        """Per ruleset: how many words were learned, and the newest ``limit`` of them (newest first);
+        two indexed queries per ruleset, whatever the number of words."""
+        counts = self._db.execute("SELECT ruleset, COUNT(*) FROM accepted WHERE new = 1 GROUP BY ruleset").fetchall()
+        result: dict[int, tuple[int, list[str]]] = {}
+        for ruleset, count in counts:
+            rows = self._db.execute(
+                "SELECT word FROM accepted WHERE ruleset = ? AND new = 1 ORDER BY seen DESC, word DESC LIMIT ?",
+                (ruleset, limit),
+            ).fetchall()
+            result[int(ruleset)] = (int(count), [str(row[0]) for row in rows])
+        return result
 
     def learned(self) -> LearnedWords:
         """Refused and accepted words, per ruleset: what the bot's lexicons are corrected with."""

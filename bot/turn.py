@@ -17,10 +17,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.acceptances import opponent_words, remember, words_of_move
+from bot.acceptances import LearningBudget, opponent_words, remember, words_of_move
 from bot.client import WordfeudClient
 from bot.convert import ConversionError, Kind, Position, Submission, submission, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
@@ -137,6 +137,7 @@ class TurnSettings:
     dry_run: bool = False
     quarantine: float = 60.0  # seconds to leave a game alone after a submission of unknown outcome
     seconds_per_move: float = 2.0  # the most a strategy that looks ahead may think about one move
+    budget: LearningBudget = field(default_factory=LearningBudget)  # the most words a game, a day can teach
 
 
 class TurnPlayer:
@@ -159,6 +160,7 @@ class TurnPlayer:
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
+        self._over_budget: dict[int, int] = {}  # game id -> the move whose words past the budget were logged
         # loaded once: its cache of lexicons with the accepted words and without the refused ones
         # lives as long as this player
         self.rejected = store.learned()
@@ -236,9 +238,21 @@ class TurnPlayer:
         except EngineError as exc:  # no lexicon for the ruleset: nothing is played in it anyway
             log.debug("game %d: not learning %s: %s", game.id, ", ".join(words), exc)
             return
-        for word in remember(self.store, self.rejected, lexicon, game, words, source):
-            who = "the opponent" if source == OPPONENT else "the bot"
+        done = remember(self.store, self.rejected, lexicon, game, words, source, self.settings.budget)
+        who = "the opponent" if source == OPPONENT else "the bot"
+        for word in done.learned:
             log.info("ruleset %d: learned %s (played by %s in game %d, accepted)", game.ruleset, word, who, game.id)
+        if done.over_budget and self._over_budget.get(game.id) != game.move_count:
+            self._over_budget[game.id] = game.move_count  # once per move, not at every read of it
+            budget = self.settings.budget
+            log.warning(
+                "game %d: %d word(s) of move %d not learned: the budget (%d a game, %d a day) is spent",
+                game.id,
+                len(done.over_budget),
+                game.move_count,
+                budget.per_game,
+                budget.per_day,
+            )
 
     def _learn_own(self, before: Game, sent: Submission) -> None:
         """Learn the words of our placement ``sent`` that the server applied to the game ``before``."""

@@ -1,9 +1,11 @@
 """Words the server refused and words it accepted, per ruleset: the lexicon the bot plays with.
 
 An accepted word (one the opponent or the bot played and the server took) is proof that the word
-is valid in that ruleset: it is added to the lexicon (``Dawg.with_words``) and never refused
-locally again; a refused word that was later accepted is un-refused. ``apply`` gives the lexicon
-with the accepted words and without the refused ones; the bot's store persists both.
+is valid in that ruleset: it is added to the lexicon and never refused locally again; a refused word
+that was later accepted is un-refused. ``apply`` gives the lexicon with the accepted words and without
+the refused ones: an ``engine.overlay.LexiconOverlay`` of it, made at the first call and changed in
+place by every later word (a cost per word that does not grow with the words learned before); the
+bot's store persists both.
 
 >>> from engine.dawg import Dawg
 >>> from engine.rules import Ruleset
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Mapping
 
 from dictionaries.rejections import RejectedWords
 from engine.dawg import Dawg
+from engine.overlay import LexiconOverlay
 from engine.rules import Ruleset
 
 
@@ -38,9 +41,8 @@ class LearnedWords(RejectedWords):
         accepted: Mapping[int, Iterable[str]] | None = None,
     ) -> None:
         self._accepted: dict[int, set[str]] = {}
-        self._versions: dict[int, int] = {}
-        # ruleset id -> (the base lexicon, the version it was made at, the lexicon played with)
-        self._views: dict[int, tuple[Dawg, int, Dawg]] = {}
+        # ruleset id -> (the base lexicon, the overlay played with: changed in place by each new word)
+        self._overlays: dict[int, tuple[Dawg, LexiconOverlay]] = {}
         super().__init__(refused)
         for ruleset_id, texts in (accepted or {}).items():
             for text in texts:
@@ -53,15 +55,14 @@ class LearnedWords(RejectedWords):
             return False
         added = super().add(ruleset_id, text)
         if added:
-            self._changed(ruleset_id)
+            self._change(ruleset_id, text, refused=True)
         return added
 
     def accept(self, ruleset_id: int, word: str, *, in_lexicon: bool = False) -> bool:
         """Record a word the server accepted (un-refusing it); False if it was known.
 
         ``in_lexicon`` says the word is in the lexicons this is applied to and was not refused, so
-        the lexicon played with stays as it is (it is not made again). Raises TileError if the
-        ruleset cannot spell the word."""
+        the lexicon played with stays as it is. Raises TileError if the ruleset cannot spell the word."""
         text = _canonical(ruleset_id, word)
         known = self._accepted.setdefault(ruleset_id, set())
         if text in known:
@@ -70,7 +71,7 @@ class LearnedWords(RejectedWords):
         refused = self._words.get(ruleset_id, set())
         if not in_lexicon or text in refused:
             refused.discard(text)
-            self._changed(ruleset_id)
+            self._change(ruleset_id, text, refused=False)
         return True
 
     def accepted(self, ruleset_id: int) -> frozenset[str]:
@@ -79,24 +80,32 @@ class LearnedWords(RejectedWords):
 
     def apply(self, lexicon: Dawg, ruleset: Ruleset) -> Dawg:
         """The lexicon with this ruleset's accepted words and without its refused ones (the lexicon
-        itself if there are none). Cached until a word is added, so calling it every turn is cheap."""
+        itself if there are none). Made once per base lexicon, then kept up to date word by word: the
+        same object is returned, changed in place, so calling it every turn is cheap."""
         rid = ruleset.id
         accepted, refused = self._accepted.get(rid, set()), self._words.get(rid, set())
+        cached = self._overlays.get(rid)
+        if cached is not None and cached[0] is lexicon:
+            return cached[1].dawg
         if not accepted and not refused:
             return lexicon
-        version = self._versions.get(rid, 0)
-        cached = self._views.get(rid)
-        if cached is not None and cached[0] is lexicon and cached[1] == version:
-            return cached[2]
         parse = ruleset.alphabet.parse_word
-        view = lexicon.with_words(parse(word) for word in accepted) if accepted else lexicon
-        if refused:
-            view = view.without(parse(word) for word in refused)
-        self._views[rid] = (lexicon, version, view)
-        return view
+        overlay = LexiconOverlay(lexicon)
+        overlay.add(parse(word) for word in accepted)
+        overlay.remove(parse(word) for word in refused)
+        self._overlays[rid] = (lexicon, overlay)
+        return overlay.dawg
 
-    def _changed(self, ruleset_id: int) -> None:
-        self._versions[ruleset_id] = self._versions.get(ruleset_id, 0) + 1
+    def _change(self, ruleset_id: int, text: str, *, refused: bool) -> None:
+        """Carry one word's change into the ruleset's overlay, if one was made."""
+        cached = self._overlays.get(ruleset_id)
+        if cached is None:
+            return
+        word = [Ruleset.for_id(ruleset_id).alphabet.parse_word(text)]
+        if refused:
+            cached[1].remove(word)
+        else:
+            cached[1].add(word)
 
 
 def _canonical(ruleset_id: int, word: str) -> str:

@@ -244,26 +244,31 @@ class Dawg:
         return False
 
     def words(self) -> Iterator[tuple[int, ...]]:
-        """Every word, in sorted order of codes."""
+        """Every word, in sorted order of codes (a walk with its own stack: no recursion limit)."""
         mask, ends, child = self.mask, self.ends, self.child
         prefix: list[int] = []
-
-        def visit(node: int) -> Iterator[tuple[int, ...]]:
-            m = mask[node]
-            e = ends[node]
-            i = node
-            while m:
-                low = m & -m
-                letter = low.bit_length() - 1
-                prefix.append(letter)
-                if e & low:
-                    yield tuple(prefix)
-                yield from visit(child[i])
-                prefix.pop()
-                i += 1
-                m ^= low
-
-        yield from visit(self.root)
+        # per node on the path: its next edge, the letters of its edges not yet followed, its ends
+        edges = [self.root]
+        letters = [mask[self.root]]
+        finals = [ends[self.root]]
+        while edges:
+            m = letters[-1]
+            if not m:
+                del edges[-1], letters[-1], finals[-1]
+                if prefix:
+                    prefix.pop()
+                continue
+            low = m & -m
+            letters[-1] = m ^ low
+            edge = edges[-1]
+            edges[-1] = edge + 1
+            prefix.append(low.bit_length() - 1)
+            if finals[-1] & low:
+                yield tuple(prefix)
+            node = child[edge]
+            edges.append(node)
+            letters.append(mask[node])
+            finals.append(ends[node])
 
     def without(self, words: Iterable[Word]) -> Dawg:
         """A copy of the lexicon lacking these words (letter codes); every other word stays.
@@ -498,14 +503,37 @@ class Dawg:
         return cls.from_bytes(data, alphabet, name=str(path))
 
     def _check_structure(self, name: str) -> None:
-        """Cheap sanity checks so a bad file fails here, not deep inside move generation."""
+        """Check the arrays so that a bad file fails here, not inside a search: the same bounds the C
+        generator checks when it copies them (every letter in the alphabet, every node's edges inside
+        the arrays, every edge to a node of them), and, for the walks here, that the final state has
+        no edges, no word ends on a letter without an edge, and no path from the root comes back to
+        a node on it (a cycle would make ``words`` endless). With the C generator, its copy of the arrays
+        is made here and does the walk (``_path_problem`` is the reference: the tests compare them)."""
         edges = len(self.child)
-        if edges and max(self.child) > edges:
+        child, mask, ends = self.child, self.mask, self.ends
+        if len(mask) != edges + 1 or len(ends) != edges + 1:
+            raise LexiconError(f"{name}: the arrays' lengths do not match ({edges} edges)")
+        if edges and max(child) > edges:
             raise LexiconError(f"{name}: an edge points outside the lexicon")
-        if max(self.mask, default=0) >> len(self.alphabet) or max(self.ends, default=0) >> len(self.alphabet):
+        if max(mask, default=0) >> len(self.alphabet) or max(ends, default=0) >> len(self.alphabet):
             raise LexiconError(f"{name}: a letter outside the alphabet")
-        if self.mask[edges] != 0:
+        # a node has at most one edge per letter, so only the last few can have edges past the end
+        for node in range(max(0, edges - len(self.alphabet)), edges + 1):
+            if node + mask[node].bit_count() > edges:
+                raise LexiconError(f"{name}: node {node} has edges past the end of the arrays")
+        if mask[edges] != 0:
             raise LexiconError(f"{name}: the final state has edges")
+        if compact_arrays():  # the C generator will search it: its copy checks the paths, in C
+            from engine import native  # noqa: PLC0415 - as in compact_arrays
+
+            try:
+                native.lexicon(self)
+            except ValueError as exc:
+                raise LexiconError(f"{name}: {exc}") from None
+            return
+        problem = _path_problem(child, mask, ends, self.root)
+        if problem:
+            raise LexiconError(f"{name}: {problem}")
 
 
 def compact_arrays() -> bool:
@@ -515,6 +543,40 @@ def compact_arrays() -> bool:
     from engine import native  # noqa: PLC0415 - engine.native is imported on first use, not with the lexicon
 
     return native.GENERATOR == "native"
+
+
+def _path_problem(child: Ints, mask: Ints, ends: Ints, root: int) -> str:
+    """What is wrong with the nodes reachable from ``root`` (a cycle, a word end without its edge), or
+    ``""``: a depth-first walk with its own stacks, each node entered once (every edge read once)."""
+    state = bytearray(len(mask))  # 0: not reached yet, 1: on the current path, 2: done
+    nodes, nexts, stops = [root], [root], [root + mask[root].bit_count()]
+    state[root] = 1
+    if ends[root] & ~mask[root]:
+        return f"node {root} ends a word on a letter it has no edge for"
+    while nodes:
+        edge = nexts[-1]
+        if edge == stops[-1]:
+            state[nodes.pop()] = 2
+            del nexts[-1], stops[-1]
+            continue
+        nexts[-1] = edge + 1
+        target = child[edge]
+        seen = state[target]
+        if seen == 2:
+            continue
+        if seen == 1:
+            return f"edge {edge} leads back to node {target} on its own path: the lexicon has a cycle"
+        m = mask[target]
+        if ends[target] & ~m:
+            return f"node {target} ends a word on a letter it has no edge for"
+        if not m:
+            state[target] = 2
+            continue
+        state[target] = 1
+        nodes.append(target)
+        nexts.append(target)
+        stops.append(target + m.bit_count())
+    return ""
 
 
 def _storage(values: Sequence[int]) -> Ints:

@@ -170,6 +170,13 @@ def lexicon(dawg: Dawg) -> Any:
     return made
 
 
+def patch(dawg: Dawg, first: int, changed: list[int]) -> None:
+    """Bring the C side's copy of a lexicon changed in place (``engine.overlay``) up to date: its
+    entries from ``first`` on and at the ``changed`` indices (each below ``first``)."""
+    assert dawg.native is not None
+    dawg.native.patch(_u32(dawg.child), _u32(dawg.mask), _u32(dawg.ends), first, array("I", changed))  # type: ignore[attr-defined]
+
+
 def _u32(values: Any) -> array[int]:
     """The values as ``array('I')``: a lexicon's own array as it is (the C side copies it), else a copy."""
     return values if isinstance(values, array) and values.typecode == "I" else array("I", values)

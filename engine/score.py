@@ -89,9 +89,26 @@ def validate(board: Board, move: Placement, rack: Rack, lexicon: Dawg, rules: Ru
 
     InvalidMoveError is raised instead for malformed input (off the board, a square twice...).
     """
-    alphabet = rules.alphabet
-    direction = _check_shape(board, move)
+    _check_shape(board, move)
     rack.leave([t for _, _, t in move.tiles])  # raises IllegalMoveError naming the missing tile
+    words = check_placement(board, move, rules)
+    alphabet = rules.alphabet
+    for word in words:
+        codes = tuple(t & LETTER_MASK for _, _, t, _ in word)
+        if not lexicon.contains(codes):
+            text = alphabet.format_word(codes)
+            raise IllegalMoveError(f"{text} is not in the word list", word=text)
+
+
+def check_placement(board: Board, move: Placement, rules: Ruleset) -> list[WordSquares]:
+    """The words a placement makes (main word first), if it is one a player could make here with some
+    rack and some word list: at most a rack's worth of tiles, in one line on empty squares, without
+    a gap, covering the start square on an empty board (two tiles at least) or touching a tile
+    otherwise, making a word of two letters or more. Raises IllegalMoveError (InvalidMoveError for
+    malformed input) saying what is wrong. ``validate`` adds the rack and the word list."""
+    direction = _check_shape(board, move)
+    if len(move.tiles) > rules.rack_size:
+        raise IllegalMoveError(f"{len(move.tiles)} tiles placed, a rack holds {rules.rack_size}")
     new = {(r, c): t for r, c, t in move.tiles}
     for r, c in new:
         if board.grid[r][c] != EMPTY:
@@ -121,11 +138,7 @@ def validate(board: Board, move: Placement, rack: Rack, lexicon: Dawg, rules: Ru
     words = words_formed(board, move)
     if not words:
         raise IllegalMoveError("the move makes no word of two or more letters")
-    for word in words:
-        codes = tuple(t & LETTER_MASK for _, _, t, _ in word)
-        if not lexicon.contains(codes):
-            text = alphabet.format_word(codes)
-            raise IllegalMoveError(f"{text} is not in the word list", word=text)
+    return words
 
 
 def score(board: Board, move: Placement, rules: Ruleset) -> int:
@@ -168,4 +181,4 @@ def word_texts(board: Board, move: Placement) -> list[str]:
     return [alphabet.format_word([t for _, _, t, _ in w]) for w in words_formed(board, move)]
 
 
-__all__ = ["Square", "score", "scored", "validate", "word_texts", "words_formed"]
+__all__ = ["Square", "check_placement", "score", "scored", "validate", "word_texts", "words_formed"]

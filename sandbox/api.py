@@ -86,6 +86,9 @@ def handle(state: State, method: str, path: str, body: bytes, session: str | Non
             user = state.session_user(session)
             if user is None:
                 return error("login_required")
+            for number in match.groups():
+                if number.isdigit() and int(number) > MAX_ID:
+                    return error("bad_request", f"id {number} is out of range (0 to {MAX_ID})")
             play = _PLAY.match(endpoint) if write else None
             if play is None:
                 return handler(state, user, data, match.groups())
@@ -95,6 +98,9 @@ def handle(state: State, method: str, path: str, body: bytes, session: str | Non
         return error(exc.type, exc.message)
 
 
+#: The largest id the sandbox takes in a path, as the bot does (``bot.models``: SQLite stores an int
+#: up to 2**63 - 1); a 19-digit id above it is refused at the seam, before it reaches the state.
+MAX_ID = 2**63 - 1
 _PLAY = re.compile(r"^game/(\d{1,19})/(move|swap|pass|resign)$")
 
 

@@ -10,6 +10,7 @@ restart, by ``submission_report`` without a server.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import sqlite3
 from collections import Counter
@@ -29,6 +30,7 @@ _SCHEMA = (
     "user_id INTEGER NOT NULL, turn INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, outcome TEXT NOT NULL)",
 )
 _SUBMISSION_COLUMNS = "game_id, user_id, turn, kind, body, outcome"
+log = logging.getLogger(__name__)
 
 
 class StoreFileError(ValueError):
@@ -88,6 +90,10 @@ class Store:
         }
         document = json.dumps(data)
         first = self._stored or 0
+        unstorable = [sub for sub in state.submissions[first:] if not _storable(sub)]
+        if unstorable:  # never written, never retried: so one bad row cannot fail every later save
+            log.error("sandbox store: %d submission(s) with a number SQLite cannot hold are not kept", len(unstorable))
+            state.submissions[first:] = [sub for sub in state.submissions[first:] if _storable(sub)]
         new = state.submissions[first:]
         if document == self._saved and not new:
             return
@@ -125,6 +131,11 @@ class Store:
         state.submissions = [Submission(*row) for row in rows]
         self._stored = len(rows)
         return True
+
+
+def _storable(submission: Submission) -> bool:
+    """Whether SQLite can hold the submission's numbers (64-bit signed integers)."""
+    return all(-(2**63) <= value < 2**63 for value in (submission.game_id, submission.user_id, submission.turn))
 
 
 def _rng_state(rng: random.Random) -> list[Any]:

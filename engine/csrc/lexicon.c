@@ -51,6 +51,64 @@ done:
     return copy;
 }
 
+/* What the Python side's _path_problem checks, in the same order: from the root, no word ends on a letter
+ * without its edge and no path comes back to a node on it (a cycle). Every node is entered once. Sets a
+ * ValueError and returns -1 on a problem (or on no memory). The arrays' bounds are checked before. */
+static int check_paths(LexiconObject *self) {
+    Py_ssize_t nodes = self->nnodes;
+    unsigned char *state = PyMem_Calloc((size_t)nodes, 1); /* 0 not reached, 1 on the path, 2 done */
+    Py_ssize_t *path = PyMem_Malloc((size_t)nodes * sizeof(Py_ssize_t));
+    Py_ssize_t *next = PyMem_Malloc((size_t)nodes * sizeof(Py_ssize_t));
+    int result = -1;
+    if (state == NULL || path == NULL || next == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint32_t *child = self->child, *mask = self->mask, *ends = self->ends;
+    if (ends[0] & ~mask[0]) {
+        PyErr_Format(PyExc_ValueError, "node 0 ends a word on a letter it has no edge for");
+        goto done;
+    }
+    Py_ssize_t depth = 1;
+    path[0] = 0;
+    next[0] = 0;
+    state[0] = 1;
+    while (depth) {
+        Py_ssize_t node = path[depth - 1], edge = next[depth - 1];
+        if (edge == node + POPCOUNT(mask[node])) {
+            state[node] = 2;
+            depth--;
+            continue;
+        }
+        next[depth - 1] = edge + 1;
+        uint32_t target = child[edge];
+        if (state[target] == 2) continue;
+        if (state[target] == 1) {
+            PyErr_Format(PyExc_ValueError, "edge %zd leads back to node %u on its own path: the lexicon has a cycle",
+                         edge, target);
+            goto done;
+        }
+        if (ends[target] & ~mask[target]) {
+            PyErr_Format(PyExc_ValueError, "node %u ends a word on a letter it has no edge for", target);
+            goto done;
+        }
+        if (!mask[target]) {
+            state[target] = 2;
+            continue;
+        }
+        state[target] = 1; /* a node is on the path at most once, so depth stays below nodes */
+        path[depth] = target;
+        next[depth] = target;
+        depth++;
+    }
+    result = 0;
+done:
+    PyMem_Free(state);
+    PyMem_Free(path);
+    PyMem_Free(next);
+    return result;
+}
+
 static PyObject *lexicon_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"child", "mask", "ends", "letters", NULL};
     PyObject *child, *mask, *ends;
@@ -103,11 +161,116 @@ static PyObject *lexicon_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
             goto fail;
         }
     }
+    if (check_paths(self) < 0) goto fail;
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
     return NULL;
 }
+
+/* A read-only view of an array('I') without copying it; 0, or -1 with an exception set. */
+static int view_u32(PyObject *source, const char *name, Py_buffer *view) {
+    if (!PyObject_CheckBuffer(source)) {
+        PyErr_Format(PyExc_TypeError, "lexicon array %s must be an array('I'), not %.100s", name,
+                     Py_TYPE(source)->tp_name);
+        return -1;
+    }
+    if (PyObject_GetBuffer(source, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        return -1;
+    }
+    if (view->itemsize != 4 || view->format == NULL || (strcmp(view->format, "I") != 0 && strcmp(view->format, "=I") != 0
+                                                        && strcmp(view->format, "<I") != 0)) {
+        PyErr_Format(PyExc_TypeError, "lexicon array %s must hold unsigned 32-bit ints (array('I'))", name);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Lexicon.patch(child, mask, ends, first, changed): the Python arrays after words were added or removed in
+ * place (engine/overlay.py): entries from `first` on are taken (the arrays grew; the trailing node moved),
+ * and so are the entries at the indices of `changed` (an array('I'), each below `first`), read from the
+ * arrays where they are (no copy of the rest). The taken entries are checked as the constructor checks
+ * all of them (the others were checked before); on a problem nothing changes. */
+static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
+    PyObject *objects[4];
+    Py_ssize_t first;
+    if (!PyArg_ParseTuple(args, "OOOnO:patch", &objects[0], &objects[1], &objects[2], &first, &objects[3])) {
+        return NULL;
+    }
+    static const char *names[4] = {"child", "mask", "ends", "changed"};
+    Py_buffer views[4];
+    int held = 0;
+    PyObject *result = NULL;
+    for (; held < 4; held++) {
+        if (view_u32(objects[held], names[held], &views[held]) < 0) goto done;
+    }
+    const uint32_t *child = views[0].buf, *mask = views[1].buf, *ends = views[2].buf, *changed = views[3].buf;
+    Py_ssize_t nedges = views[0].len / 4, nnodes = views[1].len / 4, nchanged = views[3].len / 4;
+    if (views[2].len / 4 != nnodes) {
+        PyErr_Format(PyExc_ValueError, "lexicon array ends has %zd entries, expected %zd", views[2].len / 4, nnodes);
+        goto done;
+    }
+    if (first < 0 || first > self->nedges || nedges < self->nedges || nnodes < self->nnodes || nnodes <= first
+        || nedges >= (Py_ssize_t)UINT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "patch: first %zd does not fit the arrays (%zd edges, %zd nodes)", first,
+                     nedges, nnodes);
+        goto done;
+    }
+    uint32_t allowed = self->letters == 32 ? 0xFFFFFFFFu : ((1u << self->letters) - 1);
+    for (Py_ssize_t k = 0; k < nchanged + (nnodes - first); k++) {
+        Py_ssize_t i = k < nchanged ? (Py_ssize_t)changed[k] : first + (k - nchanged);
+        if (k < nchanged && i >= first) {
+            PyErr_Format(PyExc_ValueError, "patch: changed index %zd is not below first %zd", i, first);
+            goto done;
+        }
+        if ((mask[i] & ~allowed) || (ends[i] & ~allowed)) {
+            PyErr_Format(PyExc_ValueError, "lexicon node %zd has a letter outside the alphabet of %d letters", i,
+                         self->letters);
+            goto done;
+        }
+        if (mask[i] && i + POPCOUNT(mask[i]) > nedges) {
+            PyErr_Format(PyExc_ValueError, "lexicon node %zd has edges past the end of the arrays", i);
+            goto done;
+        }
+        if (i < nedges && (Py_ssize_t)child[i] >= nnodes) {
+            PyErr_Format(PyExc_ValueError, "lexicon edge %zd points outside the arrays", i);
+            goto done;
+        }
+    }
+    uint32_t *c2 = PyMem_Realloc(self->child, (size_t)(nedges > 0 ? nedges : 1) * sizeof(uint32_t));
+    if (c2 == NULL) { PyErr_NoMemory(); goto done; }
+    self->child = c2;
+    uint32_t *m2 = PyMem_Realloc(self->mask, (size_t)nnodes * sizeof(uint32_t));
+    if (m2 == NULL) { PyErr_NoMemory(); goto done; }
+    self->mask = m2;
+    uint32_t *e2 = PyMem_Realloc(self->ends, (size_t)nnodes * sizeof(uint32_t));
+    if (e2 == NULL) { PyErr_NoMemory(); goto done; }
+    self->ends = e2;
+    for (Py_ssize_t k = 0; k < nchanged; k++) {
+        Py_ssize_t i = changed[k];
+        if (i < nedges) self->child[i] = child[i];
+        self->mask[i] = mask[i];
+        self->ends[i] = ends[i];
+    }
+    if (nedges > first) memcpy(self->child + first, child + first, (size_t)(nedges - first) * sizeof(uint32_t));
+    memcpy(self->mask + first, mask + first, (size_t)(nnodes - first) * sizeof(uint32_t));
+    memcpy(self->ends + first, ends + first, (size_t)(nnodes - first) * sizeof(uint32_t));
+    self->nedges = nedges;
+    self->nnodes = nnodes;
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < held; i++) PyBuffer_Release(&views[i]);
+    return result;
+}
+
+static PyMethodDef lexicon_methods[] = {
+    {"patch", (PyCFunction)lexicon_patch, METH_VARARGS,
+     "patch(child, mask, ends, first, changed): take the arrays' entries from first on and at the changed "
+     "indices (after words were added or removed in place)."},
+    {NULL},
+};
 
 static PyObject *lexicon_edges(LexiconObject *self, void *closure) {
     (void)closure;
@@ -127,6 +290,7 @@ PyTypeObject LexiconType = {
     .tp_doc = "Lexicon(child, mask, ends, letters): a DAWG's arrays (array('I')), checked and copied.",
     .tp_new = lexicon_new,
     .tp_getset = lexicon_getset,
+    .tp_methods = lexicon_methods,
 };
 
 /* ------------------------------------------------------------------------------------------------

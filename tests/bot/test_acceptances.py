@@ -170,13 +170,14 @@ def test_opponent_words_are_the_main_word_and_the_cross_words() -> None:
     assert opponent_words(game, 8) == []  # our own move is not the opponent's
 
 
-def test_the_lexicon_view_is_made_once_per_change() -> None:
+def test_the_lexicon_view_is_made_once_and_changed_in_place() -> None:
     base = english()
     learned = LearnedWords({5: ["AA"]}, {5: ["ZA"]})
     view = learned.apply(base, EN)
     assert "ZA" in view and "AA" not in view and learned.apply(base, EN) is view
     assert learned.accept(5, "CAT", in_lexicon=True) and learned.apply(base, EN) is view  # known: no new copy
-    assert learned.accept(5, "QI") and learned.apply(base, EN) is not view and "QI" in learned.apply(base, EN)
+    assert "QZQZ" not in view and learned.accept(5, "QZQZ") and learned.apply(base, EN) is view and "QZQZ" in view
+    assert learned.add(5, "QZQZ") is False and learned.add(5, "CATS") and "CATS" not in view and "CAT" in view
     assert learned.accept(5, "AA", in_lexicon=True) and "AA" in learned.apply(base, EN)  # a refused one comes back
 
 

@@ -131,6 +131,43 @@ def lexicon_cases() -> list[Case]:
             "node 0 has edges past the end",
             child=array("I"),
         ),
+        case("an edge back to the root (a cycle)", ValueError, "cycle", child=_changed(child, edges - 1, 0)),
+        case("a word end without its edge", ValueError, "no edge for", ends=_changed(ends, 0, ends[0] | 1 << 25)),
+    ]
+
+
+def patch_cases() -> list[Case]:
+    """Bad arguments for ``Lexicon.patch`` (the C copy of a lexicon changed in place)."""
+    good, _ = valid_arguments()
+    child, mask, ends = good["child"], good["mask"], good["ends"]
+    made = module().Lexicon(**good)
+    edges = len(child)
+
+    def case(name: str, error: type[Exception], match: str, *arguments: object) -> Case:
+        return Case(f"Lexicon.patch: {name}", lambda: made.patch(*arguments), error, match)
+
+    grown = array("I", child) + array("I", [len(mask) + 5])
+    return [
+        case("first past the edges", ValueError, "does not fit", child, mask, ends, edges + 1, array("I")),
+        case("negative first", ValueError, "does not fit", child, mask, ends, -1, array("I")),
+        case("changed at first", ValueError, "not below first", child, mask, ends, 1, array("I", [1])),
+        case("changed far past the end", ValueError, "not below first", child, mask, ends, 1, array("I", [2**32 - 1])),
+        case(
+            "an edge past the arrays",
+            ValueError,
+            "points outside",
+            *(grown, mask + array("I", [0]), ends + array("I", [0]), edges, array("I")),
+        ),
+        case("ends shorter than mask", ValueError, "ends has", child, mask, ends[:-1], edges, array("I")),
+        case("child a list", TypeError, "child must be an array", list(child), mask, ends, edges, array("I")),
+        case("changed of signed ints", TypeError, "changed must hold", child, mask, ends, edges, array("i")),
+        case("shrunk", ValueError, "does not fit", child[:-1], mask[:-1], ends[:-1], edges - 1, array("I")),
+        case(
+            "a letter outside",
+            ValueError,
+            "letter outside",
+            *(child, mask, _changed(ends, 1, 1 << 30), 1, array("I", [0])),
+        ),
     ]
 
 
@@ -350,7 +387,9 @@ def set_types_cases() -> list[Case]:
 
 def all_cases() -> list[Case]:
     """Every hostile-input case."""
-    return lexicon_cases() + rules_cases() + generate_cases() + top_equity_cases() + set_types_cases()
+    return (
+        lexicon_cases() + patch_cases() + rules_cases() + generate_cases() + top_equity_cases() + set_types_cases()
+    )
 
 
 def before_set_types() -> str | None:
