@@ -16,6 +16,7 @@ from bot.credentials import Credentials
 from bot.logs import Redactor
 from bot.service import Bot
 from bot.store import Store
+from bot.strength import StrengthChooser
 from bot.turn import TurnPlayer, TurnSettings
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from engine.errors import LexiconError
@@ -96,7 +97,11 @@ def build(
         seconds_per_move=config.play.seconds_per_move,
     )
     strategy = strategy_named(config.play.strategy)
-    turns = TurnPlayer(client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock)
+    chooser = StrengthChooser(config.play, config.invites, config.random_games, store.invited)
+    turns = TurnPlayer(
+        client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
+        strategy_for=chooser.strategy_for,
+    )  # fmt: skip
     bot = Bot(
         client,
         store,

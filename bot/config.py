@@ -22,6 +22,7 @@ from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
 from bot.transport import check_base_url
+from engine.levels import level_named
 from engine.rules import RULESET_IDS
 from engine.strategy import strategy_named, table_file
 
@@ -79,6 +80,12 @@ class ScheduleConfig(Section):
     quarantine_seconds: float = Field(default=60.0, ge=0)
 
 
+def _check_level(value: str | None) -> str | None:
+    if value is not None:
+        level_named(value)  # ValueError lists the known levels
+    return value
+
+
 class InvitesConfig(Section):
     accept: bool = True
     rulesets: list[int] = Field(default_factory=lambda: [0, 5])
@@ -86,16 +93,31 @@ class InvitesConfig(Section):
     allow: list[str] = Field(default_factory=list)
     block: list[str] = Field(default_factory=list)
     max_games: int = Field(default=20, ge=1)
+    level: str | None = None
+    levels: dict[str, str] = Field(default_factory=dict)
 
     _rulesets = field_validator("rulesets")(_check_rulesets)
+    _level = field_validator("level")(_check_level)
+
+    @field_validator("levels")
+    @classmethod
+    def _levels(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, level in value.items():
+            try:
+                level_named(level)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+        return {name.lower(): level for name, level in value.items()}
 
 
 class RandomGamesConfig(Section):
     keep: int = Field(default=0, ge=0)
     rulesets: list[int] = Field(default_factory=lambda: [5], min_length=1)
     board_type: BoardType = "normal"
+    level: str | None = None
 
     _rulesets = field_validator("rulesets")(_check_rulesets)
+    _level = field_validator("level")(_check_level)
 
 
 def _check_strategy(value: str) -> str:
@@ -108,11 +130,13 @@ def _check_strategy(value: str) -> str:
 
 class PlayConfig(Section):
     strategy: str = "sim"
+    level: str = "full"
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
     seconds_per_move: float = Field(default=2.0, gt=0, le=600)
 
     _strategy = field_validator("strategy")(_check_strategy)
+    _level = field_validator("level")(_check_level)
 
 
 class DictionariesConfig(Section):

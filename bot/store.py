@@ -348,6 +348,15 @@ class Store:
 
     # -- refused words ----------------------------------------------------------------------
 
+    def mark_invited(self, game_id: int) -> None:
+        """Remember that a game came from an invitation the bot accepted (its strength level may differ)."""
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, 'invite')", (f"origin:{game_id}",))
+
+    def invited(self, game_id: int) -> bool:
+        """Whether the bot accepted the game from an invitation (games from before this was kept: False)."""
+        return self._db.execute("SELECT 1 FROM meta WHERE key = ?", (f"origin:{game_id}",)).fetchone() is not None
+
     def add_rejected(self, ruleset: int, word: str) -> bool:
         """Remember a word the server refused; False if it was known, or once accepted (that is proof)."""
         with self._transaction():

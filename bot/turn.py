@@ -95,6 +95,7 @@ def situation_of(position: Position, lexicon: Dawg) -> Situation:
         (mine, theirs),
         position.scoreless,
         position.their_last,
+        position.game_id,
     )
 
 
@@ -132,11 +133,13 @@ class TurnPlayer:
         strategy: Strategy | None = None,
         settings: TurnSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
+        strategy_for: Callable[[Game, int], Strategy] | None = None,
     ) -> None:
         self.client = client
         self.store = store
         self.lexicons = lexicons
         self.strategy: Strategy = strategy or Greedy()
+        self.strategy_for = strategy_for  # the strategy of each game (its strength level), else ``strategy``
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
@@ -174,7 +177,8 @@ class TurnPlayer:
         if not game.is_my_turn(self.user_id):
             return TurnReport(game_id, Outcome.WAITING)
         limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
-        return self._decide(game, self.strategy.budgeted(limit))
+        strategy = self.strategy if self.strategy_for is None else self.strategy_for(game, self.user_id)
+        return self._decide(game, strategy.budgeted(limit))
 
     # -- deciding ---------------------------------------------------------------------------
 
