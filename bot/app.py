@@ -10,6 +10,7 @@ from pathlib import Path
 
 import requests
 
+from bot.chat import ChatLines, Chatter
 from bot.client import RetryPolicy, WordfeudClient
 from bot.config import BotConfig
 from bot.credentials import Credentials
@@ -98,9 +99,14 @@ def build(
     )
     strategy = strategy_named(config.play.strategy)
     chooser = StrengthChooser(config.play, config.invites, config.random_games, store.invited)
+    chatter = None
+    if config.chat.enabled:
+        chat = config.chat
+        lines = ChatLines(chat.greeting, chat.closing_won, chat.closing_lost, chat.closing_drawn)
+        chatter = Chatter(store, client.send_chat, lambda game_id: _messages(client, game_id), lines)
     turns = TurnPlayer(
         client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
-        strategy_for=chooser.strategy_for,
+        strategy_for=chooser.strategy_for, chatter=chatter,
     )  # fmt: skip
     bot = Bot(
         client,
@@ -112,3 +118,8 @@ def build(
         pass_seconds=config.schedule.poll_seconds,
     )
     return Wiring(bot, client, store, lexicons)
+
+
+def _messages(client: WordfeudClient, game_id: int) -> list[tuple[str, int, float]]:
+    """A game's chat as (text, sender, sent) triples."""
+    return [(m.message, m.sender, m.sent) for m in client.chat(game_id).messages]

@@ -18,6 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from bot.chat import check_template
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
@@ -151,6 +152,23 @@ class StoreConfig(Section):
         return self.path.expanduser() if self.path else default_data_dir() / "state.sqlite3"
 
 
+class ChatConfig(Section):
+    enabled: bool = False
+    greeting: str | None = None
+    closing_won: str | None = None
+    closing_lost: str | None = None
+    closing_drawn: str | None = None
+
+    @field_validator("greeting", "closing_won", "closing_lost", "closing_drawn")
+    @classmethod
+    def _template(cls, value: str | None) -> str | None:
+        if value is not None:
+            if not value.strip() or len(value) > 200:
+                raise ValueError("a chat line has 1 to 200 characters")
+            check_template(value, "the line")
+        return value
+
+
 class LoggingConfig(Section):
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     file: Path | None = None
@@ -199,6 +217,7 @@ class BotConfig(Section):
     store: StoreConfig = StoreConfig()
     logging: LoggingConfig = LoggingConfig()
     status: StatusConfig = StatusConfig()
+    chat: ChatConfig = ChatConfig()
 
 
 def load_config(path: Path | None) -> BotConfig:

@@ -19,6 +19,7 @@ from engine.rules import RULESET_IDS
 
 _DECISIONS = 15
 _LEARNED_SHOWN = 30  # learned words listed per ruleset (the newest); the count says how many in all
+_CHAT_SHOWN = 5  # the opponent's newest chat messages shown per running game
 
 
 def _record(rows: list[GameRow]) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def _game(store: Store, row: GameRow) -> dict[str, Any]:
     except (LookupError, BotError, EngineError) as exc:
         return {**facts, "svg": f'<p class="problem">no board: {escape(str(exc))}</p>'}
     view = BoardView(frame.board, frame.layout, frame.last, frame.players, frame.to_move, f"game {row.game_id}")
+    facts["chat"] = [text for _, text in store.chat(row.game_id)][-_CHAT_SHOWN:]
     return {
         **facts,
         "moves": frame.moves,
@@ -110,6 +112,15 @@ def _count(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
+def _chat(game: dict[str, Any]) -> str:
+    """The opponent's newest chat messages, shown as text (never interpreted)."""
+    messages = game.get("chat") or []
+    if not messages:
+        return ""
+    items = "".join(f"<li>{escape(text)}</li>" for text in messages)
+    return f'<div class="chat"><h4>{escape(game["opponent"])} wrote</h4><ul>{items}</ul></div>'
+
+
 def fragment(facts: dict[str, Any]) -> str:
     """The page's changing part: health, record, games with boards, decisions, refused words."""
     health = facts["health"]
@@ -150,7 +161,8 @@ def fragment(facts: dict[str, Any]) -> str:
             f"<h3>Game {game['id']} against {escape(game['opponent'])}</h3>"
             f'<p>ruleset {game["ruleset"]}, <span class="moves">{game["moves"]} moves</span>, {turn}; '
             f"{game['scores'][0]}&ndash;{game['scores'][1]}"
-            f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>{game['svg']}</article>"
+            f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>{game['svg']}"
+            f"{_chat(game)}</article>"
         )
     parts.append(
         f'<section id="games"><h2>Running games ({len(cards)})</h2>'

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.acceptances import opponent_words, remember, words_of_move
+from bot.chat import Chatter
 from bot.client import WordfeudClient
 from bot.convert import ConversionError, Kind, Position, Submission, submission, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
@@ -133,13 +134,15 @@ class TurnPlayer:
         strategy: Strategy | None = None,
         settings: TurnSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
-        strategy_for: Callable[[Game, int], Strategy] | None = None,
+        strategy_for: Callable[[Game, int], Strategy | None] | None = None,
+        chatter: Chatter | None = None,
     ) -> None:
         self.client = client
         self.store = store
         self.lexicons = lexicons
         self.strategy: Strategy = strategy or Greedy()
-        self.strategy_for = strategy_for  # the strategy of each game (its strength level), else ``strategy``
+        self.strategy_for = strategy_for  # a game's strategy by its strength level (None: ``strategy``)
+        self.chatter = chatter  # greets, says goodbye and keeps the opponent's messages (chat.enabled)
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
@@ -177,14 +180,17 @@ class TurnPlayer:
         if not game.is_my_turn(self.user_id):
             return TurnReport(game_id, Outcome.WAITING)
         limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
-        strategy = self.strategy if self.strategy_for is None else self.strategy_for(game, self.user_id)
-        return self._decide(game, strategy.budgeted(limit))
+        leveled = None if self.strategy_for is None else self.strategy_for(game, self.user_id)
+        return self._decide(game, (leveled or self.strategy).budgeted(limit))
 
     # -- deciding ---------------------------------------------------------------------------
 
     def _observe(self, game: Game) -> None:
         """Record the game and settle decisions left pending by an earlier pass or run."""
+        was_running = None if self.store.seen(game.id) is None else game.id in self.store.running_ids()
         self.store.record_game(game, self.user_id)
+        if self.chatter is not None:
+            self.chatter.observe(game, self.user_id, was_running)
         try:
             self._learn(game, opponent_words(game, self.user_id), OPPONENT)
         except ProtocolError as exc:

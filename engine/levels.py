@@ -27,7 +27,6 @@ from engine.rules import Ruleset
 from engine.score import word_texts
 from engine.strategy import Situation, Strategy
 
-
 #: Placements a level ranks (the best ones its vocabulary allows): enough for its slips and for the
 #: bot's next tries when the server refuses a word.
 KEPT = 16

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import BotConfig, ConfigError, parse_config
+from bot.config import BotConfig, parse_config
 from bot.demo import run_demo
+from bot.errors import ConfigError
 from bot.models import Game
 from bot.store import DecisionStatus, Store
 from bot.strength import StrengthChooser
@@ -42,12 +43,13 @@ def test_the_level_of_a_game_comes_from_the_opponent_the_invitation_or_the_defau
     assert chooser.level_of(_game(1, "alice"), 7) == "beginner"  # by name, case ignored
     assert chooser.level_of(_game(2, "bob"), 7) == "casual"  # an accepted invitation
     assert chooser.level_of(_game(3, "carol"), 7) == "club"  # a random opponent
-    assert chooser.strategy_for(_game(2, "bob"), 7).name == "level:casual"
-    assert chooser.strategy_for(_game(2, "bob"), 7) is chooser.strategy_for(_game(2, "bob"), 7)
+    casual = chooser.strategy_for(_game(2, "bob"), 7)
+    assert casual is not None and casual.name == "level:casual"
+    assert chooser.strategy_for(_game(2, "bob"), 7) is casual
     plain = _config({"play": {"strategy": "equity"}})
     chooser = StrengthChooser(plain.play, plain.invites, plain.random_games, invited.__contains__)
     assert chooser.level_of(_game(1, "alice"), 7) == "full"
-    assert chooser.strategy_for(_game(1, "alice"), 7).name == "equity"  # full strength: play.strategy
+    assert chooser.strategy_for(_game(1, "alice"), 7) is None  # full strength: the player's play.strategy
 
 
 @pytest.mark.parametrize(
