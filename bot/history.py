@@ -61,7 +61,8 @@ class Frame:
 @dataclass(frozen=True)
 class GameRecord:
     """A recorded game's frames, oldest first, with its id and ruleset; ``final_rack`` is the bot's rack
-    in the last recorded snapshot, ``random_board`` whether the game is on a random layout."""
+    in the last recorded snapshot, ``random_board`` whether the game is on a random layout, ``bag`` the tiles in
+the bag then."""
 
     game_id: int
     ruleset: int
@@ -71,6 +72,7 @@ class GameRecord:
     frames: list[Frame]
     final_rack: str = ""
     random_board: bool = False
+    bag: int = 0
 
 
 def local_user(game: Game) -> int:
@@ -160,8 +162,9 @@ def record(
         )  # fmt: skip
     final_rack = to_position(last, user, grid).rack.text()
     return GameRecord(
-        game_id, last.ruleset, bot_name, opponent, last.is_running, frames, final_rack, random_board=last.board != 0
-    )
+        game_id, last.ruleset, bot_name, opponent, last.is_running, frames, final_rack, random_board=last.board != 0,
+        bag=last.bag_count or 0,
+    )  # fmt: skip
 
 
 def _start(game: Game, position: Position, players: tuple[tuple[str, int], tuple[str, int]], user: int) -> Frame:

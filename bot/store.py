@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS rejected (ruleset INTEGER NOT NULL, word TEXT NOT NUL
 CREATE TABLE IF NOT EXISTS accepted (
     ruleset INTEGER NOT NULL, word TEXT NOT NULL, game_id INTEGER NOT NULL, source TEXT NOT NULL,
     seen REAL NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (ruleset, word));
+CREATE TABLE IF NOT EXISTS thinking (game_id INTEGER PRIMARY KEY, at REAL NOT NULL, facts TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS chat (
     game_id INTEGER NOT NULL, sent REAL NOT NULL, message TEXT NOT NULL, PRIMARY KEY (game_id, sent, message));
 CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
@@ -351,6 +352,21 @@ class Store:
         return [(_decision(r), float(r[10])) for r in rows]
 
     # -- refused words ----------------------------------------------------------------------
+
+    def save_thinking(self, game_id: int, facts: dict[str, Any]) -> None:
+        """Keep what the last decision of a game weighed (one row a game, replaced by the next decision)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO thinking VALUES (?, ?, ?)", (game_id, self.clock(), json.dumps(facts))
+            )
+
+    def thinking(self, game_id: int) -> dict[str, Any] | None:
+        """What the last decision of a game weighed, with when (``at``); None before its first decision."""
+        row = self._db.execute("SELECT at, facts FROM thinking WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        facts: dict[str, Any] = json.loads(row[1])
+        return {**facts, "at": float(row[0])}
 
     def mark_chat(self, game_id: int, event: str) -> bool:
         """Mark a chat event (greeting, closing) of a game as said; False if it was already."""

@@ -25,16 +25,19 @@ from bot.chat import Chatter
 from bot.client import WordfeudClient
 from bot.convert import ConversionError, Kind, Position, Submission, submission, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
+from bot.hint import figures
 from bot.models import Game
 from bot.store import OPPONENT, OWN, DecisionStatus, Store
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.move import Pass, Placement, Swap
+from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy, unseen_tiles, whole_rack_swap
 
 log = logging.getLogger(__name__)
+#: Candidates of the last decision kept per game for the status page.
+THOUGHTS_KEPT = 5
 
 
 class Outcome(StrEnum):
@@ -227,6 +230,26 @@ class TurnPlayer:
         except (ProtocolError, KeyError, TypeError, ValueError) as exc:
             log.warning("game %d: our accepted move teaches no word: %s", before.id, exc)
 
+    def _remember_thinking(
+        self, game_id: int, situation: Situation, strategy: Strategy, ranked: list[Move], placements: int
+    ) -> None:
+        """Keep what the strategy weighed (its top candidates and their figures) for the status page."""
+        weighed = figures(situation, strategy, ranked[:THOUGHTS_KEPT], placements)
+        facts = {
+            "rack": weighed.rack,
+            "bag": weighed.bag_count,
+            "strategy": weighed.strategy,
+            "note": weighed.note,
+            "candidates": [
+                {
+                    "notation": m.notation, "score": m.score, "equity": m.equity, "sim_value": m.sim_value,
+                    "sim_wins": m.sim_wins,
+                }
+                for m in weighed.moves
+            ],
+        }  # fmt: skip
+        self.store.save_thinking(game_id, facts)
+
     def _decide(self, game: Game, strategy: Strategy) -> TurnReport:
         position = to_position(game, self.user_id, self._board)
         rules = position.rules
@@ -235,6 +258,7 @@ class TurnPlayer:
         moves = generate(position.board, position.rack, lexicon, rules)
         situation = situation_of(position, lexicon)
         ranked = strategy.rank(situation, moves)
+        self._remember_thinking(game.id, situation, strategy, ranked, len(moves))
         log.debug(
             "game %d: %d moves for rack %s ranked by %s in %.0f ms",
             game.id,
