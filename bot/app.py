@@ -11,6 +11,7 @@ from pathlib import Path
 import requests
 
 from bot.acceptances import LearningBudget
+from bot.chat import ChatLines, Chatter
 from bot.client import RetryPolicy, WordfeudClient
 from bot.config import BotConfig
 from bot.credentials import Credentials
@@ -18,6 +19,7 @@ from bot.logs import Redactor
 from bot.reads import ReadSchedule
 from bot.service import Bot
 from bot.store import Store
+from bot.strength import StrengthChooser
 from bot.turn import TurnPlayer, TurnSettings
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from engine.errors import LexiconError
@@ -99,7 +101,16 @@ def build(
         budget=LearningBudget(config.play.learned_words_per_game, config.play.learned_words_per_day),
     )
     strategy = strategy_named(config.play.strategy)
-    turns = TurnPlayer(client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock)
+    chooser = StrengthChooser(config.play, config.invites, config.random_games, store.invited)
+    chatter = None
+    if config.chat.enabled:
+        chat = config.chat
+        lines = ChatLines(chat.greeting, chat.closing_won, chat.closing_lost, chat.closing_drawn)
+        chatter = Chatter(store, client.send_chat, lambda game_id: _messages(client, game_id), lines)
+    turns = TurnPlayer(
+        client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
+        strategy_for=chooser.strategy_for, chatter=chatter,
+    )  # fmt: skip
     bot = Bot(
         client,
         store,
@@ -112,3 +123,8 @@ def build(
         reads=ReadSchedule(store.clock, per_pass=config.schedule.max_games_per_pass, store=store),
     )
     return Wiring(bot, client, store, lexicons)
+
+
+def _messages(client: WordfeudClient, game_id: int) -> list[tuple[str, int, float]]:
+    """A game's chat as (text, sender, sent) triples."""
+    return [(m.message, m.sender, m.sent) for m in client.chat(game_id).messages]

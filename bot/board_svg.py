@@ -31,6 +31,7 @@ COLUMNS = "ABCDEFGHIJKLMNO"
 _CELL = 40  # side of a square, in SVG units
 _MARGIN = 22  # room for the coordinates
 _HEADER = 34  # room for the scores
+_FOOTER_LINE = 22  # height of a line of text under the board
 _PREMIUM_NAMES = {DL: "DL", TL: "TL", DW: "DW", TW: "TW"}
 
 #: The picture's style, once per page (``board_svg(..., style=False)`` leaves it to the page).
@@ -49,6 +50,8 @@ STYLE = """
 .wf-board .coordinate { font-size: 12px; fill: #6b6456; text-anchor: middle; }
 .wf-board .score { font-size: 16px; fill: #2b2415; }
 .wf-board .score.to-move { font-weight: bold; }
+.wf-board .footer { font-size: 15px; fill: #2b2415; }
+.wf-board .footer.line-0 { font-weight: bold; }
 .wf-board .background { fill: #f7f4ec; }
 """
 
@@ -70,6 +73,7 @@ class BoardView:
     to_move: int | None = None
     title: str = ""
     extra: dict[str, str] = field(default_factory=dict)  # data-* attributes of the <svg>, for pages
+    footer: Sequence[str] = ()  # lines of text under the board (a hint's move, rack and runners-up)
 
 
 def squares_of(tiles: Iterable[tuple[int, int, int]]) -> frozenset[tuple[int, int]]:
@@ -80,7 +84,7 @@ def squares_of(tiles: Iterable[tuple[int, int, int]]) -> frozenset[tuple[int, in
 def board_svg(view: BoardView, *, style: bool = True) -> str:
     """The SVG of a board view; with ``style`` the picture carries its own style (a file on its own)."""
     width = _MARGIN + SIZE * _CELL + 4
-    height = _HEADER + _MARGIN + SIZE * _CELL + 4
+    height = _HEADER + _MARGIN + SIZE * _CELL + 4 + _FOOTER_LINE * len(view.footer)
     attributes = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in view.extra.items())
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wf-board" viewBox="0 0 {width} {height}" '
@@ -102,6 +106,9 @@ def board_svg(view: BoardView, *, style: bool = True) -> str:
     for row in range(SIZE):
         for col in range(SIZE):
             parts.extend(_square(view, row, col, _MARGIN + col * _CELL, top + row * _CELL))
+    for index, line in enumerate(view.footer):
+        y = top + SIZE * _CELL + _FOOTER_LINE * (index + 1) - 4
+        parts.append(f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}">{escape(line)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -43,6 +43,7 @@ from bot.daemon import Daemon
 from bot.demo import run_demo
 from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
 from bot.escapes import escaped
+from bot.gcg_cli import export_all, export_game, read_record, replay_lines
 from bot.learnedcli import add_learned_command
 from bot.logs import LogFile, open_log_file, setup_logging
 from bot.replay import replay
@@ -277,13 +278,23 @@ def check_config(args: argparse.Namespace) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    """Print the replay of a recorded game (or write it as HTML), or list the recorded games."""
+    """Print the replay of a recorded game (or write it as HTML or GCG), list the recorded games, or play
+    back a GCG file."""
+    if args.gcg_dir is not None and (args.game is not None or args.gcg is not None):
+        return _fail("replay", "--gcg-dir DIR writes every recorded game: give no GAME and no --gcg", EXIT_CONFIG)
+    if args.gcg is not None and args.game is None:
+        return _replay_gcg(args)
     try:
         config = _config(args)
         store = open_state(config, args.state)
     except (ConfigError, StoreError) as exc:
         return _fail("replay", str(exc), EXIT_CONFIG)
     try:
+        if args.gcg_dir is not None:
+            return EXIT_ERRORS if export_all(store, args.gcg_dir, print) else EXIT_OK
+        if args.gcg is not None:
+            print(export_game(store, args.game, args.gcg))
+            return EXIT_OK
         if args.game is None:
             for entry in game_list(store):
                 print(escaped(entry))
@@ -302,6 +313,28 @@ def replay_command(args: argparse.Namespace) -> int:
     mismatches = sum(1 for line in lines if line.mismatch)
     print(f"{plural(len(lines), 'position')} checked, {plural(mismatches, 'score')} differ from the server's")
     return EXIT_ERRORS if mismatches else EXIT_OK
+
+
+def _replay_gcg(args: argparse.Namespace) -> int:
+    """``replay --gcg FILE``: a GCG record played back on the Wordfeud board of its ruleset."""
+    try:
+        config, registry = _config_and_lexicons(args)
+        strategy = strategy_named(args.strategy or config.play.strategy)
+    except (ConfigError, ValueError) as exc:
+        return _fail("replay", str(exc), EXIT_CONFIG)
+    try:
+        imported = read_record(args.gcg, args.ruleset)
+        lines = replay_lines(imported, registry.get(imported.rules.id), strategy)
+    except (EngineError, BotError) as exc:
+        return _fail("replay", str(exc), EXIT_ERRORS)
+    for line in lines:
+        print(line)
+    players = imported.game.players
+    print(
+        f"{plural(len(lines), 'move')} played back on the {imported.rules.name} standard board; final totals "
+        f"{players[0].nick} {imported.scores[0]}, {players[1].nick} {imported.scores[1]}"
+    )
+    return EXIT_OK
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -466,6 +499,23 @@ def build_parser() -> argparse.ArgumentParser:
         type=_strategy_name,
         help="the strategy that says what the bot would play now (default: play.strategy of the config; "
         "sim thinks up to play.seconds_per_move at each of the bot's moves, equity answers at once)",
+    )
+    replay_parser.add_argument(
+        "--gcg",
+        type=Path,
+        metavar="FILE",
+        help="with GAME: write the game as a GCG record (the format of Quackle, Macondo and cross-tables); "
+        "without GAME: read FILE and play it back on the Wordfeud board (the engine's score of every play, and "
+        "what the strategy would play where the record gives the rack)",
+    )
+    replay_parser.add_argument(
+        "--gcg-dir", type=Path, metavar="DIR", help="write every recorded game as DIR/<game id>.gcg"
+    )
+    replay_parser.add_argument(
+        "--ruleset",
+        type=ruleset_id,
+        help="with --gcg FILE to read: the ruleset to play it back with (default: the record's Wordfeud note, "
+        "else 5, English)",
     )
     replay_parser.set_defaults(handler=replay_command)
 

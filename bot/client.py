@@ -46,6 +46,7 @@ from bot.logs import Secrets
 from bot.models import (
     ERROR_MESSAGE_LIMIT,
     ERROR_TYPE_LIMIT,
+    Chat,
     Game,
     Invite,
     LoginUser,
@@ -226,6 +227,15 @@ class WordfeudClient:
     def reject_invite(self, invite_id: int) -> None:
         """``invite/<id>/reject/``."""
         self._call(f"invite/{invite_id}/reject/", write=True)
+
+    def chat(self, game_id: int) -> Chat:
+        """``game/<id>/chat/``: the game's chat messages."""
+        path = f"game/{game_id}/chat/"
+        return self._parse(Chat, self._call(path), path)
+
+    def send_chat(self, game_id: int, message: str) -> None:
+        """``game/<id>/chat/send/``: one message (a write: never retried blindly)."""
+        self._call(f"game/{game_id}/chat/send/", {"message": message}, write=True)
 
     def random_request(self, ruleset: int, board_type: str = "normal") -> JSON:
         """``random_request/create/``: ask to be paired with a random opponent."""

@@ -19,11 +19,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from bot.chat import check_template
 from bot.client import DEFAULT_BASE_URL
 from bot.credentials import Credentials
 from bot.errors import ConfigError
 from bot.secretsfile import parse_secrets
 from bot.transport import check_base_url
+from engine.levels import level_named
 from engine.rules import RULESET_IDS
 from engine.strategy import strategy_named, table_file
 
@@ -85,6 +87,12 @@ class ScheduleConfig(Section):
     max_games_per_pass: int = Field(default=50, ge=1, le=10_000)
 
 
+def _check_level(value: str | None) -> str | None:
+    if value is not None:
+        level_named(value)  # ValueError lists the known levels
+    return value
+
+
 class InvitesConfig(Section):
     accept: bool = True
     rulesets: list[int] = Field(default_factory=lambda: [0, 5])
@@ -92,16 +100,31 @@ class InvitesConfig(Section):
     allow: list[str] = Field(default_factory=list)
     block: list[str] = Field(default_factory=list)
     max_games: int = Field(default=20, ge=1)
+    level: str | None = None
+    levels: dict[str, str] = Field(default_factory=dict)
 
     _rulesets = field_validator("rulesets")(_check_rulesets)
+    _level = field_validator("level")(_check_level)
+
+    @field_validator("levels")
+    @classmethod
+    def _levels(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, level in value.items():
+            try:
+                level_named(level)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+        return {name.lower(): level for name, level in value.items()}
 
 
 class RandomGamesConfig(Section):
     keep: int = Field(default=0, ge=0)
     rulesets: list[int] = Field(default_factory=lambda: [5], min_length=1)
     board_type: BoardType = "normal"
+    level: str | None = None
 
     _rulesets = field_validator("rulesets")(_check_rulesets)
+    _level = field_validator("level")(_check_level)
 
 
 def _check_strategy(value: str) -> str:
@@ -114,6 +137,7 @@ def _check_strategy(value: str) -> str:
 
 class PlayConfig(Section):
     strategy: str = "sim"
+    level: str = "full"
     max_candidates: int = Field(default=10, ge=1, le=100)
     dry_run: bool = False
     seconds_per_move: float = Field(default=2.0, gt=0, le=600)
@@ -121,6 +145,7 @@ class PlayConfig(Section):
     learned_words_per_day: int = Field(default=200, ge=0, le=1_000_000)
 
     _strategy = field_validator("strategy")(_check_strategy)
+    _level = field_validator("level")(_check_level)
 
 
 class DictionariesConfig(Section):
@@ -133,6 +158,23 @@ class StoreConfig(Section):
     def resolved(self) -> Path:
         """The state file: the configured path (``~`` expanded) or ``<data dir>/state.sqlite3``."""
         return self.path.expanduser() if self.path else default_data_dir() / "state.sqlite3"
+
+
+class ChatConfig(Section):
+    enabled: bool = False
+    greeting: str | None = None
+    closing_won: str | None = None
+    closing_lost: str | None = None
+    closing_drawn: str | None = None
+
+    @field_validator("greeting", "closing_won", "closing_lost", "closing_drawn")
+    @classmethod
+    def _template(cls, value: str | None) -> str | None:
+        if value is not None:
+            if not value.strip() or len(value) > 200:
+                raise ValueError("a chat line has 1 to 200 characters")
+            check_template(value, "the line")
+        return value
 
 
 #: The smallest ``logging.max_bytes`` that rotates: a smaller file would hold a few lines.
@@ -207,6 +249,7 @@ class BotConfig(Section):
     store: StoreConfig = StoreConfig()
     logging: LoggingConfig = LoggingConfig()
     status: StatusConfig = StatusConfig()
+    chat: ChatConfig = ChatConfig()
 
 
 def load_config(path: Path | None) -> BotConfig:

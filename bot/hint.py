@@ -11,6 +11,7 @@ value or equity is given then; ``greedy`` ranks by score alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -135,7 +136,12 @@ def situation_for(
 def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
     """The strategy's ``top`` best moves in the situation, with their figures."""
     placements = generate(situation.board, situation.rack, situation.lexicon, situation.rules)
-    ranked = strategy.rank(situation, placements)[:top]
+    return figures(situation, strategy, strategy.rank(situation, placements)[:top], len(placements))
+
+
+def figures(situation: Situation, strategy: Strategy, ranked: Sequence[Move], placements: int) -> Hint:
+    """The figures of moves the strategy has ranked (best first): leaves, equities, and the simulation's
+    values when the strategy simulated (its last decision must be this one)."""
     simulated: dict[Move, CandidateStats] = {}
     static: Strategy = strategy
     iterations = 0
@@ -193,7 +199,7 @@ def hint(situation: Situation, strategy: Strategy, top: int = 10) -> Hint:
         bag_count=situation.bag_count,
         scores=situation.scores,
         strategy=strategy.name,
-        placements=len(placements),
+        placements=placements,
         note=note,
         moves=moves,
         best=ranked[0] if ranked and isinstance(ranked[0], Placement) else None,
@@ -266,8 +272,31 @@ def hint_svg(result: Hint, situation: Situation, names: tuple[str, str] = ("you"
         board.place(best.tiles)
     title = f"Best move: {result.moves[0].notation}" if result.moves else "No move"
     players = ((names[0], result.scores[0]), (names[1], result.scores[1]))
-    view = BoardView(board, situation.rules.layout, squares_of(best.tiles) if best else frozenset(), players, 0, title)
+    last = squares_of(best.tiles) if best else frozenset()
+    view = BoardView(board, situation.rules.layout, last, players, 0, title, footer=svg_footer(result))
     return board_svg(view)
 
 
-__all__ = ["Hint", "HintMove", "InputError", "hint", "hint_svg", "hint_text", "read_board", "situation_for"]
+def svg_footer(result: Hint, runners_up: int = 3) -> list[str]:
+    """The lines under a hint's picture: the move with its score and the rack, then the runners-up."""
+    if not result.moves:
+        return [f"Rack {result.rack}: no move"]
+    lines = [f"{_move_line(result.moves[0])}; rack {result.rack}, {result.bag_count} in the bag"]
+    lines.extend(f"{move.rank}. {_move_line(move)}" for move in result.moves[1 : runners_up + 1])
+    return lines
+
+
+def _move_line(move: HintMove) -> str:
+    """A move with its figures, as the picture writes it."""
+    text = f"{move.notation}  {move.score} points" if move.kind == "move" else move.notation
+    if move.equity is not None:
+        text += f", equity {move.equity:.1f}"
+    if move.sim_value is not None:
+        text += f", simulated {move.sim_value:+.1f}"
+    return text
+
+
+__all__ = [
+    "Hint", "HintMove", "InputError", "figures", "hint", "hint_svg", "hint_text", "read_board", "situation_for",
+    "svg_footer",
+]  # fmt: skip

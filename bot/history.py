@@ -39,7 +39,8 @@ class Frame:
 
     ``players`` are (name, score) pairs, the bot first; ``to_move`` indexes them (None: game over).
     ``points`` is the server's score of the move, ``engine_points`` the engine's; ``would_play`` what
-    the bot would play now in the position before one of its moves (with the strategy asked for)."""
+    the bot would play now in the position before one of its moves (with the strategy asked for).
+    ``seat`` is who moved: 0 the bot, 1 the opponent (None for the start and the end)."""
 
     moves: int
     board: Board
@@ -54,11 +55,14 @@ class Frame:
     rack: str = ""
     would_play: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A recorded game's frames, oldest first, with its id and ruleset."""
+    """A recorded game's frames, oldest first, with its id and ruleset; ``final_rack`` is the bot's rack
+    in the last recorded snapshot, ``random_board`` whether the game is on a random layout, ``bag`` the tiles in
+the bag then."""
 
     game_id: int
     ruleset: int
@@ -66,6 +70,9 @@ class GameRecord:
     opponent: str
     running: bool
     frames: list[Frame]
+    final_rack: str = ""
+    random_board: bool = False
+    bag: int = 0
 
 
 def local_user(game: Game) -> int:
@@ -153,7 +160,11 @@ def record(
                 notes=("final scores: the tiles left on the racks are counted",),
             )
         )  # fmt: skip
-    return GameRecord(game_id, last.ruleset, bot_name, opponent, last.is_running, frames)
+    final_rack = to_position(last, user, grid).rack.text()
+    return GameRecord(
+        game_id, last.ruleset, bot_name, opponent, last.is_running, frames, final_rack, random_board=last.board != 0,
+        bag=last.bag_count or 0,
+    )  # fmt: skip
 
 
 def _start(game: Game, position: Position, players: tuple[tuple[str, int], tuple[str, int]], user: int) -> Frame:
@@ -182,9 +193,10 @@ def _their_frame(
     last = game.last_move
     new = frozenset((r, c) for r, c, t in position.board.tiles() if before.grid[r][c] != t)
     action, points, engine_points = "moved", None, None
-    actor = players[1][0]
+    actor, seat = players[1][0], 1
     if last is not None:
-        actor = players[0][0] if last.user_id == user else actor
+        seat = 0 if last.user_id == user else 1
+        actor = players[seat][0]
         points = last.points
         if last.move_type == "move" and last.move:
             move = placement_from_api(last.move, position.rules.alphabet, game.id, position.board)
@@ -197,7 +209,7 @@ def _their_frame(
             action = {"pass": "passed", "resign": "resigned"}.get(last.move_type, last.move_type)
     return Frame(
         game.move_count, position.board, position.rules.layout, players, to_move,
-        actor=actor, action=action, last=new, points=points, engine_points=engine_points,
+        actor=actor, action=action, last=new, points=points, engine_points=engine_points, seat=seat,
     )  # fmt: skip
 
 
@@ -222,7 +234,7 @@ def _my_frame(
     return Frame(
         position.move_count + 1, board, position.rules.layout, (mine, players[1]), 1,
         actor=players[0][0], action=action, last=new,
-        points=figures[0], engine_points=figures[1], rack=position.rack.text(), would_play=would,
+        points=figures[0], engine_points=figures[1], rack=position.rack.text(), would_play=would, seat=0,
     )  # fmt: skip
 
 

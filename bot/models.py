@@ -289,6 +289,36 @@ class Game(ApiModel):
         return self.is_running and self.current_player == self.me(user_id).position
 
 
+#: The longest chat message kept (the app's chat is for short lines; anything longer is cut).
+CHAT_MESSAGE_LENGTH = 500
+#: Chat messages read from one answer at most (the newest are kept).
+CHAT_MESSAGES = 200
+
+
+def _chat_text(value: Any) -> Any:
+    """A chat message's text, cut to ``CHAT_MESSAGE_LENGTH`` characters (it is shown, never acted on)."""
+    return value[:CHAT_MESSAGE_LENGTH] if isinstance(value, str) else value
+
+
+class ChatMessage(ApiModel):
+    """One message of a game's chat: its text, the sender's user id and when it was sent."""
+
+    message: Annotated[str, Field(strict=True), BeforeValidator(_chat_text)]
+    sender: Id
+    sent: Stamp
+
+
+class Chat(ApiModel):
+    """``game/<id>/chat/``: the game's messages, oldest first (the newest ``CHAT_MESSAGES``)."""
+
+    messages: list[ChatMessage] = Field(default_factory=list)
+
+    @field_validator("messages", mode="before")
+    @classmethod
+    def _newest(cls, value: Any) -> Any:
+        return value[-CHAT_MESSAGES:] if isinstance(value, list) else value
+
+
 class MoveResult(ApiModel):
     """Answer to a placement."""
 

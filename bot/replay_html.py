@@ -21,14 +21,20 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 16px; bac
 h1 { font-size: 20px; margin: 0 0 4px; } .sub { color: #6b6456; margin: 0 0 12px; }
 .layout { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 8px 0; }
-.controls input[type=range] { width: 360px; }
+.controls input[type=range] { width: 360px; max-width: 100%; }
 .caption { min-height: 3em; margin: 6px 0; max-width: 560px; }
 .frame[hidden] { display: none; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 7px; border-bottom: 1px solid #ddd6c4; text-align: left; white-space: nowrap; }
 td.num { text-align: right; } tr.current { background: #ffe9a0; } tbody tr { cursor: pointer; }
 tr.differs td.points { color: #b5432f; font-weight: bold; }
-.frame svg.wf-board { width: 560px; height: auto; } .side { width: 600px; }
+.frame svg.wf-board { width: 560px; max-width: 100%; height: auto; } .side { width: 600px; max-width: 100%; }
+.layout > * { min-width: 0; max-width: 100%; } .controls { flex-wrap: wrap; }
+svg.graph { max-width: 100%; height: auto; } .caption, h1, .sub { overflow-wrap: anywhere; }
+@media (max-width: 600px) {
+  body { margin: 8px; } th, td { white-space: normal; padding: 2px 3px; overflow-wrap: anywhere; }
+  table { font-size: 12px; }
+}
 #list { position: relative; max-height: 440px; overflow-y: auto; }
 .graph .bot { stroke: #2f6fa3; } .graph .opponent { stroke: #b5432f; }
 .graph polyline { fill: none; stroke-width: 2.5; } .graph .axis { stroke: #9c9582; stroke-width: 1; }

@@ -204,6 +204,7 @@ class Bot:
             try:
                 if verdict is None:
                     game_id = self.client.accept_invite(invite.id)
+                    self.store.mark_invited(game_id)
                     report.accepted.append(invite.id)
                     running += 1
                     log.info(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import time
 from html import escape
 from typing import Any
@@ -21,6 +22,8 @@ from engine.rules import RULESET_IDS
 
 _DECISIONS = 15
 _LEARNED_SHOWN = 30  # learned words listed per ruleset (the newest); the count says how many in all
+_CHAT_SHOWN = 5  # the opponent's newest chat messages shown per running game
+_FINISHED_SHOWN = 10  # finished games listed (the newest)
 
 
 def _record(rows: list[GameRow]) -> dict[str, Any]:
@@ -53,11 +56,15 @@ def _game(store: Store, row: GameRow) -> dict[str, Any]:
         "scores": [row.my_score, row.their_score],
         "updated": row.updated,
     }
+    facts["thinking"] = store.thinking(row.game_id)
     try:
-        frame = record(store, row.game_id).frames[-1]
+        recorded = record(store, row.game_id)
     except (LookupError, BotError, EngineError) as exc:
         return {**facts, "svg": f'<p class="problem">no board: {escape(str(exc))}</p>'}
+    frame = recorded.frames[-1]
+    facts["rack"], facts["bag"] = recorded.final_rack, recorded.bag
     view = BoardView(frame.board, frame.layout, frame.last, frame.players, frame.to_move, f"game {row.game_id}")
+    facts["chat"] = [text for _, text in store.chat(row.game_id)][-_CHAT_SHOWN:]
     return {
         **facts,
         "moves": frame.moves,
@@ -72,6 +79,7 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
     """The page's facts as JSON-ready data."""
     rows = store.games()
     games = [_game(store, r) for r in rows if r.running]
+    finished = sorted((r for r in rows if not r.running), key=lambda r: r.updated, reverse=True)[:_FINISHED_SHOWN]
     decisions = [
         {
             "at": d_at,
@@ -92,6 +100,13 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
         "health": health,
         "record": _record(rows),
         "games": games,
+        "finished": [
+            {
+                "id": r.game_id, "opponent": r.opponent, "ruleset": r.ruleset, "result": r.result,
+                "scores": [r.my_score, r.their_score], "moves": r.move_count, "ended": r.updated,
+            }
+            for r in finished
+        ],
         "decisions": decisions,
         "refused": {str(k): sorted(words) for k in RULESET_IDS if (words := refused.words(k))},
         "learned": {k: words for k, (_, words) in learned.items()},
@@ -109,6 +124,71 @@ def _ago(now: float, stamp: float | None) -> str:
 
 def _count(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def _rack(game: dict[str, Any]) -> str:
+    """The bot's rack (as tiles) and the bag count of a running game."""
+    if not game.get("rack") and game.get("bag") is None:
+        return ""
+    tiles = "".join(f'<span class="tile">{escape(t)}</span>' for t in _rack_tiles(game.get("rack", "")))
+    return f'<p class="rack">rack {tiles or "(empty)"} &middot; {game.get("bag", 0)} in the bag</p>'
+
+
+def _rack_tiles(rack: str) -> list[str]:
+    """A rack text's tiles (``[CH]`` is one tile)."""
+    return [tile.strip("[]") for tile in re.findall(r"\[[^\]]*\]|.", rack)]
+
+
+def _thinking(game: dict[str, Any]) -> str:
+    """The last decision's top candidates with their figures (equity; the simulation's value and wins)."""
+    thought = game.get("thinking")
+    if not thought or not thought.get("candidates"):
+        return ""
+
+    def cell(value: float | None, text: str) -> str:
+        return f"<td>{'' if value is None else text}</td>"
+
+    rows = "".join(
+        f"<tr><td>{escape(c['notation'])}</td><td>{c['score']}</td>"
+        + cell(c.get("equity"), f"{c.get('equity') or 0:.1f}")
+        + cell(c.get("sim_value"), f"{c.get('sim_value') or 0:+.1f}")
+        + cell(c.get("sim_wins"), f"{100 * (c.get('sim_wins') or 0):.0f}%")
+        + "</tr>"
+        for c in thought["candidates"]
+    )
+    return (
+        f'<details class="thinking" open><summary>What the bot weighed last ({escape(thought["strategy"])}, rack '
+        f"{escape(thought['rack'])}, {thought['bag']} in the bag)</summary>"
+        '<div class="wide"><table><thead><tr><th>move</th><th>score</th><th>equity</th><th>simulated</th>'
+        f"<th>ahead</th></tr></thead><tbody>{rows}</tbody></table></div>"
+        f'<p class="note">{escape(thought.get("note", ""))}</p></details>'
+    )
+
+
+def _finished(finished: list[dict[str, Any]], now: float) -> str:
+    """The newest finished games with their results."""
+    if not finished:
+        return '<section id="finished"><h2>Finished games</h2><p>None yet.</p></section>'
+    rows = "".join(
+        f'<tr class="{escape(g["result"])}"><td>{g["id"]}</td><td>{escape(g["opponent"])}</td>'
+        f"<td>{escape(g['result'])}</td><td>{g['scores'][0]}&ndash;{g['scores'][1]}</td><td>{g['ruleset']}</td>"
+        f"<td>{_ago(now, g['ended'])}</td></tr>"
+        for g in finished
+    )
+    return (
+        f'<section id="finished"><h2>Finished games (newest {len(finished)})</h2><div class="wide"><table><thead>'
+        "<tr><th>game</th><th>opponent</th><th>result</th><th>score</th><th>ruleset</th><th>ended</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table></div></section>"
+    )
+
+
+def _chat(game: dict[str, Any]) -> str:
+    """The opponent's newest chat messages, shown as text (never interpreted)."""
+    messages = game.get("chat") or []
+    if not messages:
+        return ""
+    items = "".join(f"<li>{escape(text)}</li>" for text in messages)
+    return f'<div class="chat"><h4>{escape(game["opponent"])} wrote</h4><ul>{items}</ul></div>'
 
 
 def fragment(facts: dict[str, Any]) -> str:
@@ -151,13 +231,15 @@ def fragment(facts: dict[str, Any]) -> str:
             f"<h3>Game {game['id']} against {escape(game['opponent'])}</h3>"
             f'<p>ruleset {game["ruleset"]}, <span class="moves">{game["moves"]} moves</span>, {turn}; '
             f"{game['scores'][0]}&ndash;{game['scores'][1]}"
-            f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>{game['svg']}</article>"
+            f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>"
+            f"{_rack(game)}{game['svg']}{_thinking(game)}{_chat(game)}</article>"
         )
     parts.append(
         f'<section id="games"><h2>Running games ({len(cards)})</h2>'
         + ("".join(cards) or "<p>No game is running.</p>")
         + "</section>"
     )
+    parts.append(_finished(facts.get("finished", []), now))
     decisions = "".join(
         f"<tr><td>{time.strftime('%H:%M:%S', time.localtime(d['at']))}</td><td>{d['game']}</td><td>{d['move']}</td>"
         f"<td>{escape(d['notation'])}</td><td>{d['points']}</td>"
@@ -198,8 +280,15 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 16px; bac
 h1 { font-size: 20px; } h2 { font-size: 16px; margin: 14px 0 4px; } h3 { font-size: 14px; margin: 0 0 4px; }
 #health.healthy h2 { color: #2d7a3a; } #health.unhealthy h2 { color: #b5432f; }
 #games { display: flex; flex-wrap: wrap; gap: 16px; } #games h2 { width: 100%; }
-.game svg.wf-board { width: 420px; height: auto; }
+.game { max-width: 100%; min-width: 0; } .game svg.wf-board { width: 420px; max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 2px 8px; border-bottom: 1px solid #ddd6c4; }
+.wide { max-width: 100%; overflow-x: auto; } p, li, td, h3, summary { overflow-wrap: anywhere; }
+.rack .tile { display: inline-block; min-width: 1.4em; margin-right: 2px; padding: 1px 3px; text-align: center;
+  background: #f3d9a4; border: 1px solid #b99b5f; border-radius: 3px; font-weight: bold; }
+.thinking summary { cursor: pointer; font-size: 13px; } .note { font-size: 12px; color: #6b6456; }
+.chat h4 { font-size: 13px; margin: 6px 0 2px; } .chat ul { margin: 0; padding-left: 18px; font-size: 13px; }
+tr.won td:nth-child(3) { color: #2d7a3a; } tr.lost td:nth-child(3) { color: #b5432f; }
+@media (max-width: 500px) { body { margin: 8px; } th, td { padding: 2px 4px; } }
 .problem { color: #b5432f; } footer { color: #6b6456; font-size: 12px; margin-top: 16px; }
 """
 

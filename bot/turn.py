@@ -21,19 +21,23 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.acceptances import LearningBudget, opponent_words, remember, words_of_move
+from bot.chat import Chatter
 from bot.client import WordfeudClient
 from bot.convert import ConversionError, Kind, Position, Submission, submission, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
+from bot.hint import figures
 from bot.models import Game
 from bot.store import OPPONENT, OWN, DecisionStatus, Store
 from engine.dawg import Dawg
 from engine.errors import EngineError
-from engine.move import Pass, Placement, Swap
+from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy, unseen_tiles, whole_rack_swap
 
 log = logging.getLogger(__name__)
+#: Candidates of the last decision kept per game for the status page.
+THOUGHTS_KEPT = 5
 
 
 class Outcome(StrEnum):
@@ -114,6 +118,7 @@ def situation_of(position: Position, lexicon: Dawg) -> Situation:
         (mine, theirs),
         position.scoreless,
         position.their_last,
+        position.game_id,
     )
 
 
@@ -152,11 +157,15 @@ class TurnPlayer:
         strategy: Strategy | None = None,
         settings: TurnSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
+        strategy_for: Callable[[Game, int], Strategy | None] | None = None,
+        chatter: Chatter | None = None,
     ) -> None:
         self.client = client
         self.store = store
         self.lexicons = lexicons
         self.strategy: Strategy = strategy or Greedy()
+        self.strategy_for = strategy_for  # a game's strategy by its strength level (None: ``strategy``)
+        self.chatter = chatter  # greets, says goodbye and keeps the opponent's messages (chat.enabled)
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
@@ -195,7 +204,8 @@ class TurnPlayer:
         if not game.is_my_turn(self.user_id):
             return TurnReport(game_id, Outcome.WAITING)
         limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
-        return self._decide(game, self.strategy.budgeted(limit))
+        leveled = None if self.strategy_for is None else self.strategy_for(game, self.user_id)
+        return self._decide(game, (leveled or self.strategy).budgeted(limit))
 
     def _quarantine(self, game_id: int) -> None:
         """Leave the game alone for the quarantine; forget the quarantines that are over, so that games
@@ -209,10 +219,12 @@ class TurnPlayer:
 
     def _observe(self, game: Game) -> None:
         """Record the game and settle decisions left pending by an earlier pass or run."""
-        was_running = game.id in self.store.running_ids()
+        was_running = None if self.store.seen(game.id) is None else game.id in self.store.running_ids()
         self.store.record_game(game, self.user_id)
         if was_running and not game.is_running:
             log.info("%s", game_over_line(game, self.user_id))
+        if self.chatter is not None:
+            self.chatter.observe(game, self.user_id, was_running)
         try:
             self._learn(game, opponent_words(game, self.user_id), OPPONENT)
         except ProtocolError as exc:
@@ -261,6 +273,26 @@ class TurnPlayer:
         except (ProtocolError, KeyError, TypeError, ValueError) as exc:
             log.warning("game %d: our accepted move teaches no word: %s", before.id, exc)
 
+    def _remember_thinking(
+        self, game_id: int, situation: Situation, strategy: Strategy, ranked: list[Move], placements: int
+    ) -> None:
+        """Keep what the strategy weighed (its top candidates and their figures) for the status page."""
+        weighed = figures(situation, strategy, ranked[:THOUGHTS_KEPT], placements)
+        facts = {
+            "rack": weighed.rack,
+            "bag": weighed.bag_count,
+            "strategy": weighed.strategy,
+            "note": weighed.note,
+            "candidates": [
+                {
+                    "notation": m.notation, "score": m.score, "equity": m.equity, "sim_value": m.sim_value,
+                    "sim_wins": m.sim_wins,
+                }
+                for m in weighed.moves
+            ],
+        }  # fmt: skip
+        self.store.save_thinking(game_id, facts)
+
     def _decide(self, game: Game, strategy: Strategy) -> TurnReport:
         position = to_position(game, self.user_id, self._board)
         rules = position.rules
@@ -269,6 +301,7 @@ class TurnPlayer:
         moves = generate(position.board, position.rack, lexicon, rules)
         situation = situation_of(position, lexicon)
         ranked = strategy.rank(situation, moves)
+        self._remember_thinking(game.id, situation, strategy, ranked, len(moves))
         log.debug(
             "game %d: %d moves for rack %s ranked by %s in %.0f ms",
             game.id,

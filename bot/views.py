@@ -15,6 +15,7 @@ from bot.config import BotConfig, load_credentials
 from bot.convert import Position, to_position
 from bot.errors import BotError, ConfigError, StoreError
 from bot.escapes import escaped
+from bot.gcg_cli import hint_situation
 from bot.hint import hint, hint_svg, hint_text, read_board, situation_for
 from bot.history import position_before_move, record
 from bot.replay_html import replay_html
@@ -39,7 +40,9 @@ HINT_EXAMPLES = """examples:
   wordfeud-bot hint --game 2226982257 --config bot.toml       the game now, read from the server
   wordfeud-bot hint --game 2226982257 --move 12 --svg move12.svg
       the position before the game's move 12 (a move of the bot's; moves counted from 1, both
-      players'), from the state file (no server)"""
+      players'), from the state file (no server)
+  wordfeud-bot hint --gcg game.gcg --move 9
+      the position before move 9 of a GCG record (from replay --gcg or another program)"""
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -148,7 +151,10 @@ def add_view_commands(
     parser.add_argument("--name", help="the position of a positions file with several (default: the first)")
     parser.add_argument("--rack", help="the rack, e.g. AEINST? ('?' a blank); default: the file's '= NAME RACK' line")
     parser.add_argument(
-        "--ruleset", type=ruleset_id, default=5, help="ruleset id or code of a --board position (default 5, en)"
+        "--ruleset",
+        type=ruleset_id,
+        help="ruleset id or code of a --board position (default 5, en) or of a --gcg record (default: its "
+        "Wordfeud note, else 5)",
     )
     parser.add_argument(
         "--bag", type=int, help="tiles in the bag for a --board position (default: all unseen tiles but 7)"
@@ -160,6 +166,13 @@ def add_view_commands(
         metavar="N",
         help="with --game: the position before the game's move N, which the bot made (both players' moves counted "
         "from 1, as the replay and the log number them; from the state file, no server)",
+    )
+    parser.add_argument(
+        "--gcg",
+        type=Path,
+        metavar="FILE",
+        help="a GCG game record (from this bot or another program; standard board): the position before "
+        "--move N, or after the last move; the rack from the record, else --rack",
     )
     parser.add_argument("--top", type=int, default=10, metavar="N", help="how many moves to show (default 10)")
     parser.add_argument(
@@ -202,13 +215,14 @@ def hint_command(
     parser: argparse.ArgumentParser,
 ) -> int:
     """``wordfeud-bot hint``: without a position it explains itself."""
-    if args.board is None and args.game is None:
+    sources = [name for name, value in (("--board", args.board), ("--game", args.game), ("--gcg", args.gcg)) if value]
+    if not sources:
         parser.print_help()
         return EXIT_CONFIG
-    if args.board is not None and args.game is not None:
-        return fail("hint", "give either --board or --game, not both", EXIT_CONFIG)
-    if args.move is not None and args.game is None:
-        return fail("hint", "--move N needs --game ID (a recorded game)", EXIT_CONFIG)
+    if len(sources) > 1:
+        return fail("hint", f"give one of --board, --game and --gcg, not {' and '.join(sources)}", EXIT_CONFIG)
+    if args.move is not None and args.game is None and args.gcg is None:
+        return fail("hint", "--move N needs --game ID (a recorded game) or --gcg FILE", EXIT_CONFIG)
     if args.top < 1:
         return fail("hint", f"--top must be at least 1, got {args.top}", EXIT_CONFIG)
     try:
@@ -235,8 +249,10 @@ def hint_command(
 def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situation, tuple[str, str]]:
     """The position the hint is about, from the board file, the recorded game or the server."""
     registry = registry_for(config)
+    if args.gcg is not None:
+        return hint_situation(args.gcg, args.move, args.rack, args.ruleset, registry.get)
     if args.board is not None:
-        rules = Ruleset.for_id(args.ruleset)
+        rules = Ruleset.for_id(5 if args.ruleset is None else args.ruleset)
         source = "stdin" if args.board == "-" else args.board
         text = sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
         board, header_rack = read_board(text, rules.alphabet, args.name, source)

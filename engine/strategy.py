@@ -46,6 +46,7 @@ class Situation:
     scores: tuple[int, int] = (0, 0)
     scoreless: int = 0  # scoreless turns in a row so far (the end game counts them)
     last_play: Placement | None = None  # the opponent's last placement, if it was one (for inference)
+    game_id: int = 0  # the game's id, which seeds the levels' human choices (0: none, as in self-play)
 
     def __post_init__(self) -> None:
         """Refuse racks no game can have: the rankings' cost grows with the subsets of the rack (and,
@@ -342,6 +343,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 TABLE_PREFIX = "equity:"
 #: ``sim:candidates=N,iterations=N,seconds=S`` simulates with other settings.
 SIM_PREFIX = "sim:"
+#: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
+LEVEL_PREFIX = "level:"
 
 
 def table_file(name: str) -> str | None:
@@ -358,12 +361,17 @@ def strategy_named(name: str) -> Strategy:
         return Equity(source=lambda rules: _table(path, rules.id), name=name)
     if name.startswith(SIM_PREFIX):
         return _simulating(name[len(SIM_PREFIX) :])
+    if name.startswith(LEVEL_PREFIX):
+        from engine.levels import level_strategy  # noqa: PLC0415 - the levels build on this module
+
+        return level_strategy(name[len(LEVEL_PREFIX) :], _simulating, strategy_named)
     try:
         return STRATEGIES[name]()
     except KeyError:
         known = ", ".join(sorted(STRATEGIES))
         raise ValueError(
-            f"unknown strategy {name!r}; known: {known}, or {TABLE_PREFIX}FILE, or {SIM_PREFIX}OPTIONS"
+            f"unknown strategy {name!r}; known: {known}, or {TABLE_PREFIX}FILE, or {SIM_PREFIX}OPTIONS, "
+            f"or {LEVEL_PREFIX}NAME"
         ) from None
 
 

@@ -175,3 +175,69 @@ def test_the_replay_pages_address_opens_the_board_after_the_move_it_names(tmp_pa
         assert browser.find_element(By.ID, "position").text == expected
         if number:
             assert visible[0].text.splitlines()[-1].startswith(f"Move {number}: ")  # the caption agrees
+
+
+_OVERFLOW = """
+const width = document.documentElement.clientWidth;
+const wide = [];
+for (const element of document.querySelectorAll('body *')) {
+  const box = element.getBoundingClientRect();
+  if (box.width > 0 && (box.right > width + 1 || box.left < -1)) {
+    wide.push(element.tagName + '.' + element.className + ' ' + Math.round(box.left) + '..' + Math.round(box.right));
+  }
+}
+return {viewport: window.innerWidth, width: width, scroll: document.documentElement.scrollWidth,
+        wide: wide.slice(0, 10)};
+"""
+
+
+def _fits(browser: Any, width: int, name: str) -> None:
+    """At this viewport width no element sticks out and the page does not scroll sideways; a screenshot."""
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    browser.refresh()
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda b: b.execute_script("return document.readyState") == "complete")
+    found = browser.execute_script(_OVERFLOW)
+    assert found["viewport"] == width  # the page's own width: less a scroll bar, if it scrolls down
+    assert found["scroll"] <= found["width"] and found["wide"] == [], found
+    shot = artifacts() / f"{name}-{width}px.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 5_000
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_the_status_page_shows_what_the_bot_weighed_and_fits_a_phone(
+    sandbox: Sandbox, tmp_path: Path, browser: Any, width: int
+) -> None:
+    running, finished = sandbox.game(), sandbox.game()
+    running.chat.append({"message": "nice one! " * 8, "sender": sandbox.house.id, "sent": 2.0})
+    wiring = sandbox.wire(tmp_path / "state.db", chat={"enabled": True})
+    health = Health(interval=30)
+    health.passed(wiring.bot.run_pass())
+    finished.game.resign(finished.players.index(sandbox.house.id))  # the house gives up the second game
+    finished.updated = sandbox.state.clock()
+    health.passed(wiring.bot.run_pass())
+    with StatusServer(StatusSettings("127.0.0.1", 0, 60), tmp_path / "state.db", health) as server:
+        browser.get(server.url)
+        _fits(browser, width, "status-page")
+        card = browser.find_element(By.CSS_SELECTOR, f'article.game[data-game="{running.id}"]')
+        assert len(card.find_elements(By.CSS_SELECTOR, ".rack .tile")) == 7
+        assert "in the bag" in card.find_element(By.CSS_SELECTOR, ".rack").text
+        rows = card.find_elements(By.CSS_SELECTOR, ".thinking tbody tr")
+        assert 1 <= len(rows) <= 5 and rows[0].find_elements(By.TAG_NAME, "td")[2].text  # an equity figure
+        assert "nice one!" in card.find_element(By.CSS_SELECTOR, ".chat").text
+        assert browser.find_element(By.ID, "finished").is_displayed()
+    wiring.store.close()
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_the_replay_page_fits_a_phone(tmp_path: Path, browser: Any, width: int) -> None:
+    recorded = record_demo(tmp_path)
+    store = Store(recorded.state)
+    try:
+        game = record(store, recorded.game_id, LexiconRegistry([]).get, strategy_named("equity"))
+    finally:
+        store.close()
+    page = tmp_path / "replay.html"
+    page.write_text(replay_html(game, "equity"), encoding="utf-8")
+    browser.get(page.as_uri())
+    _fits(browser, width, "replay-page")

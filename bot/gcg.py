@@ -1,0 +1,266 @@
+"""GCG, the crossword-game record format that Quackle, Macondo, MAGPIE and cross-tables exchange.
+
+A file is a list of lines: *pragmas* (``#player1 nick Full Name``, ``#lexicon``, ``#note`` ...) and
+*events* (``>nick: RACK 8D WORD +24 24``), one turn or score adjustment each, with the event's score
+and the player's cumulative total. This module reads and writes the text only; what the events do to
+a board is ``bot.gcg_game``'s business.
+
+Events (``RACK`` is the rack before the event, as far as it is known; a blank is ``?``):
+
+==========================================  =====================================================
+``>nick: RACK 8D WORD +24 24``               a play: row-first square across, ``D8`` down; tiles
+                                             already on the board are ``.``, a blank lower case
+``>nick: RACK -- -24 0``                     the previous play withdrawn (a phony challenged off)
+``>nick: RACK - +0 24``                      a pass
+``>nick: RACK -ABC +0 24``                   an exchange of A, B and C (``-3``: three unknown tiles)
+``>nick: RACK (challenge) +5 29``            a bonus for a valid play that was challenged
+``>nick: RACK (time) -10 19``                a time penalty
+``>nick: (RACK) +8 37``                      points for the tiles the opponent is left with
+``>nick: RACK (RACK) -8 11``                 the tiles a player is left with, subtracted
+==========================================  =====================================================
+
+>>> game = parse_gcg("#player1 ann Ann\\n#player2 bob Bob\\n>ann: AEINRST 8D RETAINS +68 68\\n")
+>>> game.events[0].kind.name, game.events[0].position, game.events[0].score
+('PLAY', '8D', 68)
+>>> write_gcg(game).splitlines()[-1]
+'>ann: AEINRST 8D RETAINS +68 68'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bot.errors import BotError
+
+MAX_BYTES = 1 << 20
+"""The largest GCG file read (a long game is a few kilobytes)."""
+
+
+class GcgError(BotError):
+    """A GCG text that cannot be read; the message names the source and the line."""
+
+
+class EventKind(Enum):
+    """What an event line records."""
+
+    PLAY = "play"
+    WITHDRAWN = "withdrawn"
+    PASS = "pass"
+    EXCHANGE = "exchange"
+    CHALLENGE_BONUS = "challenge bonus"
+    TIME_PENALTY = "time penalty"
+    END_POINTS = "end rack points"
+    END_PENALTY = "end rack penalty"
+
+
+@dataclass(frozen=True)
+class GcgPlayer:
+    """A player: the nickname events use (no spaces) and the full name."""
+
+    nick: str
+    name: str
+
+
+@dataclass(frozen=True)
+class GcgEvent:
+    """One event line. ``tiles`` is the exchanged tiles or the end rack; ``count`` the tiles exchanged."""
+
+    nick: str
+    kind: EventKind
+    score: int
+    total: int
+    rack: str = ""
+    position: str = ""
+    word: str = ""
+    tiles: str = ""
+    count: int = 0
+    notes: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class GcgGame:
+    """A whole record: the two players, the header pragmas, the game's notes and the events."""
+
+    players: tuple[GcgPlayer, GcgPlayer]
+    events: tuple[GcgEvent, ...]
+    title: str = ""
+    description: str = ""
+    lexicon: str = ""
+    game_id: str = ""
+    notes: tuple[str, ...] = ()
+    final_racks: tuple[str, str] = ("", "")
+    other: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+
+_NICK = r"(?P<nick>[^\s:]+)"
+_RACK = r"(?P<rack>[A-Za-z?\[\]]*)"
+_SCORE = r"(?P<score>[+-]\d{1,4})"
+_TOTAL = r"(?P<total>-?\d{1,5})"
+_SQUARE = r"(?P<position>\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})"
+_EVENTS: tuple[tuple[EventKind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(rf"^>{_NICK}:\s+{body}\s+{_SCORE}\s+{_TOTAL}\s*$"))
+    for kind, body in (
+        (EventKind.CHALLENGE_BONUS, rf"{_RACK}\s*\(challenge\)"),
+        (EventKind.TIME_PENALTY, rf"{_RACK}\s*\(time\)"),
+        (EventKind.END_POINTS, r"\((?P<tiles>[A-Za-z?\[\]]+)\)"),
+        (EventKind.END_PENALTY, rf"{_RACK}\s*\((?P<tiles>[A-Za-z?\[\]]+)\)"),
+        (EventKind.WITHDRAWN, rf"{_RACK}\s*--"),
+        (EventKind.PASS, rf"{_RACK}\s*-"),
+        (EventKind.EXCHANGE, rf"{_RACK}\s*-(?P<tiles>[A-Za-z?\[\]]+|\d)"),
+        (EventKind.PLAY, rf"(?:{_RACK}\s+)?{_SQUARE}\s+(?P<word>[A-Za-z.\[\]]+)"),
+    )
+)
+_SIGNS = {
+    EventKind.PLAY: "+",
+    EventKind.WITHDRAWN: "-",
+    EventKind.PASS: "+",
+    EventKind.EXCHANGE: "+",
+    EventKind.CHALLENGE_BONUS: "+",
+    EventKind.TIME_PENALTY: "-",
+    EventKind.END_POINTS: "+",
+    EventKind.END_PENALTY: "-",
+}
+
+
+def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
+    """Read a GCG text; GcgError names ``source`` and the line of anything it cannot take."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise GcgError(f"{source}: larger than {MAX_BYTES} bytes; not a game record")
+    players: dict[int, GcgPlayer] = {}
+    header: dict[str, str] = {}
+    notes: list[str] = []
+    other: list[tuple[str, str]] = []
+    racks = ["", ""]
+    events: list[GcgEvent] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        where = f"{source}, line {number}"
+        if not line:
+            continue
+        if line.startswith("#"):
+            name, _, value = line[1:].partition(" ")
+            value = value.strip()
+            if name in ("player1", "player2"):
+                nick, _, full = value.partition(" ")
+                if not nick:
+                    raise GcgError(f"{where}: #{name} needs a nickname")
+                players[int(name[-1])] = GcgPlayer(nick, full.strip() or nick)
+            elif name in ("rack1", "rack2"):
+                racks[int(name[-1]) - 1] = value
+            elif name == "note":
+                if events:
+                    last = events[-1]
+                    events[-1] = GcgEvent(**{**last.__dict__, "notes": (*last.notes, value)})
+                else:
+                    notes.append(value)
+            elif name in ("title", "description", "lexicon", "id", "character-encoding"):
+                if name == "character-encoding" and value.upper() not in ("UTF-8", "UTF8"):
+                    raise GcgError(f"{where}: only UTF-8 records are read, this one says {value!r}")
+                header[name] = value
+            elif name:
+                other.append((name, value))
+            else:
+                raise GcgError(f"{where}: a pragma needs a name after '#'")
+            continue
+        if not line.startswith(">"):
+            raise GcgError(f"{where}: not a pragma ('#') or an event ('>'): {_shown(line)}")
+        if len(players) < 2:
+            raise GcgError(f"{where}: an event before both #player1 and #player2")
+        events.append(_event(line, where, number, (players[1], players[2])))
+    if len(players) < 2:
+        raise GcgError(f"{source}: no #player1 and #player2 lines; not a GCG record")
+    if players[1].nick == players[2].nick:
+        raise GcgError(f"{source}: both players have the nickname {players[1].nick!r}")
+    return GcgGame(
+        (players[1], players[2]), tuple(events),
+        title=header.get("title", ""), description=header.get("description", ""),
+        lexicon=header.get("lexicon", ""), game_id=header.get("id", ""), notes=tuple(notes),
+        final_racks=(racks[0], racks[1]), other=tuple(other),
+    )  # fmt: skip
+
+
+def _event(line: str, where: str, number: int, players: tuple[GcgPlayer, GcgPlayer]) -> GcgEvent:
+    """One event line, by the first form that matches it."""
+    for kind, pattern in _EVENTS:
+        m = pattern.match(line)
+        if m is None:
+            continue
+        nick = m["nick"]
+        if nick not in (players[0].nick, players[1].nick):
+            raise GcgError(f"{where}: {nick!r} is neither player ({players[0].nick}, {players[1].nick})")
+        score = int(m["score"])
+        sign = _SIGNS.get(kind)
+        if sign is not None and m["score"][0] != sign and score != 0:
+            raise GcgError(f"{where}: a {kind.value} scores {sign}N, not {m['score']}")
+        if kind in (EventKind.PASS, EventKind.EXCHANGE) and score != 0:
+            raise GcgError(f"{where}: a {kind.value} scores +0, not {m['score']}")
+        groups = m.groupdict()
+        tiles = groups.get("tiles") or ""
+        count = 0
+        if kind is EventKind.EXCHANGE:
+            count = int(tiles) if tiles.isdigit() else _tile_count(tiles)
+            tiles = "" if tiles.isdigit() else tiles
+        return GcgEvent(
+            nick, kind, score, int(m["total"]), rack=groups.get("rack") or "",
+            position=(groups.get("position") or "").upper(), word=groups.get("word") or "", tiles=tiles,
+            count=count, line=number,
+        )  # fmt: skip
+    raise GcgError(f"{where}: not an event this reader knows: {_shown(line)}")
+
+
+def _tile_count(tiles: str) -> int:
+    """Tiles in a rack text, a bracketed ``[CH]`` counting as one."""
+    return len(re.sub(r"\[[^\]]*\]", "#", tiles))
+
+
+def _shown(line: str) -> str:
+    """A line as an error message quotes it: at most 80 characters, control characters escaped."""
+    text = line if len(line) <= 80 else line[:77] + "..."
+    return repr(text)
+
+
+def write_gcg(game: GcgGame) -> str:
+    """The GCG text of a record (UTF-8, one pragma or event a line, ending with a newline)."""
+    lines = ["#character-encoding UTF-8"]
+    for index, player in enumerate(game.players, start=1):
+        lines.append(f"#player{index} {player.nick} {_one_line(player.name)}")
+    for name, value in (
+        ("title", game.title), ("description", game.description), ("id", game.game_id), ("lexicon", game.lexicon),
+    ):  # fmt: skip
+        if value:
+            lines.append(f"#{name} {_one_line(value)}")
+    lines.extend(f"#note {_one_line(note)}" for note in game.notes)
+    for event in game.events:
+        lines.append(event_line(event))
+        lines.extend(f"#note {_one_line(note)}" for note in event.notes)
+    for index, rack in enumerate(game.final_racks, start=1):
+        if rack:
+            lines.append(f"#rack{index} {rack}")
+    return "\n".join(lines) + "\n"
+
+
+def event_line(event: GcgEvent) -> str:
+    """The line of one event."""
+    head = f">{event.nick}: "
+    tail = f"{event.score:+d} {event.total}"
+    kind = event.kind
+    if kind is EventKind.END_POINTS:
+        return f"{head}({event.tiles}) {tail}"
+    body = {
+        EventKind.PLAY: f"{event.position} {event.word}",
+        EventKind.WITHDRAWN: "--",
+        EventKind.PASS: "-",
+        EventKind.EXCHANGE: f"-{event.tiles or event.count}",
+        EventKind.CHALLENGE_BONUS: "(challenge)",
+        EventKind.TIME_PENALTY: "(time)",
+        EventKind.END_PENALTY: f"({event.tiles})",
+    }[kind]
+    return head + " ".join(part for part in (event.rack, body, tail) if part)
+
+
+def _one_line(text: str) -> str:
+    """Text for a pragma: no line breaks or other control characters (they would start a new line)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())

@@ -1,0 +1,145 @@
+"""The GCG parts of ``replay`` and ``hint``: write the recorded games as GCG files, read one back.
+
+``replay GAME --gcg FILE`` and ``replay --gcg-dir DIR`` write; ``replay --gcg FILE`` (no GAME) plays
+a record back with the engine's score of every play and what the strategy would play where the rack
+is known; ``hint --gcg FILE [--move N]`` takes the position before move N (default: the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.errors import StoreError
+from bot.gcg import MAX_BYTES, GcgError, parse_gcg, write_gcg
+from bot.gcg_game import ImportedGame, play_back, play_text, record_to_gcg, ruleset_of
+from bot.hint import situation_for
+from bot.history import record
+from bot.store import Store
+from engine.dawg import Dawg
+from engine.errors import EngineError
+from engine.move import Placement, format_move
+from engine.movegen import generate
+from engine.rack import Rack
+from engine.score import score
+from engine.strategy import Situation, Strategy
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a ``.part`` file renamed into place)."""
+    temporary = path.with_name(path.name + ".part")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def export_game(store: Store, game_id: int, out: Path) -> str:
+    """Write one recorded game as GCG; returns the line to print. LookupError/GcgError when it cannot."""
+    text = write_gcg(record_to_gcg(record(store, game_id)))
+    write_atomically(out, text)
+    return f"wrote {out} ({len(text.encode('utf-8')):,} bytes)"
+
+
+def export_all(store: Store, directory: Path, say: Callable[[str], None]) -> int:
+    """Write every recorded game to ``DIR/<id>.gcg``; returns how many could not be written (each said)."""
+    if not directory.is_dir():
+        raise StoreError(f"--gcg-dir {directory}: not a directory")
+    failed = 0
+    for row in store.games():
+        try:
+            say(export_game(store, row.game_id, directory / f"{row.game_id}.gcg"))
+        except (LookupError, GcgError, EngineError) as exc:
+            failed += 1
+            say(f"game {row.game_id}: not written: {exc}")
+    return failed
+
+
+def read_record(path: Path, ruleset: int | None) -> ImportedGame:
+    """A GCG file played back on the standard board of its ruleset."""
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise GcgError(f"cannot read {source}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise GcgError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    game = parse_gcg(text, source)
+    return play_back(game, ruleset_of(game, ruleset), source)
+
+
+def replay_lines(imported: ImportedGame, lexicon: Dawg, strategy: Strategy) -> list[str]:
+    """Every turn of an imported record: the move, its recorded and engine score, and what the strategy
+    would play where the record gives the mover's whole rack."""
+    rules = imported.rules
+    lines = []
+    for turn in imported.turns:
+        event = turn.event
+        if turn.move is not None:
+            engine_points = score(turn.board, turn.move, rules)
+            text = f"{event.position} {event.word}: recorded {event.score:+d}, Wordfeud board {engine_points}"
+        elif event.kind.name == "PASS":
+            text = "pass"
+        else:
+            text = f"exchange {event.tiles or event.count}"
+        line = f"move {turn.number}: {event.nick} {text}"
+        situation = _situation(imported, turn.number, None, lexicon)
+        if situation is not None:
+            placements = generate(situation.board, situation.rack, lexicon, rules)
+            top = strategy.rank(situation, placements)[0]
+            best = _gcg_move(top, situation)
+            line += f"; rack {event.rack}: {strategy.name} would play {best}"
+        lines.append(line)
+    return lines
+
+
+def _gcg_move(move: object, situation: Situation) -> str:
+    if isinstance(move, Placement):
+        position, word = play_text(move, situation.board)
+        return f"{position} {word} {move.score}"
+    return format_move(move, situation.board)  # type: ignore[arg-type]
+
+
+def _situation(imported: ImportedGame, move: int | None, rack_text: str | None, lexicon: Dawg) -> Situation | None:
+    """The situation before turn ``move`` (None: after the last), with the record's rack or ``rack_text``;
+    None when no whole rack is known."""
+    rules = imported.rules
+    if move is None:
+        board, scores, recorded, seat = imported.board, imported.scores, "", _next_seat(imported)
+    else:
+        turn = imported.turns[move - 1]
+        board, scores, recorded, seat = turn.board, turn.scores, turn.rack, turn.seat
+    text = rack_text or recorded
+    if not text:
+        return None
+    rack = Rack.from_text(text, rules.alphabet, max_size=rules.rack_size)
+    situation = situation_for(board, rack, rules, lexicon, scores=(scores[seat], scores[1 - seat]))
+    whole = len(rack) == rules.rack_size or situation.bag_count == 0
+    return situation if rack_text or whole else None
+
+
+def hint_situation(
+    path: Path, move: int | None, rack: str | None, ruleset: int | None, lexicons: Callable[[int], Dawg]
+) -> tuple[Situation, tuple[str, str]]:
+    """``hint --gcg FILE [--move N]``: the position before move N (default: after the last move)."""
+    imported = read_record(path, ruleset)
+    count = len(imported.turns)
+    if move is not None and not 1 <= move <= count:
+        raise GcgError(f"--move {move}: {path} has moves 1..{count}")
+    situation = _situation(imported, move, rack, lexicons(imported.rules.id))
+    if situation is None:
+        where = f"before move {move}" if move is not None else "at the end"
+        raise GcgError(f"{path} does not give the whole rack {where}: add --rack, e.g. --rack AEINST?")
+    players = imported.game.players
+    seat = imported.turns[move - 1].seat if move is not None else _next_seat(imported)
+    return situation, (players[seat].name, players[1 - seat].name)
+
+
+def _next_seat(imported: ImportedGame) -> int:
+    """Who moves after the record's last turn (player 1 in a record with no turn)."""
+    return 1 - imported.turns[-1].seat if imported.turns else 0

@@ -1,0 +1,63 @@
+"""What the bot weighed, in pictures and pages: ``hint --svg`` writes the move, its score, the rack and
+the runners-up under the board; each decision keeps its top candidates for the status page, which shows
+them with the rack, the bag and the finished games."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from bot.hint import hint, hint_svg, situation_for
+from bot.status_page import fragment, snapshot
+from bot.store import Store
+from bot.turn import THOUGHTS_KEPT
+from engine.board import Board
+from engine.move import parse_move
+from engine.rack import Rack
+from engine.strategy import strategy_named
+from tests.bot.conftest import Sandbox
+from tests.lexicons import EN, english
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_the_hint_picture_names_the_move_its_score_the_rack_and_the_runners_up() -> None:
+    board = Board(EN.alphabet)
+    board.place(parse_move("8G HOuSE", board).tiles)
+    situation = situation_for(board, Rack.from_text("AEINRST", EN.alphabet), EN, english())
+    result = hint(situation, strategy_named("equity"), 5)
+    root = ET.fromstring(hint_svg(result, situation))
+    lines = [e.text or "" for e in root.iter(f"{SVG}text") if "footer" in e.get("class", "")]
+    best = result.moves[0]
+    assert lines[0].startswith(f"{best.notation}  {best.score} points, equity {best.equity:.1f}")
+    assert lines[0].endswith(f"rack AEINRST, {result.bag_count} in the bag")
+    assert lines[1:] == [
+        f"{m.rank}. {m.notation}  {m.score} points, equity {m.equity:.1f}" for m in result.moves[1:4]
+    ]
+    height = float(root.get("height") or 0)
+    assert all(float(e.get("y") or 0) < height for e in root.iter(f"{SVG}text"))  # nothing drawn off the picture
+
+
+def test_each_decision_keeps_its_candidates_for_the_status_page(sandbox: Sandbox, tmp_path: Path) -> None:
+    game = sandbox.game()
+    wiring = sandbox.wire(tmp_path / "state.db")
+    wiring.bot.run_pass()
+    thought = wiring.store.thinking(game.id)
+    assert thought is not None and thought["strategy"] == "equity"
+    assert thought["bag"] == EN.alphabet.total_tiles - 2 * EN.rack_size  # the first move: both racks drawn
+    candidates = thought["candidates"]
+    assert 1 <= len(candidates) <= THOUGHTS_KEPT
+    (played,) = wiring.store.decisions(game.id)
+    assert candidates[0]["notation"] == played.notation and candidates[0]["score"] == played.points
+    assert all(c["equity"] is not None for c in candidates if c["score"])
+    equities = [c["equity"] for c in candidates]
+    assert equities == sorted(equities, reverse=True)
+    wiring.store.close()
+    store = Store(tmp_path / "state.db")
+    facts = snapshot(store, {"now": 0, "healthy": True, "reason": "", "passes": 1, "started": 0,
+                             "last_success": None, "last_error": None, "last_error_at": None})  # fmt: skip
+    store.close()
+    (shown,) = facts["games"]
+    assert shown["rack"] and shown["bag"] >= 79 and shown["thinking"]["candidates"] == candidates
+    html = fragment(facts)
+    assert 'class="thinking"' in html and candidates[0]["notation"] in html and 'id="finished"' in html
