@@ -152,7 +152,7 @@ def _thinking(game: dict[str, Any]) -> str:
         f"<tr><td>{escape(c['notation'])}</td><td>{c['score']}</td>"
         + cell(c.get("equity"), f"{c.get('equity') or 0:.1f}")
         + cell(c.get("sim_value"), f"{c.get('sim_value') or 0:+.1f}")
-        + cell(c.get("sim_wins"), f"{100 * (c.get('sim_wins') or 0):.0f}%")
+        + cell(c.get("sim_ahead"), f"{100 * (c.get('sim_ahead') or 0):.0f}%")
         + "</tr>"
         for c in thought["candidates"]
     )

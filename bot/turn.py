@@ -286,7 +286,7 @@ class TurnPlayer:
             "candidates": [
                 {
                     "notation": m.notation, "score": m.score, "equity": m.equity, "sim_value": m.sim_value,
-                    "sim_wins": m.sim_wins,
+                    "sim_ahead": m.sim_ahead,
                 }
                 for m in weighed.moves
             ],

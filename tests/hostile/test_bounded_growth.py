@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 import responses
 
-from bot.logs import setup_logging
+from bot.logs import LogFile, setup_logging
 from bot.store import Store
 from tests.hostile.flood import FloodApi, Ticker, bot_for
 
@@ -53,7 +53,7 @@ def test_hundreds_of_hostile_passes_grow_neither_state_nor_log_nor_requests(tmp_
     state, log_file = tmp_path / "state.db", tmp_path / "bot.log"
     root = logging.getLogger()
     level = root.level
-    setup_logging("INFO", log_file)
+    setup_logging("INFO", LogFile(log_file))
     store = Store(state)
     bot = bot_for(store, clock, per_pass=CAP, keep=True)
     requests, state_sizes, log_sizes = [], [], []
