@@ -1,7 +1,8 @@
 """The entry point of the ``wordfeud-bot`` command and of ``python -m bot``: stop signals are taken
 from the first moment, before the command line's modules are imported (a second or more on a busy
 machine), so that Ctrl-C or SIGTERM right after the start is one line and exit 130/143 too, never a
-traceback or a death by the signal's default action. ``bot.cli.main`` does the rest."""
+traceback or a death by the signal's default action (``run`` and ``sandbox``, whose stop is their
+normal end, exit 0 as they do later). ``bot.cli.main`` does the rest."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def main() -> int:
             return command_line()
     except Stopped as stop:  # stopped while importing (a command stopped later says so itself)
         print(stopped_line("wordfeud-bot", stop), file=sys.stderr)
-        return stop.status
+        return 0 if sys.argv[1:2] in (["run"], ["sandbox"]) else stop.status  # the servers' normal end
 
 
 if __name__ == "__main__":

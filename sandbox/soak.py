@@ -258,7 +258,7 @@ class Soak:
         config = self.work / "bot.toml"
         if not config.exists():
             config.write_text(bot_config(self.base_url, self.work / "bot-state.sqlite3"), encoding="utf-8")
-        argv = [sys.executable, "-m", "bot.cli", "run", "--config", str(config)]
+        argv = [sys.executable, "-m", "bot", "run", "--config", str(config)]  # bot.entry: signals from the start
         self.bot.start(argv, child_env(self.work, self.secrets))
         self.tally.bot_starts += 1
 

@@ -204,6 +204,13 @@ def test_a_stop_while_the_command_line_is_imported_is_one_line(sig: signal.Signa
     assert out.startswith("READY ") and out.count("\n") == 1
 
 
+@BOTH
+def test_run_stopped_while_it_is_imported_exits_0(sig: signal.Signals, tmp_path: Path) -> None:
+    running = Running(driven("import:bot.daemon", "run"))
+    running.wait_for("READY")
+    assert running.stop(sig) == (0, running.seen["out"][0], f"wordfeud-bot: stopped by {sig.name}\n")
+
+
 # -- the commands that read the state file ----------------------------------------------------
 
 
