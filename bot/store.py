@@ -38,7 +38,7 @@ _MARKER = "wordfeud-bot state"
 #: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
 #: program's SQLite file is recognised before anything is written to it.
 APPLICATION_ID = 0x57464253
-#: Snapshots kept of one game at most: one per move count, and a game has far fewer moves (100 tiles
+#: Snapshots kept of one game at most: two per move count at most, and a game has far fewer moves (100 tiles
 #: and at most 6 scoreless turns in a row). A server that raises the move count forever fills no disk.
 MAX_SNAPSHOTS_PER_GAME = 1000
 #: Fields of a game object that change without the game changing.
@@ -285,9 +285,9 @@ class Store:
     def _snapshot(self, game: Game, now: float) -> None:
         """Keep a snapshot of the game, in the open transaction, when its content changed.
 
-        A new ``updated`` stamp (or chat count) alone is no change. A change at the move count of the
-        latest snapshot replaces it (a move count keeps one snapshot, the latest), so the snapshots of a
-        game are at most one per move count, and never more than ``MAX_SNAPSHOTS_PER_GAME``."""
+        A new ``updated`` stamp (or chat count) alone is no change. A move count keeps its first snapshot
+        (what replays show) and its latest: a third change at the same move count replaces the latest.
+        So a game has at most two snapshots per move count, and never more than ``MAX_SNAPSHOTS_PER_GAME``."""
         last = self._db.execute(
             "SELECT id, move_count, game FROM snapshots WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game.id,)
         ).fetchone()
@@ -295,8 +295,12 @@ class Store:
         if last is not None and _content(json.loads(last[2])) == _content(json.loads(text)):
             return
         if last is not None and int(last[1]) == game.move_count:
-            self._db.execute("UPDATE snapshots SET taken = ?, game = ? WHERE id = ?", (now, text, last[0]))
-            return
+            (same,) = self._db.execute(
+                "SELECT COUNT(*) FROM snapshots WHERE game_id = ? AND move_count = ?", (game.id, game.move_count)
+            ).fetchone()
+            if same >= 2:
+                self._db.execute("UPDATE snapshots SET taken = ?, game = ? WHERE id = ?", (now, text, last[0]))
+                return
         (count,) = self._db.execute("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (game.id,)).fetchone()
         if count >= MAX_SNAPSHOTS_PER_GAME:
             if game.id not in self._full:

@@ -109,16 +109,18 @@ def test_a_new_stamp_alone_stores_no_snapshot(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_change_at_the_same_move_count_replaces_the_snapshot(tmp_path: Path) -> None:
+def test_a_move_count_keeps_its_first_and_its_latest_snapshot(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     for poll in range(50):  # a server that changes a score on every poll, the move count standing still
         game = game_json(updated=1000.0 + poll)
         game["players"][1]["score"] = poll
         store.record_game(Game.model_validate(game), 7)
-    [kept] = store.snapshots(2226982257)
-    assert kept["players"][1]["score"] == 49 and kept["updated"] == 1049.0  # the latest is what replay sees
+    first, latest = store.snapshots(2226982257)
+    assert first["players"][1]["score"] == 0  # what a replay shows of the move
+    assert latest["players"][1]["score"] == 49 and latest["updated"] == 1049.0
+    assert store.snapshot_at(2226982257, 3) == latest
     store.record_game(Game.model_validate(game_json(move_count=4, updated=2000.0)), 7)
-    assert [s["move_count"] for s in store.snapshots(2226982257)] == [3, 4]
+    assert [s["move_count"] for s in store.snapshots(2226982257)] == [3, 3, 4]
     store.close()
 
 
