@@ -2,7 +2,8 @@
 
 Runs, in one interpreter, ``generate`` before ``set_types``, then both entry points on every
 benchmark position (the shared files when they are there, else positions of seeded random games),
-every hostile-input case of ``tests/engine/native_cases.py`` and a short fuzz of corrupted lexicons.
+every hostile-input case of ``tests/engine/native_cases.py``, searches of a lexicon overlay whose C
+copy is patched word by word, and a short fuzz of corrupted lexicons.
 Exits 1 when a case does not raise as it must. Under valgrind (``tests/engine/test_native_memcheck.py``
 says how) any read or write out of bounds, use after free or bad free in the C code is reported.
 """
@@ -10,6 +11,7 @@ says how) any read or write out of bounds, use after free or bad free in the C c
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from array import array
 from collections.abc import Iterator
@@ -19,10 +21,11 @@ from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
+from engine.overlay import LexiconOverlay
 from engine.rack import Rack
 from engine.rules import Ruleset
 from offline.bench import read_positions
-from tests.engine.native_cases import before_set_types, fuzz, module, run_cases
+from tests.engine.native_cases import WORDS, before_set_types, fuzz, module, run_cases
 from tests.engine.randomgames import play_random, random_games
 
 #: The shared benchmark positions (``../shared/bench`` beside the repository, in CI).
@@ -74,6 +77,32 @@ def search_positions() -> tuple[int, int, list[str]]:
     return count, moves, failures
 
 
+def search_overlay(seed: int, words: int) -> tuple[int, list[str]]:
+    """Words added to and removed from an overlay one at a time, its C copy patched each time and
+    searched on random boards: (searches, failures). Under valgrind: the patched arrays are read in bounds."""
+    rng = random.Random(seed)
+    rules = Ruleset.for_id(5)
+    en = rules.alphabet
+    overlay = LexiconOverlay(Dawg.build([en.parse_word(w) for w in WORDS], en))
+    lexicon = native.lexicon(overlay.dawg)
+    searches = 0
+    failures = []
+    for _ in range(words):
+        word = [rng.randrange(len(en)) for _ in range(rng.randint(1, 15))]
+        if rng.random() < 0.8:
+            overlay.add([word])
+        else:
+            overlay.remove([word, en.parse_word(rng.choice(WORDS))])
+        if overlay.dawg.native is not lexicon:
+            failures.append("the overlay's C copy was made again instead of patched")
+        board = Board(en)
+        board.place([(7, c, rng.randrange(len(en))) for c in range(rng.randint(5, 9), 10)])
+        rack = Rack.from_codes(en, [rng.randrange(len(en)) for _ in range(7)])
+        module().generate(*arguments(rules, overlay.dawg, board, rack))
+        searches += 1
+    return searches, failures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.engine.memcheck", description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz-rounds", type=int, default=100, help="corrupted lexicons to try (default 100)")
@@ -86,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"positions: {count} searched, {moves} moves ({time.perf_counter() - start:.1f} s)", flush=True)
     failures += run_cases()
     print(f"hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
+    searched, more = search_overlay(seed=7, words=200)
+    failures += more
+    print(f"overlay: {searched} searches after patches ({time.perf_counter() - start:.1f} s)", flush=True)
     seen = fuzz(seed=7, rounds=args.fuzz_rounds)
     print(f"fuzz: {dict(seen)} ({time.perf_counter() - start:.1f} s)")
     for line in failures:
