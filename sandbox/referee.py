@@ -138,7 +138,8 @@ def play(
     with SandboxServer(state) as server, tempfile.TemporaryDirectory() as scratch:
         directory = Path(scratch) / "lexicons"
         directory.mkdir()
-        player.save(user_lexicon_path(rules, directory))
+        saved = Dawg.build(sorted(player.words()), rules.alphabet) if player.derived else player  # a copy is not saved
+        saved.save(user_lexicon_path(rules, directory))
         config = BotConfig(
             api=ApiConfig(base_url=server.base_url),
             schedule=ScheduleConfig(quarantine_seconds=0),
