@@ -1,14 +1,12 @@
 """Learned acceptances: words the server accepted (the opponent's and the bot's own) are persisted
 and added to the lexicon the bot plays with, and override an earlier local refusal.
 
-The sandbox here plays ENABLE plus a few words ENABLE lacks (ZA, QI, ...); the bot has plain ENABLE
-(from a lexicon directory of its own: ruleset 5's shipped default has those words).
+The sandbox here plays ENABLE plus a few words ENABLE lacks (ZA, QI, ...); the bot has plain ENABLE.
 """
 
 from __future__ import annotations
 
 import random
-import shutil
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,7 +23,6 @@ from bot.models import Game
 from bot.replay import replay
 from bot.store import OPPONENT, OWN, Store
 from bot.turn import Outcome
-from dictionaries import ENGLISH_DAWG, bundled_path
 from dictionaries.learned import LearnedWords
 from engine.dawg import Dawg
 from engine.game import Game as EngineGame
@@ -49,30 +46,21 @@ class Table:
     state: State
     bot: User
     friend: User
-    lexicons: Path
 
     def wire(self, store: Store) -> Wiring:
-        config = parse_config(
-            {
-                "api": {"base_url": self.server.base_url},
-                "play": {"strategy": "greedy"},
-                "dictionaries": {"directory": str(self.lexicons)},
-            }
-        )
+        config = parse_config({"api": {"base_url": self.server.base_url}, "play": {"strategy": "greedy"}})
         credentials = Credentials.from_password("email", self.bot.email, "bot-pw")
         return build(config, credentials, store=store, sleep=lambda s: None, clock=Ticker())
 
 
 @pytest.fixture
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    lexicons = tmp_path_factory.mktemp("lexicons")
-    shutil.copy(bundled_path(ENGLISH_DAWG), lexicons / "en.dawg")
+def table() -> Iterator[Table]:
     larger = english().with_words([EN.alphabet.parse_word(w) for w in EXTRA])
     state = State(lambda ruleset_id: larger, SteppingClock(), seed=3)
     bot = state.add_user("bot", "bot@example.org", "bot-pw")
     friend = state.add_user("friend", "friend@example.org", "friend-pw")
     with SandboxServer(state) as server:
-        yield Table(server, state, bot, friend, lexicons)
+        yield Table(server, state, bot, friend)
 
 
 def give(game: EngineGame, player: int, letters: str) -> None:
