@@ -13,8 +13,10 @@ from pathlib import Path, PurePosixPath
 
 #: The English word list (ENABLE, public domain), gzipped, one word per line.
 ENGLISH_WORDS = "en/enable.txt.gz"
-#: The English lexicon compiled from ``ENGLISH_WORDS`` for ruleset 5 (see ``en/README.md``).
+#: The English lexicon compiled from ``ENGLISH_WORDS``: ruleset 0's (see ``en/README.md``).
 ENGLISH_DAWG = "en/enable.dawg"
+#: Ruleset 5's lexicon: npm ``word-list`` 4.1.0 (MIT) merged with ENABLE (see ``en/README.md``).
+INTERNATIONAL_ENGLISH_DAWG = "en/word-list.dawg"
 
 _ROOT = Path(__file__).resolve().parent
 

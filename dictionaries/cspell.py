@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import shutil
-import subprocess
 import tarfile
 import zlib
 from collections import Counter
@@ -27,16 +25,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from engine.errors import LexiconError
+from dictionaries import npmpack
 
 #: Skipped entries, by the mark that says they are not playable words.
 FOLDED, FORBIDDEN, COMPOUND = "case-folded copy (~)", "forbidden word (!)", "part of a compound (+)"
 _BACK_DIGITS = "23456789"
-#: The longest an ``npm pack`` may take.
-NPM_TIMEOUT = 600.0
 
 
-class CspellError(LexiconError):
+class CspellError(npmpack.NpmError):
     """A cspell package that cannot be fetched or read; the message says what is missing."""
 
 
@@ -210,29 +206,10 @@ def _read(archive: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
 
 def fetch(package: str, version: str | None, directory: Path, *, npm: str | None = None) -> Path:
     """Download ``package`` (``@cspell/dict-es-es``) at ``version`` (None: the latest) into
-    ``directory`` with ``npm pack`` and return the tarball.
+    ``directory`` with ``npm pack`` and return the tarball (``npmpack.fetch``).
 
     Raises CspellError saying what is missing: npm itself, or the package from the registry
     (with npm's own words: offline, unknown version, ...)."""
-    program = npm or shutil.which("npm")
-    spec = f"{package}@{version}" if version else package
-    if program is None:
-        raise CspellError(
-            f"npm is not installed, and it fetches {spec} from the npm registry: install Node.js and npm "
-            "(Debian: sudo apt-get install npm), or download the package's .tgz (npm pack SPEC) on a machine "
-            "that has npm and pass it with --cspell-package FILE"
-        )
-    directory.mkdir(parents=True, exist_ok=True)
-    command = [program, "pack", spec, "--pack-destination", str(directory), "--silent"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=NPM_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CspellError(f"npm pack {spec} did not run: {exc}") from None
-    tarballs = sorted(directory.glob("*.tgz"))
-    if done.returncode != 0 or len(tarballs) != 1:
-        said = " ".join((done.stderr or done.stdout or "").split())[-400:] or f"exit status {done.returncode}"
-        raise CspellError(
-            f"npm could not fetch {spec} from the npm registry (is the registry reachable, and the version "
-            f"published?): {said}"
-        )
-    return tarballs[0]
+    return npmpack.fetch(
+        package, version, directory, npm=npm, local_option="--cspell-package FILE", error=CspellError
+    )

@@ -1,5 +1,5 @@
 """Where each ruleset's lexicon comes from: shipped file, Debian word list, npm ``@cspell/dict-*``
-package, better lists (data/sources.toml)."""
+package, npm plain word-list package, better lists (data/sources.toml)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,13 @@ class Source:
     cspell_package: str | None = None
     cspell_version: str | None = None
     cspell_licence: str | None = None
+    #: a plain word-list package of the npm registry (``dict build CODE --npm``), its version,
+    #: licence (its licence file's), the list file inside it, and shipped lists merged into it
+    npm_package: str | None = None
+    npm_version: str | None = None
+    npm_licence: str | None = None
+    npm_file: str | None = None
+    npm_add: tuple[str, ...] = ()
     #: "cspell" or "debian": the source ``dict list`` proposes first (the better one, as measured)
     preferred: str = "debian"
     better: str | None = None
@@ -53,6 +60,7 @@ def source_for(ruleset_id: int) -> Source:
     entry = _table().get(ruleset.code, {})
     debian = entry.get("debian") or {}
     cspell = entry.get("cspell") or {}
+    npm = entry.get("npm") or {}
     return Source(
         ruleset,
         shipped=entry.get("shipped"),
@@ -62,6 +70,11 @@ def source_for(ruleset_id: int) -> Source:
         cspell_package=cspell.get("package"),
         cspell_version=cspell.get("version"),
         cspell_licence=cspell.get("licence"),
+        npm_package=npm.get("package"),
+        npm_version=npm.get("version"),
+        npm_licence=npm.get("licence"),
+        npm_file=npm.get("file"),
+        npm_add=tuple(npm.get("add", ())),
         preferred=str(entry.get("preferred", "debian")),
         better=entry.get("better"),
     )

@@ -75,6 +75,11 @@ def read_word_list(path: str | Path, encoding: str | None = None) -> WordList:
         data = source.read_bytes()
     except OSError as exc:
         raise LexiconError(f"cannot read word list {source}: {exc.strerror or exc}") from None
+    return parse_word_list(data, source, encoding)
+
+
+def parse_word_list(data: bytes, source: Path, encoding: str | None = None) -> WordList:
+    """A word list from the bytes of a file (``source`` names it in errors), as ``read_word_list`` reads it."""
     if data.startswith(GZIP_MAGIC):
         try:
             data = gzip.decompress(data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -22,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.app import build
-from bot.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
+from bot.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
 from bot.credentials import Credentials
 from bot.store import Store
-from dictionaries.registry import LexiconRegistry
+from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native
 from engine.dawg import Dawg
 from engine.game import Game
@@ -76,7 +77,7 @@ def measure(
 ) -> GapReport:
     """Play ``games`` games bot vs house on ENABLE + ``extra`` and follow the extra words."""
     rules = Ruleset.for_id(5)
-    enable = LexiconRegistry([]).get(5)
+    enable = _enable(rules)
     extras = {w.upper() for w in extra} - {w for w in (e.upper() for e in extra) if w in enable}
     larger = enable.with_words([rules.alphabet.parse_word(w) for w in extras])
     state = State(lambda ruleset: larger, time.time, seed=seed)
@@ -86,10 +87,14 @@ def measure(
     report = GapReport()
     started = time.perf_counter()
     with SandboxServer(state) as server, tempfile.TemporaryDirectory() as scratch:
+        lexicons = Path(scratch) / "lexicons"  # the bot plays ENABLE, not ruleset 5's shipped default
+        lexicons.mkdir()
+        shutil.copy(bundled_path(ENGLISH_DAWG), lexicons / "en.dawg")
         config = BotConfig(  # static equity: the measurement is about words, and it plays hundreds of games
             api=ApiConfig(base_url=server.base_url),
             schedule=ScheduleConfig(quarantine_seconds=0),
             play=PlayConfig(strategy="equity"),
+            dictionaries=DictionariesConfig(directory=lexicons),
         )
         credentials = Credentials.from_password("email", bot_user.email, "gap-password")
         store = Store(Path(scratch) / "gap.sqlite3")
@@ -122,13 +127,18 @@ def measure(
     return report
 
 
+def _enable(rules: Ruleset) -> Dawg:
+    """ENABLE, which ruleset 0 ships (ruleset 5's default is larger: word-list + ENABLE)."""
+    return Dawg.load(bundled_path(ENGLISH_DAWG), rules.alphabet)
+
+
 def overlay_cost(extra: Sequence[str], seed: int = 1, positions: int = 300) -> list[str]:
     """What the learned words cost: making ENABLE + ``extra`` as a derived copy (``with_words``) and as
     a rebuilt minimal DAWG (with the C generator's copy of each), and the move generation of every
     position of seeded greedy self-play games on either (best of 3 per position)."""
     rules = Ruleset.for_id(5)
     parse = rules.alphabet.parse_word
-    enable = LexiconRegistry([]).get(5)
+    enable = _enable(rules)
     added = [parse(w) for w in extra]
     start = time.perf_counter()
     derived = enable.with_words(added)

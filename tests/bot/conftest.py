@@ -3,6 +3,7 @@ with a bot account and a house player, with a bot wired to it."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from bot.client import RetryPolicy, WordfeudClient
 from bot.config import BotConfig, parse_config
 from bot.credentials import Credentials
 from bot.store import Store
+from dictionaries import ENGLISH_DAWG, bundled_path
 from sandbox.faults import Faults
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame, State, User
@@ -84,6 +86,15 @@ class Sandbox:
         credentials = Credentials.from_password("email", BOT_EMAIL, BOT_PASSWORD)
         clock = ticker or Ticker()
         return build(self.config(**sections), credentials, store=Store(store_path), sleep=lambda s: None, clock=clock)
+
+
+@pytest.fixture(autouse=True)
+def _enable_for_english(_private_data_dir: Path) -> None:
+    """The sandboxes here referee with ENABLE (``tests.lexicons.english``): the bot plays the same list for
+    ruleset 5, whose shipped default is word-list + ENABLE, from its (private) user lexicon directory."""
+    lexicons = _private_data_dir / "lexicons"
+    lexicons.mkdir(exist_ok=True)
+    shutil.copy(bundled_path(ENGLISH_DAWG), lexicons / "en.dawg")
 
 
 @pytest.fixture

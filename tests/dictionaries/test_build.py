@@ -126,8 +126,8 @@ def test_cli_build_writes_to_the_user_directory(
     ("argv", "code", "message"),
     [
         (["dict", "build", "xx", "list.txt"], 2, "unknown ruleset 'xx'"),
-        (["dict", "build", "nb"], 2, "give one of a WORDLIST, --debian or --cspell"),
-        (["dict", "build", "nb", "list.txt", "--debian"], 2, "give one of a WORDLIST, --debian or --cspell"),
+        (["dict", "build", "nb"], 2, "give one of a WORDLIST, --debian, --cspell or --npm"),
+        (["dict", "build", "nb", "list.txt", "--debian"], 2, "give one of a WORDLIST, --debian, --cspell or --npm"),
         (["dict", "build", "fi", "--debian"], 1, "no Debian word list is known for fi"),
         (["dict", "build", "nb", "/no/such/list.txt"], 1, "cannot read word list /no/such/list.txt"),
     ],

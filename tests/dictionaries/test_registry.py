@@ -30,12 +30,13 @@ def test_user_directory_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 def test_shipped_lexicons_serve_english_and_dutch(tmp_path: Path) -> None:
     registry = LexiconRegistry([tmp_path])
-    for ruleset_id, name in ((0, "en/enable.dawg"), (5, "en/enable.dawg"), (2, "nl/opentaal.dawg")):
+    for ruleset_id, name in ((0, "en/enable.dawg"), (5, "en/word-list.dawg"), (2, "nl/opentaal.dawg")):
         found = registry.find(ruleset_id)
         assert found is not None and found.shipped and found.path == bundled_path(name)
     assert "QAT" in registry.get(5) and "CAT" in registry.get(0)
+    assert "QI" in registry.get(5) and "QI" not in registry.get(0)  # international English: word-list + ENABLE
     assert "FIETS" in registry.get(2)
-    assert registry.get(0) is registry.get(5)  # one file, loaded once
+    assert registry.get(5) is registry.get(5)  # loaded once
 
 
 def test_user_lexicon_comes_first(tmp_path: Path) -> None:
