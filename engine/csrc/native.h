@@ -152,4 +152,7 @@ int kept_counts(int index, const int *distinct, const int *multiplicity, int ndi
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
                      const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost);
 
+/* playout.c */
+PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs);
+
 #endif
