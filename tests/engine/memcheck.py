@@ -2,7 +2,8 @@
 
 Runs, in one interpreter, ``generate`` before ``set_types``, then both entry points on every
 benchmark position (the shared files when they are there, else positions of seeded random games),
-every hostile-input case of ``tests/engine/native_cases.py`` and a short fuzz of corrupted lexicons.
+every hostile-input case of ``tests/engine/native_cases.py``, a short fuzz of corrupted lexicons, and the
+playout kernel's hostile cases and real playouts (``tests/engine/playout_cases.py``).
 Exits 1 when a case does not raise as it must. Under valgrind (``tests/engine/test_native_memcheck.py``
 says how) any read or write out of bounds, use after free or bad free in the C code is reported.
 """
@@ -23,6 +24,8 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from offline.bench import read_positions
 from tests.engine.native_cases import before_set_types, fuzz, module, run_cases
+from tests.engine.playout_cases import playout_cases
+from tests.engine.playout_cases import workload as playout_workload
 from tests.engine.randomgames import play_random, random_games
 
 #: The shared benchmark positions (``../shared/bench`` beside the repository, in CI).
@@ -74,6 +77,11 @@ def search_positions() -> tuple[int, int, list[str]]:
     return count, moves, failures
 
 
+def playout_failures() -> list[str]:
+    """The playout kernel's hostile cases that did not raise as they must."""
+    return [failure for case in playout_cases() if (failure := case.failure())]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.engine.memcheck", description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz-rounds", type=int, default=100, help="corrupted lexicons to try (default 100)")
@@ -88,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     seen = fuzz(seed=7, rounds=args.fuzz_rounds)
     print(f"fuzz: {dict(seen)} ({time.perf_counter() - start:.1f} s)")
+    failures += [f"playouts: {case}" for case in playout_failures()]
+    playouts, mismatches = playout_workload(games=1, draws=2)
+    failures += mismatches
+    print(f"playouts: {playouts} played, hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     for line in failures:
         print(f"FAILED {line}")
     return 1 if failures else 0
