@@ -80,14 +80,13 @@ class NativePlayouts:
             flat.extend(tiles)
         situation = self.situation
         rules = situation.rules
+        result = native._module().playouts(
+            native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
+            list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
+            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width,
+        )  # fmt: skip
         values = array("d")
-        values.frombytes(
-            native._module().playouts(
-                native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
-                list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
-                held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width,
-            )  # fmt: skip
-        )
+        values.frombytes(result)
         width = len(moves)
         return [values[i * width : (i + 1) * width].tolist() for i in range(len(draws))]
 

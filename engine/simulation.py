@@ -159,7 +159,10 @@ class Simulator:
             if iterations and self.clock() - started >= settings.seconds:
                 break
             size = min(batch, limit - iterations)
-            dealt = [self._deal(situation) for _ in range(size)] if draws is None else draws[iterations : iterations + size]
+            if draws is None:
+                dealt = [self._deal(situation) for _ in range(size)]
+            else:
+                dealt = draws[iterations : iterations + size]
             playing = [entry for entry in stats if entry.alive]
             if kernel is None:
                 theirs, bag, _ = dealt[0]

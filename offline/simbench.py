@@ -46,7 +46,10 @@ class Rates:
 def playout_rates(positions: Sequence[Named], candidates: int, draws: int, python_draws: int) -> Rates:
     """Play out each position's best ``candidates`` static moves on ``draws`` draws in C and on the
     first ``python_draws`` of them in Python (positions with the bag empty are skipped)."""
-    from engine.playout import NativePlayouts  # noqa: PLC0415 - absent before the kernel existed
+    try:
+        from engine.playout import NativePlayouts  # noqa: PLC0415 - absent before the kernel existed
+    except ImportError:  # a checkout from before the kernel: the Python figure alone (the "before" run)
+        NativePlayouts = None  # type: ignore[assignment,misc]  # noqa: N806
 
     counted = native_n = python_n = 0
     native_s = python_s = 0.0
@@ -57,7 +60,7 @@ def playout_rates(positions: Sequence[Named], candidates: int, draws: int, pytho
         moves = equity.best(situation, candidates)
         simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
         dealt = [simulator._deal(situation) for _ in range(draws)]
-        kernel = NativePlayouts.for_situation(situation, equity)
+        kernel = NativePlayouts.for_situation(situation, equity) if NativePlayouts is not None else None
         if kernel is not None:
             start = time.process_time()
             kernel.run(moves, dealt)
