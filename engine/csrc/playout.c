@@ -36,6 +36,17 @@ typedef struct {
     int32_t tiles[3 * MAX_RACK];  /* a placement's (row, col, tile); a swap's bag tiles in tiles[0..n) */
 } Play;
 
+/* A line's prepared state (prepare_line's output), kept while the anchors are searched best first. */
+#define LINE_FIRST offsetof(Search, view)
+#define LINE_BYTES (offsetof(Search, placed) - offsetof(Search, view))
+
+typedef struct {
+    double bound;
+    int line;     /* index into the saved lines */
+    int anchor;
+    int previous;
+} Anchor;
+
 typedef struct {
     LexiconObject *lex;
     RulesObject *rules;
@@ -43,6 +54,8 @@ typedef struct {
     Search base;     /* the lexicon and ruleset fields, copied into every search */
     Search *search;  /* scratch */
     double *kept;    /* the value of each kept multiset of the rack being searched */
+    char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
+    Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
     double swap_cost;
     int swap_min_bag;
     int endgame_width;
@@ -112,8 +125,119 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
     s->out.len = s->out.cap = 0;
 }
 
+static int anchor_order(const void *pa, const void *pb) {
+    const Anchor *a = pa, *b = pb;
+    if (a->bound != b->bound) {
+        return a->bound > b->bound ? -1 : 1;
+    }
+    return a->line != b->line ? a->line - b->line : a->anchor - b->anchor;
+}
+
+/* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
+ * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
+ * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
+ * tiles left can be worth. No move from the anchor has a higher equity. */
+static double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
+                           double weight) {
+    int left[SIZE], nleft = 0, left_points = 0;
+    if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
+        for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
+            left_points += tile_points(s, s->cells[q]);
+        }
+    } else {
+        int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
+        int limit = anchor - previous - 1;
+        if (limit > max_left) {
+            limit = max_left;
+        }
+        for (int k = 1; k <= limit; k++) {
+            left[nleft++] = anchor - k;
+        }
+    }
+    int right[MAX_RACK], nright = 0;
+    uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
+    int best_points[MAX_RACK];
+    for (int p = anchor; p < SIZE && nright < s->rack_len; p = s->next_empty[p]) {
+        uint32_t fits = s->allowed[p] & s->rmask;
+        if (!(s->allowed[p] & usable)) {
+            break;  /* no tile of the rack fits here: no move covers this square */
+        }
+        int most = 0;  /* a blank scores 0 */
+        while (fits) {
+            int l = LOWEST(fits);
+            fits &= fits - 1;
+            if (s->points[l] > most) {
+                most = s->points[l];
+            }
+        }
+        best_points[nright] = most;
+        right[nright++] = p;  /* an empty square: prepare_line set where the next one is */
+    }
+    if (!nright) {
+        return -1e300;
+    }
+    double best = -1e300;
+    for (int k = 0; k <= nleft && k < s->rack_len; k++) {
+        int wmul = 1;
+        for (int i = 0; i < k; i++) {
+            wmul *= s->wm[left[i]];
+        }
+        for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
+            int p = right[j - 1];
+            wmul *= s->wm[p];
+            int board = left_points, cross = 0, coef[MAX_RACK], n = 0;
+            for (int i = 0; i < k; i++) {
+                coef[n++] = s->lm[left[i]] * wmul;
+            }
+            for (int i = 0; i < j; i++) {
+                int q = right[i];
+                board += s->run_points[q];
+                int c = s->lm[q] * wmul;
+                if (s->xsum[q] >= 0) {
+                    cross += s->xsum[q] * s->wm[q];
+                    c += s->lm[q] * s->wm[q];
+                }
+                coef[n++] = c;
+            }
+            /* the highest tile values on the highest coefficients */
+            for (int a = 1; a < n; a++) {
+                int v = coef[a], b = a;
+                while (b > 0 && coef[b - 1] < v) {
+                    coef[b] = coef[b - 1];
+                    b--;
+                }
+                coef[b] = v;
+            }
+            int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
+            /* each square's best tile alone (a tile the cross word allows there) is a second bound */
+            int alone = fixed;
+            for (int i = 0; i < k; i++) {
+                alone += s->lm[left[i]] * wmul * desc_points[0];
+            }
+            for (int i = 0; i < j; i++) {
+                int q = right[i];
+                alone += s->lm[q] * (wmul + (s->xsum[q] >= 0 ? s->wm[q] : 0)) * best_points[i];
+            }
+            int score = fixed;
+            for (int i = 0; i < n; i++) {
+                score += coef[i] * desc_points[i];
+            }
+            if (alone < score) {
+                score = alone;
+            }
+            double equity = (double)score + weight * max_kept[s->rack_len - n];
+            if (equity > best) {
+                best = equity;
+            }
+        }
+    }
+    return best;
+}
+
 /* Equity.best(situation, 1)[0] with tiles in the bag: the best placement (top_equity's order) or the
- * best swap (allowed from swap_min_bag tiles), a placement first on equal equity; else a pass. */
+ * best swap (allowed from swap_min_bag tiles), a placement first on equal equity; else a pass. The
+ * anchors are searched in the order of their bounds, and the search stops at the first anchor whose
+ * bound is below the best equity found: the same move as the whole search. */
 static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, Play *play) {
     Candidate item;
     double weight = bag >= 7 ? 1.0 : bag / 7.0;
@@ -123,12 +247,77 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
     int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
     Py_ssize_t nkept = kept_layout(s, &top, distinct, multiplicity, &ndistinct);
     int kept[MAX_LETTERS];
+    double max_kept[MAX_RACK + 1];
+    for (int i = 0; i <= MAX_RACK; i++) {
+        max_kept[i] = -1e300;
+    }
     for (Py_ssize_t index = 0; index < nkept; index++) {
         int kept_blanks = kept_counts((int)index, distinct, multiplicity, ndistinct, s->letters, kept);
-        k->kept[index] = leave_value(k->table, kept, kept_blanks);
+        double value = leave_value(k->table, kept, kept_blanks);
+        k->kept[index] = value;
+        int size = kept_blanks;
+        for (int i = 0; i < s->letters; i++) {
+            size += kept[i];
+        }
+        if (value > max_kept[size]) {
+            max_kept[size] = value;
+        }
     }
     top.kept_value = k->kept;
-    search_all(s, k->lex, k->rules, ntiles);  /* ranks into `top`: nothing to allocate */
+    if (s->rack_len > 0 && k->lex->nedges > 0) {
+        int desc_points[MAX_RACK], n = 0;
+        for (int i = 0; i < s->letters; i++) {
+            for (int c = 0; c < s->counts0[i]; c++) {
+                desc_points[n++] = s->points[i];
+            }
+        }
+        for (int b = 0; b < s->blanks0; b++) {
+            desc_points[n++] = 0;
+        }
+        for (int a = 1; a < n; a++) {
+            int v = desc_points[a], b = a;
+            while (b > 0 && desc_points[b - 1] < v) {
+                desc_points[b] = desc_points[b - 1];
+                b--;
+            }
+            desc_points[b] = v;
+        }
+        int nanchors = 0, nlines = 0;
+        for (int view = 0; view < 2; view++) {
+            for (int line = 0; line < SIZE; line++) {
+                int found[SIZE];
+                int count = line_anchors(s, k->rules, view, line, ntiles == 0, found);
+                if (!count) {
+                    continue;
+                }
+                prepare_line(s, k->rules, view, line);
+                memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
+                int previous = -1;
+                for (int a = 0; a < count; a++) {
+                    Anchor *entry = &k->anchors[nanchors++];
+                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight);
+                    entry->line = nlines;
+                    entry->anchor = found[a];
+                    entry->previous = previous;
+                    previous = found[a];
+                }
+                nlines++;
+            }
+        }
+        qsort(k->anchors, (size_t)nanchors, sizeof(Anchor), anchor_order);
+        int current = -1;
+        for (int a = 0; a < nanchors; a++) {
+            const Anchor *entry = &k->anchors[a];
+            if (top.count && entry->bound < item.equity) {
+                break;  /* no move of this anchor or of the ones after it reaches the best */
+            }
+            if (entry->line != current) {
+                memcpy((char *)s + LINE_FIRST, k->lines + (size_t)entry->line * LINE_BYTES, LINE_BYTES);
+                current = entry->line;
+            }
+            search_anchor(s, entry->anchor, entry->previous);
+        }
+    }
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
     if (bag >= k->swap_min_bag) {
@@ -502,7 +691,9 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     Bag bag = {NULL, 0, 0, 0};
     k.search = PyMem_Malloc(sizeof(Search));
     k.kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
-    if (k.search == NULL || k.kept == NULL) {
+    k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
+    k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -586,6 +777,8 @@ done:
     PyMem_Free(bag.tiles);
     PyMem_Free(k.search);
     PyMem_Free(k.kept);
+    PyMem_Free(k.lines);
+    PyMem_Free(k.anchors);
     PyBuffer_Release(&moves_view);
     PyBuffer_Release(&draws_view);
     return result;
