@@ -207,7 +207,7 @@ def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys
     out = capsys.readouterr().out
     rates = dict(field.split("=", 1) for field in out.split("# playouts\t")[1].splitlines()[0].split("\t"))
     assert rates["positions"] == "2" and rates["draws_native"] == "3" and rates["draws_python"] == "2"
-    assert float(rates["native_per_cpu_s"].replace(",", "")) > 0 and float(rates["python_per_cpu_s"].replace(",", "")) > 0
+    assert min(float(rates[key].replace(",", "")) for key in ("native_per_cpu_s", "python_per_cpu_s")) > 0
     assert "# decision sim:candidates=2,iterations=3\tpositions=2\tmedian_ms=" in out
     fixed = out.split("# decision sim:candidates=3,iterations=4,seconds=0\t")[1].splitlines()[0]
     assert "max_ms=" in fixed and ("(start)" in fixed or "(mid)" in fixed)
