@@ -718,9 +718,19 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     Py_ssize_t iterations = width ? ndraws / width : 0;
-    for (Py_ssize_t i = 0; i < ndraws; i++) {
-        if (!valid_bag_tile(draws[i], rules->letters)) {
-            PyErr_Format(PyExc_ValueError, "draw %zd holds tile %d, not a tile of this alphabet", i / width, draws[i]);
+    for (Py_ssize_t it = 0; it < iterations; it++) {
+        int drawn_blanks = 0;
+        for (Py_ssize_t i = it * width; i < (it + 1) * width; i++) {
+            if (!valid_bag_tile(draws[i], rules->letters)) {
+                PyErr_Format(PyExc_ValueError, "draw %zd holds tile %d, not a tile of this alphabet", it, draws[i]);
+                goto done;
+            }
+            drawn_blanks += draws[i] == -1;
+        }
+        /* no rack of the playout can then hold more blanks than a rack the generator accepts */
+        if (drawn_blanks + rack.blanks > MAX_BLANKS) {
+            PyErr_Format(PyExc_ValueError, "draw %zd holds %d blanks besides the rack's %d (at most %d in all)", it,
+                         drawn_blanks, rack.blanks, MAX_BLANKS);
             goto done;
         }
     }
