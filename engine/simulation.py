@@ -322,11 +322,11 @@ class Sim:
 
     def budgeted(self, seconds: float) -> Sim:
         """This strategy with at most ``seconds`` of simulation (and endgame search) a move."""
-        if seconds >= self.settings.seconds:
-            return self
-        settings = dataclasses.replace(self.settings, seconds=seconds)
-        static = self.static.budgeted(seconds)
+        static = self.static.budgeted(seconds)  # the endgame search's budget too (10 s by default)
         assert isinstance(static, Equity)
+        if seconds >= self.settings.seconds and static is self.static:
+            return self
+        settings = dataclasses.replace(self.settings, seconds=min(seconds, self.settings.seconds))
         return Sim(static, settings, name=self.name, clock=self.clock)
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:

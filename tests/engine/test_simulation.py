@@ -211,3 +211,14 @@ def test_fixed_work_gives_the_same_move_under_a_fast_and_a_slow_clock(phase: str
         # the endgame search really ran to its node budget: a seconds budget would have cut it short
         nodes = fixed_work(name, Clock(3600.0))
         assert nodes.static.solver is not None and nodes.static.solver.seconds == math.inf
+
+
+def test_a_budget_as_long_as_the_simulation_s_still_caps_the_endgame_search() -> None:
+    """The bot's 2 s a move with the default ``sim`` (2 s of simulation, 10 s of endgame search): the
+    endgame search gets 2 s too; a budget above both changes nothing."""
+    sim = Sim()
+    assert sim.settings.seconds == 2.0 and sim.static.solver is not None and sim.static.solver.seconds == 10.0
+    budgeted = sim.budgeted(2.0)
+    assert budgeted.settings.seconds == 2.0
+    assert budgeted.static.solver is not None and budgeted.static.solver.seconds == 2.0
+    assert sim.budgeted(30.0) is sim
