@@ -15,6 +15,11 @@ weighted by how many ways the unseen tiles give it, instead of random draws.
 
 Randomness comes only from the injected ``random.Random``; with an iteration limit and no time
 limit the choice is the same on every machine (the arena plays that way).
+
+``_play_out`` is the readable reference. When the C extension is built and the leave model is a
+learned table, ``engine.playout`` plays the same playouts in C, a batch of draws per call (one draw
+per call under a time budget, so that the clock is still read before every iteration); the values,
+and so the statistics, pruning and choice, are the same.
 """
 
 from __future__ import annotations
