@@ -13,7 +13,7 @@ setup(
         Extension(
             "engine._native",
             sorted(str(path) for path in Path("engine/csrc").glob("*.c")),
-            depends=["engine/csrc/native.h"],
+            depends=["engine/csrc/native.h", "engine/csrc/playout.h"],
             optional=True,
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"],
         )

@@ -15,6 +15,11 @@ weighted by how many ways the unseen tiles give it, instead of random draws.
 
 Randomness comes only from the injected ``random.Random``; with an iteration limit and no time
 limit the choice is the same on every machine (the arena plays that way).
+
+``_play_out`` is the readable reference. When the C extension is built and the leave model is a
+learned table, ``engine.playout`` plays the same playouts in C, a batch of draws per call (one draw
+per call under a time budget, so that the clock is still read before every iteration); the values,
+and so the statistics, pruning and choice, are the same.
 """
 
 from __future__ import annotations
@@ -31,10 +36,14 @@ from engine.board import Board
 from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap
+from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation
 from engine.tiles import board_tile
+
+#: Draws per kernel call when there is no time budget (iterations are counted, not timed).
+BATCH = 16
 
 
 @dataclass(frozen=True)
@@ -127,12 +136,14 @@ class Simulator:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
         inference: RackInference | None = None,
+        native: bool = True,
     ) -> None:
         self.static = static
         self.settings = settings or SimSettings()
         self.rng = rng or random.Random(0)
         self.clock = clock
         self.inference = inference
+        self.native = native  # play out in C (engine.playout) when the kernel can; False: the reference
 
     def simulate(self, situation: Situation, candidates: Sequence[Move]) -> SimResult:
         """Run the simulation of ``candidates`` (the static strategy's best first) in ``situation``."""
@@ -145,17 +156,34 @@ class Simulator:
         iterations = 0
         draws = self._every_rack(situation)
         limit = settings.max_iterations if draws is None else len(draws)
+        kernel = NativePlayouts.for_situation(situation, self.static) if self.native else None
+        # a batch of draws per kernel call; one at a time under a time budget, so that the clock is
+        # read before every iteration as in the reference
+        batch = 1 if kernel is None or math.isfinite(settings.seconds) else BATCH
         while iterations < limit and sum(s.alive for s in stats) > 1:
             if iterations and self.clock() - started >= settings.seconds:
                 break
-            theirs, bag, weight = self._deal(situation) if draws is None else draws[iterations]
-            for entry in stats:
-                if entry.alive:
-                    value = self._play_out(situation, entry.move, theirs, list(bag), model)
-                    entry.add(value, 1.0 if spread + value > 0 else 0.5 if spread + value == 0 else 0.0, weight)
-            iterations += 1
-            if iterations >= settings.min_iterations:
-                self._prune(stats, by_wins)
+            size = min(batch, limit - iterations)
+            if draws is None:
+                dealt = [self._deal(situation) for _ in range(size)]
+            else:
+                dealt = draws[iterations : iterations + size]
+            playing = [entry for entry in stats if entry.alive]
+            if kernel is None:
+                theirs, bag, _ = dealt[0]
+                rows = [[self._play_out(situation, entry.move, theirs, list(bag), model) for entry in playing]]
+            else:
+                rows = kernel.run([entry.move for entry in playing], dealt)
+            for (_, _, weight), row in zip(dealt, rows, strict=True):
+                for entry, value in zip(playing, row, strict=True):
+                    if entry.alive:  # a candidate pruned earlier in the batch: its later values are not counted
+                        won = 1.0 if spread + value > 0 else 0.5 if spread + value == 0 else 0.0
+                        entry.add(value, won, weight)
+                iterations += 1
+                if iterations >= settings.min_iterations:
+                    self._prune(stats, by_wins)
+                if sum(s.alive for s in stats) <= 1:
+                    break
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins)
 
@@ -299,11 +327,11 @@ class Sim:
 
     def budgeted(self, seconds: float) -> Sim:
         """This strategy with at most ``seconds`` of simulation (and endgame search) a move."""
-        if seconds >= self.settings.seconds:
-            return self
-        settings = dataclasses.replace(self.settings, seconds=seconds)
-        static = self.static.budgeted(seconds)
+        static = self.static.budgeted(seconds)  # the endgame search's budget too (10 s by default)
         assert isinstance(static, Equity)
+        if seconds >= self.settings.seconds and static is self.static:
+            return self
+        settings = dataclasses.replace(self.settings, seconds=min(seconds, self.settings.seconds))
         return Sim(static, settings, name=self.name, clock=self.clock)
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:

@@ -327,7 +327,10 @@ def _simulating(options: str = "") -> Strategy:
             max_iterations=int(values.get("max_iterations", settings.max_iterations)),
             seconds=seconds if seconds > 0 else float("inf"),
         )
-    return Sim(settings=settings, name=f"sim:{options}" if options else "sim")
+    # fixed work: without a time limit every budget is a count, the endgame's too (its nodes)
+    solver = EndgameBudget(seconds=10.0 if settings.seconds < float("inf") else settings.seconds, nodes=60_000)
+    name = f"sim:{options}" if options else "sim"
+    return Sim(Equity(solver=solver), settings=settings, name=name)
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {

@@ -6,7 +6,9 @@ prints one TSV line per position, then a summary per number of blanks in the rac
 build time, load time, file size and memory. ``--generator native|python`` picks the move generator
 (default: the active one, see ``engine.native``) and ``--flat`` times ``generate_flat`` (one flat int
 array) instead of ``generate`` (Placement objects); the first line says which ran. Compare figures
-within one run: absolute times vary between machines and runs.
+within one run: absolute times vary between machines and runs. ``--sim`` prints the simulation's
+figures instead (``offline/simbench.py``): candidate playouts per CPU second in C and in Python, and
+per decision of the default ``sim`` and of a fixed-work ``sim`` the time and the iterations reached.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
 from engine.tiles import Alphabet
+from offline.simbench import report, sim_strategy
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,21 @@ def main(argv: list[str] | None = None) -> int:
         help="time a whole static decision of STRATEGY (e.g. equity) instead of the generation: the move to"
         " play from the position, with the bag holding all unseen tiles but a full opponent rack",
     )
+    parser.add_argument(
+        "--sim",
+        action="store_true",
+        help="the simulation's figures instead of the generation's: candidate playouts per CPU second (C"
+        " kernel and Python reference), then per decision of --sim-default and of --sim-fixed the time"
+        " (median, p95, the slowest) and the iterations reached (offline/simbench.py)",
+    )
+    parser.add_argument("--sim-default", default="sim", help="the time-budgeted sim strategy (default: sim)")
+    parser.add_argument(
+        "--sim-fixed",
+        default="sim:candidates=6,iterations=40,seconds=0",
+        help="the fixed-work sim strategy (default: sim:candidates=6,iterations=40,seconds=0)",
+    )
+    parser.add_argument("--sim-draws", type=int, default=64, help="--sim: draws per position for the kernel")
+    parser.add_argument("--sim-python-draws", type=int, default=4, help="--sim: of those, played in Python")
     args = parser.parse_args(argv)
     generator: str = args.generator or native.GENERATOR
     problem = generator_problem(generator, args.flat)
@@ -223,6 +241,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(problem)
     if args.decide and args.flat:
         parser.error("--decide times a decision, --flat a generation: choose one")
+    if args.sim:
+        for option, name in (("--sim-default", args.sim_default), ("--sim-fixed", args.sim_fixed)):
+            try:
+                sim_strategy(name)
+            except ValueError as exc:
+                parser.error(f"{option}: {exc}")
+        if min(args.sim_draws, args.sim_python_draws) < 1:
+            parser.error("--sim-draws and --sim-python-draws must be at least 1")
     if args.decide:
         try:
             search = decision_for(generator, strategy_named(args.decide))
@@ -264,6 +290,15 @@ def main(argv: list[str] | None = None) -> int:
     positions = list(read_positions(args.positions, alphabet))
     if args.limit:
         positions = positions[: args.limit]
+    if args.sim:
+        print(f"# sim figures\tpositions file={args.positions.name}\t{native.describe()}", flush=True)
+        report(
+            [(pos.name, situation_of(pos, lexicon, rules)) for pos in positions],
+            candidates=8, draws=args.sim_draws, python_draws=args.sim_python_draws,
+            default=args.sim_default, fixed=args.sim_fixed,
+        )  # fmt: skip
+        print(f"# machine\tcalibration_ms_start={calibration_start:.1f}\tcalibration_ms_end={calibration_ms():.1f}")
+        return 0
     for pos in positions:
         search(pos, lexicon, rules)  # a warm-up (for --decide, the leave tables load here)
     counts = [len(generate(pos.board, pos.rack, lexicon, rules)) for pos in positions]

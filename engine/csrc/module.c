@@ -286,6 +286,10 @@ static PyMethodDef methods[] = {
     {"generate_flat", generate_flat, METH_VARARGS,
      "generate_flat(lexicon, rules, grid, counts, blanks) -> bytes of int32: per move n, direction, score, "
      "then row, col, tile for each of its n tiles."},
+    {"playouts", (PyCFunction)(void (*)(void))playouts, METH_VARARGS | METH_KEYWORDS,
+     "playouts(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, draws, held, bag, swap_cost, "
+     "swap_min_bag, endgame_width) -> bytes of doubles: the simulation's playouts (see engine/csrc/playout.c), "
+     "one value per (draw, candidate)."},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Placement, ACROSS, DOWN, squares): the Python types generate builds its moves from."},
     {NULL, NULL, 0, NULL},

@@ -22,7 +22,17 @@
 #define EMPTY (-1)
 #define TILE_CODES (2 * BLANK_FLAG)
 
+#if defined(__POPCNT__)
 #define POPCOUNT(x) __builtin_popcount(x)
+#else
+/* without the instruction __builtin_popcount is a library call; this is a few inline operations */
+static inline int popcount32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+#define POPCOUNT(x) popcount32(x)
+#endif
 #define LOWEST(x) __builtin_ctz(x)
 #define COPIES 3  /* copies of one tile with a leave feature of their own */
 
@@ -142,6 +152,9 @@ int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *
                    struct TopK *top, int *tiles);
 int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);
 int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks);
+void prepare_line(Search *s, const RulesObject *rules, int view, int line);
+int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors);
+void search_anchor(Search *s, int anchor, int previous);
 
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);
@@ -151,5 +164,8 @@ Py_ssize_t kept_layout(const Search *s, struct TopK *top, int *distinct, int *mu
 int kept_counts(int index, const int *distinct, const int *multiplicity, int ndistinct, int letters, int *counts);
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
                      const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost);
+
+/* playout.c */
+PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

@@ -234,7 +234,7 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
 }
 
 /* Cross-checks and row tables of line `line` of view `view`. */
-static void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
+void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
     s->view = view;
     s->line = line;
     s->lm = rules->lm[view] + line * SIZE;
@@ -319,59 +319,70 @@ static int is_anchor(const Search *s, int row, int col) {
            (col < SIZE - 1 && s->grid[row * SIZE + col + 1] != EMPTY);
 }
 
-static void search_line(Search *s, const RulesObject *rules, int view, int line, int empty_board) {
-    int anchors[SIZE], nanchors = 0;
+/* The anchors of line `line` of view `view`, in order; returns how many. */
+int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors) {
+    int nanchors = 0;
     for (int p = 0; p < SIZE; p++) {
         int row = view == 0 ? line : p, col = view == 0 ? p : line;
         if (empty_board ? (row == rules->start_row && col == rules->start_col) : is_anchor(s, row, col)) {
             anchors[nanchors++] = p;
         }
     }
+    return nanchors;
+}
+
+/* The moves of one anchor of the line prepare_line prepared (`previous`: the line's anchor before it,
+ * -1 if none; left parts from the rack stop short of it). */
+void search_anchor(Search *s, int anchor, int previous) {
+    uint32_t fits = s->allowed[anchor];
+    if (s->blanks_left == 0) {
+        fits &= s->rmask;
+    }
+    if (!fits) {
+        return;
+    }
+    int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
+    /* a lone tile that makes a word across is produced by the across pass only */
+    int lone = s->view == 0 || s->xsum[anchor] < 0;
+    s->placed = 0;
+    if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
+        /* the left part is the run of board tiles left of the anchor */
+        int first = anchor - 1, points = 0;
+        while (first > 0 && s->cells[first - 1] != EMPTY) {
+            first--;
+        }
+        uint32_t node = 0;
+        for (int q = first; q < anchor && node != UINT32_MAX; q++) {
+            points += tile_points(s, s->cells[q]);
+            node = follow(s, node, s->cells[q] & LETTER_MASK);
+        }
+        if (node != UINT32_MAX) {
+            extend(s, anchor, node, points, 1, 0, 0, lone);
+        }
+    } else {
+        int has_run = s->next_empty[anchor] != anchor + 1;
+        extend(s, anchor, 0, 0, 1, 0, 0, lone && has_run);
+        int limit = anchor - previous - 1;
+        if (limit > max_left) {
+            limit = max_left;
+        }
+        if (limit > 0 && !s->failed) {
+            left_parts(s, anchor, 0, 0, limit);
+        }
+    }
+}
+
+static void search_line(Search *s, const RulesObject *rules, int view, int line, int empty_board) {
+    int anchors[SIZE];
+    int nanchors = line_anchors(s, rules, view, line, empty_board, anchors);
     if (!nanchors) {
         return;
     }
     prepare_line(s, rules, view, line);
-    int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
     int previous = -1;
     for (int a = 0; a < nanchors && !s->failed; a++) {
-        int anchor = anchors[a];
-        uint32_t fits = s->allowed[anchor];
-        if (s->blanks_left == 0) {
-            fits &= s->rmask;
-        }
-        if (!fits) {
-            previous = anchor;
-            continue;
-        }
-        /* a lone tile that makes a word across is produced by the across pass only */
-        int lone = view == 0 || s->xsum[anchor] < 0;
-        s->placed = 0;
-        if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
-            /* the left part is the run of board tiles left of the anchor */
-            int first = anchor - 1, points = 0;
-            while (first > 0 && s->cells[first - 1] != EMPTY) {
-                first--;
-            }
-            uint32_t node = 0;
-            for (int q = first; q < anchor && node != UINT32_MAX; q++) {
-                points += tile_points(s, s->cells[q]);
-                node = follow(s, node, s->cells[q] & LETTER_MASK);
-            }
-            if (node != UINT32_MAX) {
-                extend(s, anchor, node, points, 1, 0, 0, lone);
-            }
-        } else {
-            int has_run = s->next_empty[anchor] != anchor + 1;
-            extend(s, anchor, 0, 0, 1, 0, 0, lone && has_run);
-            int limit = anchor - previous - 1;
-            if (limit > max_left) {
-                limit = max_left;
-            }
-            if (limit > 0 && !s->failed) {
-                left_parts(s, anchor, 0, 0, limit);
-            }
-        }
-        previous = anchor;
+        search_anchor(s, anchors[a], previous);
+        previous = anchors[a];
     }
 }
 

@@ -3,7 +3,8 @@
 Runs, in one interpreter, ``generate`` before ``set_types``, then both entry points on every
 benchmark position (the shared files when they are there, else positions of seeded random games),
 every hostile-input case of ``tests/engine/native_cases.py``, searches of a lexicon overlay whose C
-copy is patched word by word, and a short fuzz of corrupted lexicons.
+copy is patched word by word, a short fuzz of corrupted lexicons, and the playout kernel's hostile
+cases and real playouts (``tests/engine/playout_cases.py``).
 Exits 1 when a case does not raise as it must. Under valgrind (``tests/engine/test_native_memcheck.py``
 says how) any read or write out of bounds, use after free or bad free in the C code is reported.
 """
@@ -26,6 +27,8 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from offline.bench import read_positions
 from tests.engine.native_cases import WORDS, before_set_types, fuzz, module, run_cases
+from tests.engine.playout_cases import playout_cases
+from tests.engine.playout_cases import workload as playout_workload
 from tests.engine.randomgames import play_random, random_games
 
 #: The shared benchmark positions (``../shared/bench`` beside the repository, in CI).
@@ -103,6 +106,11 @@ def search_overlay(seed: int, words: int) -> tuple[int, list[str]]:
     return searches, failures
 
 
+def playout_failures() -> list[str]:
+    """The playout kernel's hostile cases that did not raise as they must."""
+    return [failure for case in playout_cases() if (failure := case.failure())]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.engine.memcheck", description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz-rounds", type=int, default=100, help="corrupted lexicons to try (default 100)")
@@ -120,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overlay: {searched} searches after patches ({time.perf_counter() - start:.1f} s)", flush=True)
     seen = fuzz(seed=7, rounds=args.fuzz_rounds)
     print(f"fuzz: {dict(seen)} ({time.perf_counter() - start:.1f} s)")
+    failures += [f"playouts: {case}" for case in playout_failures()]
+    playouts, mismatches = playout_workload(games=1, draws=2)
+    failures += mismatches
+    print(f"playouts: {playouts} played, hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     for line in failures:
         print(f"FAILED {line}")
     return 1 if failures else 0

@@ -73,6 +73,8 @@ def test_the_native_module_is_clean_under_memcheck(tmp_path: Path) -> None:
     found = re.search(r"positions: (\d+) searched, (\d+) moves", done.stdout)
     assert found and int(found[1]) >= 40 and int(found[2]) > 1000, done.stdout[-2000:]
     assert "hostile cases done" in done.stdout and "fuzz: " in done.stdout
+    played = re.search(r"playouts: (\d+) played, hostile cases done", done.stdout)
+    assert played and int(played[1]) >= 50, done.stdout[-2000:]
 
 
 def test_memcheck_with_these_settings_reports_a_read_out_of_bounds(tmp_path: Path) -> None:

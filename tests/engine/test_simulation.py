@@ -4,6 +4,7 @@ choice for the same position, the board left as it was, and the ``sim`` strategy
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import random
 from collections.abc import Callable
@@ -168,3 +169,56 @@ def test_in_the_pre_endgame_every_opponent_rack_is_played_out_once() -> None:
         assert sorted([*rack.letters(), *[-1] * rack.blanks, *bag]) == unseen
     result = simulator.simulate(situation, Equity().best(situation, 3))
     assert result.iterations == len(draws) and result.by_wins
+
+
+class Clock:
+    """An injected clock that advances ``step`` seconds at every reading."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def fixed_work(name: str, clock: Clock) -> Sim:
+    """The strategy ``name`` with every clock it reads (the simulation's and the endgame's) injected."""
+    sim = strategy_named(name)
+    assert isinstance(sim, Sim) and sim.static.solver is not None
+    sim.clock = clock
+    sim.static.solver = dataclasses.replace(sim.static.solver, clock=clock)
+    return sim
+
+
+@pytest.mark.parametrize("phase", ["midgame", "pre-endgame", "endgame"])
+def test_fixed_work_gives_the_same_move_under_a_fast_and_a_slow_clock(phase: str) -> None:
+    """With ``seconds=0`` every budget is a count: a clock that hardly moves and one that jumps an hour
+    at every reading give the same move, in the simulation and in the endgame search."""
+    if phase == "midgame":
+        situation = midgame(11, turns=8)
+    else:
+        bag_left = 0 if phase == "endgame" else 3
+        game = played(13, lambda game: len(game.bag) <= bag_left or game.is_over)
+        assert not game.is_over and len(game.bag) <= bag_left
+        situation = seen_by_mover(game)
+    name = "sim:candidates=4,iterations=12,seconds=0"
+    fast = fixed_work(name, Clock(1e-6)).best(situation, 1)
+    slow = fixed_work(name, Clock(3600.0)).best(situation, 1)
+    assert fast == slow
+    if phase == "endgame":
+        # the endgame search really ran to its node budget: a seconds budget would have cut it short
+        nodes = fixed_work(name, Clock(3600.0))
+        assert nodes.static.solver is not None and nodes.static.solver.seconds == math.inf
+
+
+def test_a_budget_as_long_as_the_simulation_s_still_caps_the_endgame_search() -> None:
+    """The bot's 2 s a move with the default ``sim`` (2 s of simulation, 10 s of endgame search): the
+    endgame search gets 2 s too; a budget above both changes nothing."""
+    sim = Sim()
+    assert sim.settings.seconds == 2.0 and sim.static.solver is not None and sim.static.solver.seconds == 10.0
+    budgeted = sim.budgeted(2.0)
+    assert budgeted.settings.seconds == 2.0
+    assert budgeted.static.solver is not None and budgeted.static.solver.seconds == 2.0
+    assert sim.budgeted(30.0) is sim

@@ -196,3 +196,28 @@ def test_decide_names_an_unknown_strategy(files: tuple[Path, Path], capsys: pyte
     with pytest.raises(SystemExit):
         main(["--positions", str(positions), "--lexicon", str(words), "--decide", "genius"])
     assert "--decide: unknown strategy 'genius'" in capsys.readouterr().err
+
+
+@needs_native
+def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    positions, words = files
+    arguments = ["--positions", str(positions), "--lexicon", str(words), "--sim", "--sim-draws", "3"]
+    arguments += ["--sim-python-draws", "2", "--sim-default", "sim:candidates=2,iterations=3"]
+    assert main([*arguments, "--sim-fixed", "sim:candidates=3,iterations=4,seconds=0"]) == 0
+    out = capsys.readouterr().out
+    rates = dict(field.split("=", 1) for field in out.split("# playouts\t")[1].splitlines()[0].split("\t"))
+    assert rates["positions"] == "2" and rates["draws_native"] == "3" and rates["draws_python"] == "2"
+    assert min(float(rates[key].replace(",", "")) for key in ("native_per_cpu_s", "python_per_cpu_s")) > 0
+    assert "# decision sim:candidates=2,iterations=3\tpositions=2\tmedian_ms=" in out
+    fixed = out.split("# decision sim:candidates=3,iterations=4,seconds=0\t")[1].splitlines()[0]
+    assert "max_ms=" in fixed and ("(start)" in fixed or "(mid)" in fixed)
+    assert "iterations_median=4\titerations_p5=4\titerations_min=4\tsimulated=2" in fixed
+
+
+def test_sim_names_a_strategy_that_does_not_simulate(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, words = files
+    with pytest.raises(SystemExit):
+        main(["--positions", str(positions), "--lexicon", str(words), "--sim", "--sim-fixed", "equity"])
+    assert "--sim-fixed: 'equity' is not a sim strategy" in capsys.readouterr().err

@@ -1,0 +1,343 @@
+/*
+ * The simulation's playouts in C (engine._native.playouts; see engine/simulation.py).
+ *
+ * One call plays a batch of iterations for every candidate with common random numbers: iteration i's
+ * draw (the opponent's rack, then the bag in order) is the same for every candidate. A playout is the
+ * reference's Simulator._play_out step by step: the candidate on a copy of the board, the opponent's
+ * best static reply, our best static reply from what we kept plus what we drew, and the value of the
+ * three moves' points plus the leaves at the end (the learned leave model, LeaveTable). A static reply
+ * is Equity.best's first move: with tiles in the bag the best placement by equity (ranked inside the
+ * search as top_equity ranks it) or the best swap, a placement winning a tie; with the bag empty the
+ * static endgame (going out first, twice the points kept, the opponent's out-play after the most
+ * promising moves; reply.c). The draws come from Python, so both sides see the same luck; the result
+ * is one double per (iteration, candidate), and Python keeps the statistics.
+ *
+ * Everything from Python is checked first (the board and rack as the generator checks them, every
+ * candidate's squares and tiles, every drawn tile); bad input raises ValueError or TypeError.
+ */
+
+#include "playout.h"
+
+static void draw(Hand *h, Bag *bag, int n) {
+    for (int i = 0; i < n && bag->front < bag->len; i++) {
+        hand_add(h, bag->tiles[bag->front++]);
+    }
+}
+
+static int bag_left(const Bag *bag) {
+    return (int)(bag->len - bag->front);
+}
+
+/* Play `play` for `hand`: tiles off the rack (and onto the board), the refill from the bag, a swap's
+ * tiles to the bag's end; returns the tiles it put on the board. */
+static int apply(int8_t *grid, Hand *hand, Bag *bag, const Play *play) {
+    if (play->kind == KIND_PLACE) {
+        for (int i = 0; i < play->n; i++) {
+            int tile = play->tiles[3 * i + 2];
+            hand_take(hand, tile);
+            grid[play->tiles[3 * i] * SIZE + play->tiles[3 * i + 1]] = (int8_t)tile;
+        }
+        draw(hand, bag, play->n);
+        return play->n;
+    }
+    if (play->kind == KIND_SWAP) {
+        for (int i = 0; i < play->n; i++) {
+            hand_take(hand, play->tiles[i]);
+        }
+        draw(hand, bag, play->n);
+        for (int i = 0; i < play->n; i++) {
+            bag->tiles[bag->len++] = play->tiles[i];
+        }
+    }
+    return 0;
+}
+
+static double hand_leave(const Kernel *k, const Hand *h) {
+    return leave_value(k->table, h->counts, h->blanks);
+}
+
+/* One playout: the candidate (already on `grid`, its rack `mine` before the refill). */
+static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidate, Hand mine, Hand theirs, Bag *bag) {
+    int points = candidate->score;
+    if (candidate->kind == KIND_PLACE) {
+        draw(&mine, bag, candidate->n);
+        ntiles += candidate->n;
+    } else if (candidate->kind == KIND_SWAP) {
+        draw(&mine, bag, candidate->n);
+        for (int i = 0; i < candidate->n; i++) {
+            bag->tiles[bag->len++] = candidate->tiles[i];
+        }
+    }
+    if (mine.size == 0 && bag_left(bag) == 0) {
+        return (double)(points + 2 * hand_points(k, &theirs));
+    }
+    Play reply, ours;
+    best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), &reply);
+    int their_points = reply.score;
+    ntiles += apply(grid, &theirs, bag, &reply);
+    if (theirs.size == 0 && bag_left(bag) == 0) {
+        return (double)(points - their_points - 2 * hand_points(k, &mine));
+    }
+    best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), &ours);
+    int our_points = ours.score;
+    apply(grid, &mine, bag, &ours);
+    int left = bag_left(bag);
+    double weight = left >= 7 ? 1.0 : left / 7.0;
+    double kept = hand_leave(k, &mine) - hand_leave(k, &theirs);
+    return (double)(points - their_points + our_points) + weight * kept;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Reading the arguments.
+ */
+
+static int read_ints(PyObject *object, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(object, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        return -1;
+    }
+    if (view->itemsize != 4 || view->format == NULL || strcmp(view->format, "i") != 0) {
+        PyErr_Format(PyExc_TypeError, "%s must be an array('i')", what);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static int valid_bag_tile(int tile, int letters) {
+    return tile == -1 || (tile >= 0 && tile < letters);
+}
+
+/* The candidates from their flat form (per move: kind, n, score, then 3n ints for a placement or n
+ * bag tiles for a swap), each checked against the board and the rack; -1 with an exception set. */
+static int read_candidates(const int32_t *flat, Py_ssize_t len, const Search *s, const Hand *rack, Play *plays,
+                           int ncand) {
+    Py_ssize_t at = 0;
+    for (int c = 0; c < ncand; c++) {
+        if (at + 3 > len) {
+            PyErr_Format(PyExc_ValueError, "candidate %d is cut short", c);
+            return -1;
+        }
+        Play *p = &plays[c];
+        p->kind = flat[at];
+        p->n = flat[at + 1];
+        p->score = flat[at + 2];
+        at += 3;
+        if (p->kind < KIND_PLACE || p->kind > KIND_PASS || p->n < 0 || p->n > rack->size ||
+            (p->kind == KIND_PASS) != (p->n == 0) || p->score < 0 || p->score > 100000 ||
+            (p->kind != KIND_PLACE && p->score != 0)) {
+            PyErr_Format(PyExc_ValueError, "candidate %d: kind %d with %d tiles and score %d is not a move of this rack",
+                         c, p->kind, p->n, p->score);
+            return -1;
+        }
+        int per = p->kind == KIND_PLACE ? 3 : 1;
+        if (at + (Py_ssize_t)per * p->n > len) {
+            PyErr_Format(PyExc_ValueError, "candidate %d is cut short", c);
+            return -1;
+        }
+        Hand left = *rack;
+        int8_t seen[SQUARES];
+        memset(seen, 0, sizeof seen);
+        for (int i = 0; i < p->n; i++) {
+            int tile;
+            if (p->kind == KIND_PLACE) {
+                int row = flat[at + 3 * i], col = flat[at + 3 * i + 1];
+                tile = flat[at + 3 * i + 2];
+                if (row < 0 || row >= SIZE || col < 0 || col >= SIZE || s->grid[row * SIZE + col] != EMPTY ||
+                    seen[row * SIZE + col]) {
+                    PyErr_Format(PyExc_ValueError, "candidate %d puts a tile on square (%d, %d), off the board or taken",
+                                 c, row, col);
+                    return -1;
+                }
+                if (tile < 0 || (tile & ~(BLANK_FLAG | LETTER_MASK)) || (tile & LETTER_MASK) >= s->letters) {
+                    PyErr_Format(PyExc_ValueError, "candidate %d: tile %d is not a tile of this alphabet", c, tile);
+                    return -1;
+                }
+                seen[row * SIZE + col] = 1;
+                p->tiles[3 * i] = row;
+                p->tiles[3 * i + 1] = col;
+                p->tiles[3 * i + 2] = tile;
+            } else {
+                tile = flat[at + i];
+                if (!valid_bag_tile(tile, s->letters)) {
+                    PyErr_Format(PyExc_ValueError, "candidate %d swaps tile %d, not a tile of this alphabet", c, tile);
+                    return -1;
+                }
+                p->tiles[i] = tile;
+            }
+            int blank = tile < 0 || (tile & BLANK_FLAG);
+            if (blank ? left.blanks == 0 : left.counts[tile & LETTER_MASK] == 0) {
+                PyErr_Format(PyExc_ValueError, "candidate %d uses tile %d, which the rack does not hold", c, tile);
+                return -1;
+            }
+            hand_take(&left, tile);
+        }
+        at += (Py_ssize_t)per * p->n;
+    }
+    if (at != len) {
+        PyErr_Format(PyExc_ValueError, "%zd ints after the %d candidates", len - at, ncand);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
+    (void)module;
+    static char *names[] = {"lexicon", "rules", "leave", "grid", "counts", "blanks", "candidates", "ncandidates",
+                            "draws", "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", NULL};
+    LexiconObject *lex;
+    RulesObject *rules;
+    LeaveTableObject *table;
+    PyObject *grid, *counts, *moves_obj, *draws_obj;
+    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width;
+    double swap_cost;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiOiidii:playouts", names, &LexiconType, &lex,
+                                     &RulesType, &rules, &LeaveTableType, &table, &grid, &counts, &blanks, &moves_obj,
+                                     &ncand, &draws_obj, &held, &bag_size, &swap_cost, &swap_min_bag,
+                                     &endgame_width)) {
+        return NULL;
+    }
+    if (ncand < 1 || ncand > 1000 || swap_min_bag < 0 || endgame_width < 1 || endgame_width > 100000) {
+        PyErr_Format(PyExc_ValueError, "%d candidates (1 to 1000), swap_min_bag %d, endgame_width %d", ncand,
+                     swap_min_bag, endgame_width);
+        return NULL;
+    }
+    if (table->letters != rules->letters || table->letters != lex->letters) {
+        PyErr_Format(PyExc_ValueError, "the leave table has %d letters, the ruleset %d, the lexicon %d",
+                     table->letters, rules->letters, lex->letters);
+        return NULL;
+    }
+    if (held < 0 || held > rules->rack_size || bag_size < 0 || bag_size > MAX_WIDTH) {
+        PyErr_Format(PyExc_ValueError, "the opponent holds %d tiles (racks hold %d) and the bag %d (at most %d)", held,
+                     rules->rack_size, bag_size, MAX_WIDTH);
+        return NULL;
+    }
+    if (swap_cost != swap_cost) {
+        PyErr_SetString(PyExc_ValueError, "swap_cost is not a number");
+        return NULL;
+    }
+    Kernel k;
+    memset(&k, 0, sizeof k);
+    k.lex = lex;
+    k.rules = rules;
+    k.table = table;
+    k.swap_cost = swap_cost;
+    k.swap_min_bag = swap_min_bag;
+    k.endgame_width = endgame_width;
+    Py_buffer moves_view, draws_view;
+    if (read_ints(moves_obj, &moves_view, "candidates") < 0) {
+        return NULL;
+    }
+    if (read_ints(draws_obj, &draws_view, "draws") < 0) {
+        PyBuffer_Release(&moves_view);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Play *plays = NULL;
+    int8_t *grids = NULL;
+    Hand *mine = NULL;
+    double *values = NULL;
+    Bag bag = {NULL, 0, 0, 0};
+    k.search = PyMem_Malloc(sizeof(Search));
+    k.kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
+    k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
+    k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    k.search->out.data = NULL;
+    int ntiles;
+    if (prepare_search(k.search, lex, rules, grid, counts, blanks, NULL, &ntiles) < 0) {
+        goto done;
+    }
+    memcpy(&k.base, k.search, sizeof(Search));
+    Hand rack;
+    memset(&rack, 0, sizeof rack);
+    for (int i = 0; i < rules->letters; i++) {
+        rack.counts[i] = k.base.counts0[i];
+    }
+    rack.blanks = k.base.blanks0;
+    rack.size = k.base.rack_len;
+    const int32_t *draws = draws_view.buf;
+    Py_ssize_t ndraws = draws_view.len / 4;
+    Py_ssize_t width = (Py_ssize_t)held + bag_size;
+    if (width == 0 ? ndraws != 0 : ndraws % width != 0) {
+        PyErr_Format(PyExc_ValueError, "%zd drawn tiles are not whole draws of %zd tiles", ndraws, width);
+        goto done;
+    }
+    Py_ssize_t iterations = width ? ndraws / width : 0;
+    for (Py_ssize_t it = 0; it < iterations; it++) {
+        int drawn_blanks = 0;
+        for (Py_ssize_t i = it * width; i < (it + 1) * width; i++) {
+            if (!valid_bag_tile(draws[i], rules->letters)) {
+                PyErr_Format(PyExc_ValueError, "draw %zd holds tile %d, not a tile of this alphabet", it, draws[i]);
+                goto done;
+            }
+            drawn_blanks += draws[i] == -1;
+        }
+        /* no rack of the playout can then hold more blanks than a rack the generator accepts */
+        if (drawn_blanks + rack.blanks > MAX_BLANKS) {
+            PyErr_Format(PyExc_ValueError, "draw %zd holds %d blanks besides the rack's %d (at most %d in all)", it,
+                         drawn_blanks, rack.blanks, MAX_BLANKS);
+            goto done;
+        }
+    }
+    plays = PyMem_Calloc((size_t)ncand, sizeof(Play));
+    grids = PyMem_Malloc((size_t)ncand * SQUARES);
+    mine = PyMem_Calloc((size_t)ncand, sizeof(Hand));
+    values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
+    bag.cap = (size_t)bag_size + 3 * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
+    bag.tiles = PyMem_Malloc(sizeof(int32_t) * bag.cap);
+    if (plays == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_candidates(moves_view.buf, moves_view.len / 4, &k.base, &rack, plays, ncand) < 0) {
+        goto done;
+    }
+    for (int c = 0; c < ncand; c++) {
+        memcpy(grids + (size_t)c * SQUARES, k.base.grid, SQUARES);
+        mine[c] = rack;
+        for (int i = 0; i < plays[c].n; i++) {
+            int tile = plays[c].kind == KIND_PLACE ? plays[c].tiles[3 * i + 2] : plays[c].tiles[i];
+            hand_take(&mine[c], tile);
+            if (plays[c].kind == KIND_PLACE) {
+                grids[(size_t)c * SQUARES + plays[c].tiles[3 * i] * SIZE + plays[c].tiles[3 * i + 1]] = (int8_t)tile;
+            }
+        }
+    }
+    int8_t grid_now[SQUARES];
+    for (Py_ssize_t it = 0; it < iterations && !k.failed; it++) {
+        const int32_t *d = draws + it * width;
+        Hand theirs;
+        memset(&theirs, 0, sizeof theirs);
+        for (int i = 0; i < held; i++) {
+            hand_add(&theirs, d[i]);
+        }
+        for (int c = 0; c < ncand && !k.failed; c++) {
+            memcpy(bag.tiles, d + held, sizeof(int32_t) * (size_t)bag_size);
+            bag.len = (size_t)bag_size;
+            bag.front = 0;
+            memcpy(grid_now, grids + (size_t)c * SQUARES, SQUARES);
+            values[it * ncand + c] = play_out(&k, grid_now, ntiles, &plays[c], mine[c], theirs, &bag);
+        }
+    }
+    if (k.failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize((const char *)values, (Py_ssize_t)(sizeof(double) * (size_t)(iterations * ncand)));
+done:
+    PyMem_Free(values);
+    PyMem_Free(plays);
+    PyMem_Free(grids);
+    PyMem_Free(mine);
+    PyMem_Free(bag.tiles);
+    PyMem_Free(k.search);
+    PyMem_Free(k.kept);
+    PyMem_Free(k.lines);
+    PyMem_Free(k.anchors);
+    PyBuffer_Release(&moves_view);
+    PyBuffer_Release(&draws_view);
+    return result;
+}

@@ -1,0 +1,90 @@
+/*
+ * The playout kernel's shared declarations (engine._native.playouts: playout.c; the static replies:
+ * reply.c).
+ */
+
+#ifndef ENGINE_PLAYOUT_H
+#define ENGINE_PLAYOUT_H
+
+#include "native.h"
+
+#define KIND_PLACE 0
+#define KIND_SWAP 1
+#define KIND_PASS 2
+#define MAX_WIDTH 1024  /* unseen tiles per draw */
+
+typedef struct {
+    int counts[MAX_LETTERS];
+    int blanks;
+    int size;
+} Hand;
+
+typedef struct {
+    int kind;
+    int n;
+    int score;
+    int32_t tiles[3 * MAX_RACK];  /* a placement's (row, col, tile); a swap's bag tiles in tiles[0..n) */
+} Play;
+
+/* A line's prepared state (prepare_line's output), kept while the anchors are searched best first. */
+#define LINE_FIRST offsetof(Search, view)
+#define LINE_BYTES (offsetof(Search, placed) - offsetof(Search, view))
+
+typedef struct {
+    double bound;
+    int line;     /* index into the saved lines */
+    int anchor;
+    int previous;
+} Anchor;
+
+typedef struct {
+    LexiconObject *lex;
+    RulesObject *rules;
+    const LeaveTableObject *table;
+    Search base;     /* the lexicon and ruleset fields, copied into every search */
+    Search *search;  /* scratch */
+    double *kept;    /* the value of each kept multiset of the rack being searched */
+    char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
+    Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
+    double swap_cost;
+    int swap_min_bag;
+    int endgame_width;
+    int failed;      /* out of memory */
+} Kernel;
+
+typedef struct {
+    int32_t *tiles;
+    size_t cap, len;
+    size_t front;
+} Bag;
+
+static inline int hand_points(const Kernel *k, const Hand *h) {
+    int total = 0;
+    for (int i = 0; i < k->rules->letters; i++) {
+        total += h->counts[i] * k->rules->points[i];
+    }
+    return total;
+}
+
+static inline void hand_take(Hand *h, int tile) {  /* a board tile (blank flag) or a bag tile (-1 blank) */
+    if (tile < 0 || (tile & BLANK_FLAG)) {
+        h->blanks--;
+    } else {
+        h->counts[tile & LETTER_MASK]--;
+    }
+    h->size--;
+}
+
+static inline void hand_add(Hand *h, int bag_tile) {
+    if (bag_tile < 0) {
+        h->blanks++;
+    } else {
+        h->counts[bag_tile]++;
+    }
+    h->size++;
+}
+
+/* reply.c */
+void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);
+
+#endif

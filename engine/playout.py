@@ -1,0 +1,94 @@
+"""The simulation's playouts in C: a batch of draws for every candidate in one call.
+
+``Simulator._play_out`` (``engine/simulation.py``) is the readable reference; ``engine/csrc/playout.c``
+plays the same three moves with the same static player (``Equity`` with the learned leave model) on
+the same draws and returns the same values. Python keeps drawing (so the draws come from the injected
+``random.Random`` as before), the statistics, the pruning and the budget.
+
+``NativePlayouts.for_situation`` returns None when the kernel cannot stand in for the reference: the
+C extension is not in use, or the leave model is not a learned table (the hand-made model exists only
+in Python).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import native
+from engine.errors import EngineError
+from engine.leavetable import LearnedLeave
+from engine.move import Move, Placement, Swap
+from engine.movegen import check
+from engine.rack import Rack
+from engine.strategy import Equity, Situation
+
+#: One draw: the opponent's rack, the bag in drawing order, the draw's weight.
+Draw = tuple[Rack, list[int], float]
+
+_PLACE, _SWAP, _PASS = 0, 1, 2
+
+
+def encode_moves(moves: Sequence[Move]) -> array[int]:
+    """The candidates in the kernel's flat form: per move kind, tile count, score, then (row, col, tile)
+    per tile of a placement or the bag tiles (``BLANK`` for a blank) of a swap."""
+    flat = array("i")
+    for move in moves:
+        if isinstance(move, Placement):
+            flat.extend((_PLACE, len(move.tiles), move.score or 0))
+            for square in move.tiles:
+                flat.extend(square)
+        elif isinstance(move, Swap):
+            flat.extend((_SWAP, len(move.tiles), 0, *move.tiles))
+        else:
+            flat.extend((_PASS, 0, 0))
+    return flat
+
+
+@dataclass(frozen=True)
+class NativePlayouts:
+    """The kernel's fixed arguments for one situation and static player."""
+
+    situation: Situation
+    player: Equity
+    leave: Any  # the C side's LeaveTable
+
+    @classmethod
+    def for_situation(cls, situation: Situation, player: Equity) -> NativePlayouts | None:
+        """The kernel for this situation, or None when only the Python reference can play it out."""
+        if native.GENERATOR != "native":
+            return None
+        model = player._model(situation.rules)
+        if not isinstance(model, LearnedLeave):
+            return None
+        check(situation.board, situation.rack, situation.lexicon, situation.rules)
+        return cls(situation, player, native.leave_table(model))
+
+    def run(self, moves: Sequence[Move], draws: Sequence[Draw]) -> list[list[float]]:
+        """The value of each move (columns) in each draw (rows), as ``Simulator._play_out`` gives it."""
+        if not draws:
+            return []
+        held = len(draws[0][0])
+        bag = len(draws[0][1])
+        flat = array("i")
+        for theirs, tiles, _ in draws:
+            if len(theirs) != held or len(tiles) != bag:
+                raise EngineError("every draw of a batch must give the opponent and the bag the same number of tiles")
+            flat.extend(theirs.bag_tiles())
+            flat.extend(tiles)
+        situation = self.situation
+        rules = situation.rules
+        result = native._module().playouts(
+            native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
+            list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
+            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width,
+        )  # fmt: skip
+        values = array("d")
+        values.frombytes(result)
+        width = len(moves)
+        return [values[i * width : (i + 1) * width].tolist() for i in range(len(draws))]
+
+
+__all__ = ["Draw", "NativePlayouts", "encode_moves"]

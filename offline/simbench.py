@@ -1,0 +1,152 @@
+"""The simulation's figures for ``python -m offline.bench --sim``: playouts per CPU second, the
+default decision's time and iterations, the slowest decision of a fixed-work strategy.
+
+Candidate playouts per CPU second: over the positions, the static best ``candidates`` moves are
+played out on the same draws by the C kernel (``engine.playout``) and by the reference
+(``Simulator._play_out``, Python over the compiled generator); CPU time (``time.process_time``), so
+that other processes on the machine count less than in wall time. Decisions: ``Sim.best`` from each
+position (the bag holding every unseen tile but a full opponent rack), wall and CPU time per move and
+the iterations its simulation reached.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.simulation import Sim, SimSettings, Simulator
+from engine.strategy import Equity, Situation, strategy_named
+
+#: (name, situation) of each benchmark position.
+Named = tuple[str, Situation]
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Candidate playouts and the CPU seconds they took, native and Python."""
+
+    positions: int
+    native_playouts: int
+    native_seconds: float
+    python_playouts: int
+    python_seconds: float
+
+    @property
+    def native(self) -> float:
+        return self.native_playouts / self.native_seconds if self.native_seconds else 0.0
+
+    @property
+    def python(self) -> float:
+        return self.python_playouts / self.python_seconds if self.python_seconds else 0.0
+
+
+def playout_rates(positions: Sequence[Named], candidates: int, draws: int, python_draws: int) -> Rates:
+    """Play out each position's best ``candidates`` static moves on ``draws`` draws in C and on the
+    first ``python_draws`` of them in Python (positions with the bag empty are skipped)."""
+    try:
+        from engine.playout import NativePlayouts  # noqa: PLC0415 - absent before the kernel existed
+    except ImportError:  # a checkout from before the kernel: the Python figure alone (the "before" run)
+        NativePlayouts = None  # type: ignore[assignment,misc]  # noqa: N806
+
+    counted = native_n = python_n = 0
+    native_s = python_s = 0.0
+    for _, situation in positions:
+        if situation.bag_count == 0:
+            continue
+        equity = Equity()
+        moves = equity.best(situation, candidates)
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
+        dealt = [simulator._deal(situation) for _ in range(draws)]
+        kernel = NativePlayouts.for_situation(situation, equity) if NativePlayouts is not None else None
+        if kernel is not None:
+            start = time.process_time()
+            kernel.run(moves, dealt)
+            native_s += time.process_time() - start
+            native_n += len(moves) * len(dealt)
+        model = equity._model(situation.rules)
+        start = time.process_time()
+        for theirs, bag, _ in dealt[:python_draws]:
+            for move in moves:
+                simulator._play_out(situation, move, theirs, list(bag), model)
+        python_s += time.process_time() - start
+        python_n += len(moves) * min(python_draws, len(dealt))
+        counted += 1
+    return Rates(counted, native_n, native_s, python_n, python_s)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision: the position, wall and CPU seconds, the simulation's iterations (0 when none ran)."""
+
+    name: str
+    wall: float
+    cpu: float
+    iterations: int
+
+
+def decisions(strategy: Callable[[], Sim], positions: Sequence[Named]) -> list[Decision]:
+    """Time ``strategy().best(situation, 1)`` at every position (a fresh strategy each, as the bot's)."""
+    found = []
+    for name, situation in positions:
+        sim = strategy()
+        wall, cpu = time.perf_counter(), time.process_time()
+        sim.best(situation, 1)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        found.append(Decision(name, wall, cpu, sim.last.iterations if sim.last is not None else 0))
+    return found
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The ``share``-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 100))
+    return ordered[int(rank) - 1]
+
+
+def decision_line(label: str, found: Sequence[Decision]) -> str:
+    """A summary line: wall ms median, p95, the slowest (and where), CPU ms median, iterations reached."""
+    walls = [d.wall * 1000 for d in found]
+    slowest = max(found, key=lambda d: d.wall)
+    simulated = [d.iterations for d in found if d.iterations]
+    reached = (
+        f"iterations_median={statistics.median(simulated):.0f}\titerations_p5={percentile(simulated, 5):.0f}"
+        f"\titerations_min={min(simulated)}\tsimulated={len(simulated)}"
+        if simulated
+        else "iterations=none"
+    )
+    return (
+        f"# decision {label}\tpositions={len(found)}\tmedian_ms={statistics.median(walls):.0f}"
+        f"\tp95_ms={percentile(walls, 95):.0f}\tmax_ms={slowest.wall * 1000:.0f} ({slowest.name})"
+        f"\tcpu_median_ms={statistics.median(d.cpu * 1000 for d in found):.0f}\t{reached}"
+    )
+
+
+def sim_strategy(name: str) -> Callable[[], Sim]:
+    """A factory of the ``sim`` strategy ``name`` (ValueError for a name that is no ``sim``)."""
+    made = strategy_named(name)
+    if not isinstance(made, Sim):
+        raise ValueError(f"{name!r} is not a sim strategy")
+    return lambda: strategy_named(name)  # type: ignore[return-value]
+
+
+def report(
+    positions: Sequence[Named], *, candidates: int, draws: int, python_draws: int, default: str, fixed: str
+) -> list[str]:
+    """The figures' lines: playouts per CPU second, the default decision, the fixed-work decision."""
+    rates = playout_rates(positions, candidates, draws, python_draws)
+    lines = [
+        f"# playouts\tpositions={rates.positions}\tcandidates={candidates}\tdraws_native={draws}"
+        f"\tdraws_python={python_draws}\tnative_per_cpu_s={rates.native:,.0f}\tpython_per_cpu_s={rates.python:,.0f}"
+        f"\tratio={rates.native / rates.python if rates.python else 0.0:.1f}"
+    ]
+    print(lines[-1], flush=True)
+    for label in (default, fixed):
+        lines.append(decision_line(label, decisions(sim_strategy(label), positions)))
+        print(lines[-1], flush=True)
+    return lines
+
+
+__all__ = ["Decision", "Rates", "decision_line", "decisions", "playout_rates", "report", "sim_strategy"]

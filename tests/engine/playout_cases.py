@@ -1,0 +1,201 @@
+"""Hostile input for the C playouts (``engine._native.playouts``), and a workload of real playouts.
+
+Each case is one call that must raise a Python exception naming the problem, never crash or read out
+of bounds. ``python -m tests.engine.playout_cases`` runs the cases (the tests run it in a subprocess,
+so that a crash fails a test instead of killing pytest) and then real playouts from seeded games,
+late ones included (the static endgame inside a playout); the memory checker
+(``tests/engine/memcheck.py``) runs the same under valgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from array import array
+from collections.abc import Callable
+from typing import Any
+
+from dictionaries import ENGLISH_DAWG, bundled_path
+from engine import native
+from engine.dawg import Dawg
+from engine.game import Game
+from engine.leavetable import LearnedLeave
+from engine.move import Move, Pass, Swap
+from engine.playout import NativePlayouts, encode_moves
+from engine.rules import Ruleset
+from engine.simulation import SimSettings, Simulator
+from engine.strategy import Equity, Situation
+from tests.engine.native_cases import SIZE, Case, empty_grid, module
+
+EN = Ruleset.for_id(5)
+
+
+def english() -> Dawg:
+    return Dawg.load(bundled_path(ENGLISH_DAWG), EN.alphabet)
+
+
+def seen_by_mover(game: Game) -> Situation:
+    """The game as the player to move sees it."""
+    seat = game.current
+    scores = (game.scores[seat], game.scores[1 - seat])
+    return Situation(game.board, game.rack, EN, game.lexicon, tuple(game.unseen(seat)), len(game.bag), scores)
+
+
+def positions(lexicon: Dawg, seeds: range, every: int) -> list[Situation]:
+    """Every ``every``-th position of equity self-play games, one game per seed, while the bag has tiles
+    (the last positions before it runs out included)."""
+    found = []
+    equity = Equity()
+    for seed in seeds:
+        game = Game(EN, lexicon, random.Random(seed))
+        turn = 0
+        while not game.is_over and game.bag:
+            situation = seen_by_mover(game)
+            if turn % every == seed % every or len(game.bag) <= 7:
+                found.append(Situation(game.board.copy(), *_rest(situation)))
+            game.play(equity.best(situation, 1)[0])
+            turn += 1
+    return found
+
+
+def _rest(situation: Situation) -> tuple[Any, ...]:
+    s = situation
+    return (s.rack, s.rules, s.lexicon, s.unseen, s.bag_count, s.scores)
+
+
+def playout_cases() -> list[Case]:
+    """Bad candidates, draws and arguments for ``playouts``."""
+    c = module()
+    native.set_types()
+    lexicon = english()
+    model = Equity()._model(EN)
+    assert isinstance(model, LearnedLeave)
+    table = native.leave_table(model)
+    counts = [0] * 26
+    for letter in "CATSXIE":
+        counts[EN.alphabet.code(letter)] += 1
+    a, t = EN.alphabet.code("A"), EN.alphabet.code("T")
+    good = array("i", [0, 2, 4, 7, 7, a, 7, 8, t])  # 8H AT
+    draws = array("i", [a] * 7 + list(range(20)))  # the opponent's rack, then 20 bag tiles
+
+    def call(**changes: object) -> Callable[[], object]:
+        arguments: dict[str, Any] = {"lexicon": native.lexicon(lexicon), "rules": native.rules(EN), "leave": table}
+        arguments |= {"grid": empty_grid(), "counts": counts, "blanks": 0, "candidates": good, "ncandidates": 1}
+        arguments |= {"draws": draws, "held": 7, "bag": 20, "swap_cost": 0.0, "swap_min_bag": 7, "endgame_width": 12}
+        arguments |= changes
+        return lambda: c.playouts(**arguments)
+
+    occupied = empty_grid()
+    occupied[7][7] = a
+    small = c.LeaveTable(array("d", [0.0] * 27), 3, 0, 3)
+
+    def moves(*values: int) -> array[int]:
+        return array("i", values)
+
+    return [
+        Case("playouts: the valid call runs", lambda: _expect_values(call()), ValueError, "^ran$"),
+        Case("playouts: a square off the board", call(candidates=moves(0, 1, 4, 7, 15, a)), ValueError, "off the"),
+        Case("playouts: a negative row", call(candidates=moves(0, 1, 4, -1, 7, a)), ValueError, "off the board"),
+        Case("playouts: a taken square", call(grid=occupied), ValueError, r"square \(7, 7\), off the board or taken"),
+        Case("playouts: one square twice", call(candidates=moves(0, 2, 4, 7, 7, a, 7, 7, t)), ValueError, "taken"),
+        Case("playouts: a tile not held", call(candidates=moves(0, 1, 4, 7, 7, 25)), ValueError, "does not hold"),
+        Case("playouts: a blank not held", call(candidates=moves(0, 1, 0, 7, 7, 64 | a)), ValueError, "does not hold"),
+        Case("playouts: tile 99", call(candidates=moves(0, 1, 4, 7, 7, 99)), ValueError, "not a tile of this"),
+        Case("playouts: tile 30", call(candidates=moves(0, 1, 4, 7, 7, 30)), ValueError, "not a tile of this"),
+        Case("playouts: a swap of -2", call(candidates=moves(1, 1, 0, -2)), ValueError, "swaps tile -2"),
+        Case("playouts: a swap with points", call(candidates=moves(1, 1, 5, a)), ValueError, "not a move of this"),
+        Case("playouts: kind 7", call(candidates=moves(7, 1, 4, 7, 7, a)), ValueError, "kind 7"),
+        Case("playouts: 8 tiles", call(candidates=moves(0, 8, 4, *[7, 7, a] * 8)), ValueError, "8 tiles"),
+        Case("playouts: a pass with tiles", call(candidates=moves(2, 1, 0, a)), ValueError, "not a move of this"),
+        Case("playouts: a negative score", call(candidates=moves(0, 1, -5, 7, 7, a)), ValueError, "score -5"),
+        Case("playouts: cut short", call(candidates=good[:-1]), ValueError, "cut short"),
+        Case("playouts: no header", call(candidates=moves(0, 2)), ValueError, "cut short"),
+        Case("playouts: trailing ints", call(candidates=array("i", [*good, 0])), ValueError, "1 ints after the 1"),
+        Case("playouts: two candidates named, one given", call(ncandidates=2), ValueError, "candidate 1 is cut short"),
+        Case("playouts: 0 candidates", call(ncandidates=0), ValueError, "0 candidates"),
+        Case("playouts: candidates a list", call(candidates=list(good)), TypeError, ""),
+        Case("playouts: candidates array('l')", call(candidates=array("q", good)), TypeError, r"array\('i'\)"),
+        Case("playouts: draws array('d')", call(draws=array("d", [0.0] * 27)), TypeError, r"draws must be an array"),
+        Case("playouts: a draw cut short", call(draws=draws[:-1]), ValueError, "not whole draws of 27"),
+        Case("playouts: a drawn tile 26", call(draws=array("i", [*draws[:-1], 26])), ValueError, "tile 26"),
+        Case("playouts: a drawn tile -5", call(draws=array("i", [-5, *draws[1:]])), ValueError, "tile -5"),
+        Case("playouts: 8 blanks drawn", call(draws=array("i", [-1] * 8 + list(range(19)))), ValueError, "8 blanks"),
+        Case("playouts: the opponent holds 8", call(held=8, bag=19), ValueError, "holds 8 tiles"),
+        Case("playouts: held -1", call(held=-1, bag=28), ValueError, "holds -1"),
+        Case("playouts: a bag of 5000", call(bag=5000), ValueError, "the bag 5000"),
+        Case("playouts: nothing held, nothing in the bag", call(held=0, bag=0), ValueError, "not whole draws of 0"),
+        Case("playouts: swap_cost NaN", call(swap_cost=float("nan")), ValueError, "not a number"),
+        Case("playouts: endgame_width 0", call(endgame_width=0), ValueError, "endgame_width 0"),
+        Case("playouts: a table of 3 letters", call(leave=small), ValueError, "leave table has 3 letters"),
+        Case("playouts: a leave list", call(leave=[0.0] * 8), TypeError, "LeaveTable"),
+        Case("playouts: a rack of 8", call(counts=[8] + [0] * 25), ValueError, "a rack of 8 tiles"),
+        Case("playouts: a board of 14 rows", call(grid=empty_grid()[:-1]), ValueError, f"list of {SIZE} rows"),
+        Case("playouts: no arguments", c.playouts, TypeError, ""),
+    ]
+
+
+def _expect_values(call: Callable[[], object]) -> None:
+    """The valid call: one value per draw and candidate, then a ValueError('ran') the case expects."""
+    result = call()
+    values = array("d")
+    values.frombytes(result)  # type: ignore[arg-type]
+    if len(values) != 1:
+        raise AssertionError(f"{len(values)} values for one draw and one candidate")
+    raise ValueError("ran")
+
+
+def workload(games: int = 3, draws: int = 6) -> tuple[int, list[str]]:
+    """Kernel playouts next to the reference's over positions of seeded games: (playouts, mismatches)."""
+    lexicon = english()
+    count = 0
+    mismatches = []
+    for situation in positions(lexicon, range(games), every=5):
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
+        candidates = [*equity.best(situation, 6), *odd_candidates(situation)]
+        dealt = [simulator._deal(situation) for _ in range(draws)]
+        rows = kernel.run(candidates, dealt)
+        model = equity._model(situation.rules)
+        for (theirs, bag, _), row in zip(dealt, rows, strict=True):
+            for move, value in zip(candidates, row, strict=True):
+                expected = simulator._play_out(situation, move, theirs, list(bag), model)
+                if value != expected:
+                    mismatches.append(f"bag {situation.bag_count} {move}: kernel {value}, reference {expected}")
+                count += 1
+        assert len(encode_moves(candidates)) >= 3 * len(candidates)
+    return count, mismatches
+
+
+def odd_candidates(situation: Situation) -> list[Move]:
+    """A pass, and a swap of the first two tiles when the bag allows swapping: moves a static player
+    rarely names first, so that the kernel plays them out too."""
+    extra: list[Move] = [Pass()]
+    if situation.bag_count >= situation.rules.swap_min_bag and len(situation.rack) >= 2:
+        extra.append(Swap(tuple(situation.rack.bag_tiles()[:2])))
+    return extra
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.engine.playout_cases", description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("cases", "workload"))
+    args = parser.parse_args(argv)
+    if args.what == "cases":
+        failures = []
+        cases = playout_cases()
+        for case in cases:
+            print(f"case: {case.name}", flush=True)
+            failure = case.failure()
+            if failure:
+                failures.append(failure)
+        print(json.dumps({"cases": len(cases), "failures": failures}))
+    else:
+        count, mismatches = workload()
+        print(json.dumps({"playouts": count, "mismatches": mismatches}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""The C playouts (``engine.playout``, ``engine/csrc/playout.c``) against the reference
+``Simulator._play_out``: the same value for every candidate and draw over positions of many seeded
+games (swaps, passes and the static endgame inside a playout included), the same simulation with and
+without the kernel, the reference where the kernel cannot stand in, hostile input refused."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine import native
+from engine.dawg import Dawg
+from engine.leave import HandLeave
+from engine.move import Pass, Swap
+from engine.playout import NativePlayouts
+from engine.simulation import SimSettings, Simulator
+from engine.strategy import Equity, Situation
+from tests.engine.playout_cases import english, odd_candidates, positions
+
+pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def lexicon() -> Dawg:
+    return english()
+
+
+@cache
+def situations() -> list[Situation]:
+    """About 60 positions of 10 seeded games, from the opening to the last turns with tiles in the bag."""
+    return positions(lexicon(), range(100, 110), every=4)
+
+
+def test_the_positions_reach_every_phase() -> None:
+    bags = [s.bag_count for s in situations()]
+    assert len(bags) >= 40 and max(bags) >= 80 and min(bags) <= 3 and sum(b <= 7 for b in bags) >= 8
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_kernel_playouts_equal_the_reference(part: int) -> None:
+    """Every candidate (the static best six, a pass, a swap) on four draws per position, common to all."""
+    count = endgames = 0
+    for index, situation in enumerate(situations()):
+        if index % 4 != part:
+            continue
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        candidates = [*equity.best(situation, 6), *odd_candidates(situation)]
+        dealt = [simulator._deal(situation) for _ in range(4)]
+        rows = kernel.run(candidates, dealt)
+        model = equity._model(situation.rules)
+        for (theirs, bag, _), row in zip(dealt, rows, strict=True):
+            expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
+            assert row == expected, (situation.bag_count, situation.rack.text(), candidates)
+            count += len(row)
+        endgames += situation.bag_count <= 7
+    assert count >= 250 and endgames >= 2
+
+
+def test_a_simulation_is_the_same_with_the_kernel_and_without() -> None:
+    for index in (3, 17, 29, 41):
+        situation = situations()[index]
+        equity = Equity()
+        candidates = equity.best(situation, 5)
+        settings = SimSettings(max_iterations=40, seconds=float("inf"), min_iterations=8)
+        results = [
+            Simulator(equity, settings, rng=random.Random(index), native=use).simulate(situation, candidates)
+            for use in (True, False)
+        ]
+        fast, slow = ([(s.move, s.total, s.squares, s.wins, s.count, s.alive) for s in r.ranked] for r in results)
+        assert fast == slow and results[0].iterations == results[1].iterations
+
+
+def test_without_a_learned_table_the_reference_plays_out() -> None:
+    situation = situations()[5]
+    hand = Equity(HandLeave.for_ruleset(situation.rules))
+    assert NativePlayouts.for_situation(situation, hand) is None
+    settings = SimSettings(max_iterations=6, seconds=float("inf"), min_iterations=100)
+    result = Simulator(hand, settings).simulate(situation, hand.best(situation, 3))
+    assert result.iterations == 6 and all(entry.count == 6 for entry in result.ranked)
+
+
+def test_a_batch_of_draws_of_different_sizes_is_refused() -> None:
+    situation = situations()[2]
+    kernel = NativePlayouts.for_situation(situation, Equity())
+    assert kernel is not None
+    simulator = Simulator(Equity(), SimSettings(), rng=random.Random(1))
+    theirs, bag, weight = simulator._deal(situation)
+    with pytest.raises(Exception, match="same number of tiles"):
+        kernel.run([Pass()], [(theirs, bag, weight), (theirs, bag[:-1], weight)])
+    assert kernel.run([Pass(), Swap(tuple(situation.rack.bag_tiles()[:1]))], []) == []
+
+
+def test_every_hostile_input_raises_a_named_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.engine.playout_cases", "cases"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    if done.returncode < 0:
+        last = next((line for line in reversed(lines) if line.startswith("case: ")), "no case started")
+        pytest.fail(f"crashed with {signal.Signals(-done.returncode).name} ({last}):\n{done.stderr[-2000:]}")
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(lines[-1])
+    assert result["cases"] >= 30 and result["failures"] == []
