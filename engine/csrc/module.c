@@ -286,6 +286,10 @@ static PyMethodDef methods[] = {
     {"generate_flat", generate_flat, METH_VARARGS,
      "generate_flat(lexicon, rules, grid, counts, blanks) -> bytes of int32: per move n, direction, score, "
      "then row, col, tile for each of its n tiles."},
+    {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
+     "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "
+     "max_depth, max_nodes, clock, deadline, table_bits) -> (move, value, depth, complete, nodes): the exact "
+     "endgame (see endgame.c); move is None for a pass, else (tiles, direction, score)."},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Placement, ACROSS, DOWN, squares): the Python types generate builds its moves from."},
     {NULL, NULL, 0, NULL},

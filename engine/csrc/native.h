@@ -81,6 +81,10 @@ typedef struct {
     int letter[MAX_RACK];
     int left_letters[MAX_RACK];
     /* output: per move n, view, score, then (row, col, tile) n times */
+    /* when set (the endgame keeps them up to date), the cross-checks of every square, read instead of
+     * worked out: [view * SQUARES + row * SIZE + col] */
+    const uint32_t *cross_allowed;
+    const int *cross_sum;
     IntBuffer out;
     int failed;
     /* equity mode (top_equity): moves go to a top-k list instead of `out` */
@@ -142,6 +146,7 @@ int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *
                    struct TopK *top, int *tiles);
 int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);
 int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks);
+uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
 
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);
@@ -151,5 +156,8 @@ Py_ssize_t kept_layout(const Search *s, struct TopK *top, int *distinct, int *mu
 int kept_counts(int index, const int *distinct, const int *multiplicity, int ndistinct, int letters, int *counts);
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
                      const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost);
+
+/* endgame.c */
+PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

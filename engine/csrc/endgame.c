@@ -1,0 +1,757 @@
+/*
+ * The exact endgame in C (engine._native.solve_endgame): the search of engine/endgame.py, which stays
+ * the readable reference and the tests' oracle.
+ *
+ * With the bag empty both racks are known. Negamax with alpha-beta finds the play that maximises the
+ * mover's final spread: the points of every turn to the end, plus the end of the game (a player who
+ * empties the rack gains twice the other's rack points; the `scoreless_to_end`-th scoreless turn in a
+ * row ends it with each player losing their own rack points). Iterative deepening runs to the end of
+ * the tree; a node at depth 0 is guessed (whose rack weighs more) and marks the iteration as cut off.
+ * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
+ * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
+ * any depth. Moves come from the move generator of search.c on the solver's own board, ordered by the
+ * remembered best move, then by immediate value (going out counts the other's rack twice), then by
+ * the tiles, the pass last.
+ *
+ * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
+ * clock handed in from Python (read every CLOCK_EVERY nodes). When a budget runs out in the middle of
+ * an iteration, the best move of the deepest finished one is returned.
+ */
+
+#include "native.h"
+
+#define WHOLE 1000000       /* depth of an entry whose subtree was searched to its end */
+#define FLAG_EXACT 0
+#define FLAG_LOWER 1
+#define FLAG_UPPER 2
+#define INFINITE_VALUE 1000000000
+#define CLOCK_EVERY 1024
+#define MAX_DEPTH 256
+#define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
+#define TABLE_BITS_MAX 24
+#define ORDER_BIAS (1 << 30)
+
+typedef struct {
+    uint8_t n;                /* tiles placed; 0 for a pass */
+    uint8_t view;
+    int16_t score;
+    uint8_t square[MAX_RACK]; /* row * SIZE + col */
+    uint8_t tile[MAX_RACK];
+} EMove;
+
+typedef struct {
+    uint64_t key;
+    int32_t value;
+    int32_t depth;
+    uint8_t flag;
+    uint8_t used;
+    EMove best;
+} Entry;
+
+typedef struct {
+    int8_t counts[RACK_SLOTS];
+    int size;
+    int points;
+    uint64_t hash[2];  /* as the mover, as the other */
+} ERack;
+
+typedef struct {
+    Search gen;        /* the move generator; gen.grid is the solver's board */
+    LexiconObject *lex;
+    RulesObject *rules;
+    int tiles;         /* tiles on the board */
+    const int *points;
+    int letters;
+    int scoreless_to_end;
+    EMove *moves;      /* a stack: each node's moves above its parent's */
+    uint64_t *keys;    /* a stack beside it: their sort keys */
+    long long generations;
+    size_t nmoves, cap;
+    Entry *table;
+    uint64_t table_mask;
+    long long nodes, max_nodes;
+    PyObject *clock;   /* None or a callable returning seconds */
+    double deadline;
+    int stop;          /* 1: out of budget; 2: an error (exception set) */
+    /* the cross-checks of every empty square in both views (the generator reads them), kept up to date
+     * as moves are placed and taken back; `saved` holds the values a placement overwrote */
+    uint32_t cross_allowed[2 * SQUARES];
+    int cross_sum[2 * SQUARES];
+    struct {
+        int index;
+        uint32_t allowed;
+        int sum;
+    } saved[MAX_DEPTH * MAX_RACK * 4];
+    int nsaved;
+    int cut;
+} Solver;
+
+static uint64_t square_keys[SQUARES][TILE_CODES];
+static uint64_t rack_keys[2][RACK_SLOTS][MAX_RACK + 1];
+static uint64_t scoreless_keys[64];
+static int keys_ready = 0;
+
+static uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void make_keys(void) {
+    if (keys_ready) {
+        return;
+    }
+    uint64_t state = 20261126;  /* fixed: the hash is part of no result, only of the search's memory */
+    for (int sq = 0; sq < SQUARES; sq++) {
+        for (int t = 0; t < TILE_CODES; t++) {
+            square_keys[sq][t] = splitmix(&state);
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        for (int slot = 0; slot < RACK_SLOTS; slot++) {
+            rack_keys[side][slot][0] = 0;
+            for (int c = 1; c <= MAX_RACK; c++) {
+                rack_keys[side][slot][c] = splitmix(&state);
+            }
+        }
+    }
+    for (int i = 0; i < 64; i++) {
+        scoreless_keys[i] = splitmix(&state);
+    }
+    keys_ready = 1;
+}
+
+static void rack_rehash(ERack *rack) {
+    rack->hash[0] = rack->hash[1] = 0;
+    for (int slot = 0; slot < RACK_SLOTS; slot++) {
+        rack->hash[0] ^= rack_keys[0][slot][rack->counts[slot]];
+        rack->hash[1] ^= rack_keys[1][slot][rack->counts[slot]];
+    }
+}
+
+/* The rack without the move's tiles (a blank for a blank-flagged tile). */
+static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, ERack *left) {
+    *left = *rack;
+    for (int i = 0; i < move->n; i++) {
+        int t = move->tile[i];
+        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
+        int c = left->counts[slot];
+        left->hash[0] ^= rack_keys[0][slot][c] ^ rack_keys[0][slot][c - 1];
+        left->hash[1] ^= rack_keys[1][slot][c] ^ rack_keys[1][slot][c - 1];
+        left->counts[slot] = (int8_t)(c - 1);
+        if (!(t & BLANK_FLAG)) {
+            left->points -= sv->points[slot];
+        }
+        left->size--;
+    }
+}
+
+
+static int same_move(const EMove *a, const EMove *b) {
+    if (a->n != b->n) {
+        return 0;
+    }
+    for (int i = 0; i < a->n; i++) {
+        if (a->square[i] != b->square[i] || a->tile[i] != b->tile[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The mover's moves pushed on the move stack in the generator's order, the pass last, each with a sort
+ * key on the key stack: the remembered best move (`first`) before all, then by immediate value (going
+ * out counts the other's rack twice), ties in the generator's order, the pass after all. `pick` takes
+ * them in that order. Returns how many, or -1 (MemoryError set). */
+static long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first) {
+    Search *s = &sv->gen;
+    s->out.len = 0;
+    s->failed = 0;
+    s->placed = 0;
+    s->rmask = 0;
+    for (int l = 0; l < sv->letters; l++) {
+        s->counts[l] = s->counts0[l] = mover->counts[l];
+        if (mover->counts[l]) {
+            s->rmask |= 1u << l;
+        }
+    }
+    s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
+    s->rack_len = mover->size;
+    sv->generations++;
+    if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
+        return -1;
+    }
+    size_t count = 0;
+    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
+        count++;
+    }
+    if (sv->nmoves + count + 1 > sv->cap) {
+        size_t cap = sv->cap ? sv->cap : 4096;
+        while (cap < sv->nmoves + count + 1) {
+            cap *= 2;
+        }
+        EMove *grown = PyMem_Realloc(sv->moves, cap * sizeof(EMove));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        sv->moves = grown;
+        uint64_t *keys = PyMem_Realloc(sv->keys, cap * sizeof(uint64_t));
+        if (keys == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        sv->keys = keys;
+        sv->cap = cap;
+    }
+    EMove *moves = sv->moves + sv->nmoves;
+    uint64_t *keys = sv->keys + sv->nmoves;
+    int bonus = 2 * other->points;
+    size_t i = 0;
+    for (size_t at = 0; at < s->out.len; i++) {
+        const int32_t *m = s->out.data + at;
+        EMove *e = &moves[i];
+        e->n = (uint8_t)m[0];
+        e->view = (uint8_t)m[1];
+        e->score = (int16_t)m[2];
+        for (int k = 0; k < e->n; k++) {
+            e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
+            e->tile[k] = (uint8_t)m[5 + 3 * k];
+        }
+        int order = m[2] + (e->n == mover->size ? bonus : 0);
+        keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
+        at += 3 + 3 * (size_t)m[0];
+    }
+    memset(&moves[count], 0, sizeof(EMove));  /* the pass */
+    keys[count] = ((uint64_t)UINT32_MAX << 32) | (uint64_t)count;
+    if (first != NULL) {
+        for (size_t k = 0; k <= count; k++) {
+            if (same_move(&moves[k], first)) {
+                keys[k] = (uint64_t)k;  /* before every other key */
+                break;
+            }
+        }
+    }
+    return (long)count + 1;
+}
+
+/* Sort keys ascending (a quicksort with insertion sort for short runs). */
+static void sort_keys(uint64_t *keys, long n) {
+    while (n > 16) {
+        uint64_t a = keys[0], b = keys[n / 2], c = keys[n - 1];
+        uint64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        long i = 0, j = n - 1;
+        while (i <= j) {
+            while (keys[i] < pivot) {
+                i++;
+            }
+            while (keys[j] > pivot) {
+                j--;
+            }
+            if (i <= j) {
+                uint64_t t = keys[i];
+                keys[i++] = keys[j];
+                keys[j--] = t;
+            }
+        }
+        /* recurse into the smaller part, loop on the larger */
+        if (j + 1 < n - i) {
+            sort_keys(keys, j + 1);
+            keys += i;
+            n -= i;
+        } else {
+            sort_keys(keys + i, n - i);
+            n = j + 1;
+        }
+    }
+    for (long i = 1; i < n; i++) {
+        uint64_t k = keys[i];
+        long j = i - 1;
+        while (j >= 0 && keys[j] > k) {
+            keys[j + 1] = keys[j];
+            j--;
+        }
+        keys[j + 1] = k;
+    }
+}
+
+#define PICKS 6  /* moves taken by selection before the rest is sorted: most cutoffs come before */
+
+/* The index (from the node's base) of the i-th move in order: the first PICKS by selection, then the
+ * rest sorted once. */
+static size_t pick(uint64_t *keys, long count, long i) {
+    if (i < PICKS) {
+        long best = i;
+        for (long k = i + 1; k < count; k++) {
+            if (keys[k] < keys[best]) {
+                best = k;
+            }
+        }
+        uint64_t t = keys[i];
+        keys[i] = keys[best];
+        keys[best] = t;
+    } else if (i == PICKS) {
+        sort_keys(keys + i, count - i);
+    }
+    return (size_t)(keys[i] & 0xFFFFFFFFu);
+}
+
+/* Work out the cross-check of empty square (row, col) in `view` again (its old value saved). */
+static void recheck(Solver *sv, int view, int row, int col) {
+    int index = view * SQUARES + row * SIZE + col;
+    sv->saved[sv->nsaved].index = index;
+    sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
+    sv->saved[sv->nsaved].sum = sv->cross_sum[index];
+    sv->nsaved++;
+    int line = view == 0 ? row : col, p = view == 0 ? col : row;
+    sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+}
+
+/* Put the move's tiles on the board and bring the cross-checks it changes up to date: in each tile's
+ * column the squares just above and below its run of tiles (view 0), in its row those just left and
+ * right (view 1). Returns the mark to hand to `take_back`. */
+static int put_on_board(Solver *sv, const EMove *move) {
+    int8_t *grid = sv->gen.grid;
+    int mark = sv->nsaved;
+    for (int k = 0; k < move->n; k++) {
+        grid[move->square[k]] = (int8_t)move->tile[k];
+    }
+    sv->tiles += move->n;
+    for (int k = 0; k < move->n; k++) {
+        int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
+        int top = row, bottom = row, left = col, right = col;
+        while (top > 0 && grid[(top - 1) * SIZE + col] != EMPTY) {
+            top--;
+        }
+        while (bottom < SIZE - 1 && grid[(bottom + 1) * SIZE + col] != EMPTY) {
+            bottom++;
+        }
+        while (left > 0 && grid[row * SIZE + left - 1] != EMPTY) {
+            left--;
+        }
+        while (right < SIZE - 1 && grid[row * SIZE + right + 1] != EMPTY) {
+            right++;
+        }
+        if (top > 0) {
+            recheck(sv, 0, top - 1, col);
+        }
+        if (bottom < SIZE - 1) {
+            recheck(sv, 0, bottom + 1, col);
+        }
+        if (left > 0) {
+            recheck(sv, 1, row, left - 1);
+        }
+        if (right < SIZE - 1) {
+            recheck(sv, 1, row, right + 1);
+        }
+    }
+    return mark;
+}
+
+/* Undo put_on_board. */
+static void take_back(Solver *sv, const EMove *move, int mark) {
+    while (sv->nsaved > mark) {
+        sv->nsaved--;
+        int index = sv->saved[sv->nsaved].index;
+        sv->cross_allowed[index] = sv->saved[sv->nsaved].allowed;
+        sv->cross_sum[index] = sv->saved[sv->nsaved].sum;
+    }
+    for (int k = 0; k < move->n; k++) {
+        sv->gen.grid[move->square[k]] = EMPTY;
+    }
+    sv->tiles -= move->n;
+}
+
+/* The cross-checks of every empty square, worked out once at the start. */
+static void check_all(Solver *sv) {
+    for (int view = 0; view < 2; view++) {
+        for (int sq = 0; sq < SQUARES; sq++) {
+            int row = sq / SIZE, col = sq % SIZE;
+            int line = view == 0 ? row : col, p = view == 0 ? col : row;
+            int index = view * SQUARES + sq;
+            if (sv->gen.grid[sq] == EMPTY) {
+                sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+            } else {
+                sv->cross_allowed[index] = 0;
+                sv->cross_sum[index] = -1;
+            }
+        }
+    }
+    sv->gen.cross_allowed = sv->cross_allowed;
+    sv->gen.cross_sum = sv->cross_sum;
+}
+
+/* Whether the budget is spent (sets sv->stop); reads the clock every CLOCK_EVERY nodes. */
+static int out_of_budget(Solver *sv) {
+    if (sv->max_nodes >= 0 && sv->nodes >= sv->max_nodes) {
+        sv->stop = 1;
+        return 1;
+    }
+    if (sv->clock != Py_None && sv->nodes % CLOCK_EVERY == 0) {
+        PyObject *now = PyObject_CallNoArgs(sv->clock);
+        if (now == NULL) {
+            sv->stop = 2;
+            return 1;
+        }
+        double t = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (t == -1.0 && PyErr_Occurred()) {
+            sv->stop = 2;
+            return 1;
+        }
+        if (t >= sv->deadline) {
+            sv->stop = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other,
+                    int scoreless, uint64_t board_key, EMove *best_out);
+
+/* The mover's value of playing `move`: its points, then the opponent's best reply negated. */
+static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, const ERack *mover,
+                 const ERack *other, int scoreless, uint64_t board_key) {
+    if (move->n > 0) {
+        ERack left;
+        rack_leave(sv, mover, move, &left);
+        if (left.size == 0) {
+            return move->score + 2 * other->points;
+        }
+        uint64_t next_key = board_key;
+        for (int k = 0; k < move->n; k++) {
+            next_key ^= square_keys[move->square[k]][move->tile[k]];
+        }
+        int reply;
+        if (depth - 1 == 0) {
+            /* a leaf unless the table knows it: its moves are not generated, the board need not change */
+            reply = value_of(sv, 0, -beta, -alpha, other, &left, 0, next_key, NULL);
+        } else {
+            int mark = put_on_board(sv, move);
+            reply = value_of(sv, depth - 1, -beta, -alpha, other, &left, 0, next_key, NULL);
+            take_back(sv, move, mark);
+        }
+        return move->score - reply;
+    }
+    if (scoreless + 1 >= sv->scoreless_to_end) {
+        return other->points - mover->points;
+    }
+    return -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+}
+
+/* Negamax value of the position for the player to move (holding `mover`); the best move goes to
+ * `best_out` when given. On a spent budget or an error, sv->stop is set and the value is meaningless. */
+static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other,
+                    int scoreless, uint64_t board_key, EMove *best_out) {
+    sv->nodes++;
+    if (out_of_budget(sv)) {
+        return 0;
+    }
+    uint64_t key = board_key ^ mover->hash[0] ^ other->hash[1] ^ scoreless_keys[scoreless & 63];
+    Entry *entry = &sv->table[key & sv->table_mask];
+    int hit = entry->used && entry->key == key;
+    if (hit && entry->depth >= depth &&
+        (entry->flag == FLAG_EXACT || (entry->flag == FLAG_LOWER && entry->value >= beta) ||
+         (entry->flag == FLAG_UPPER && entry->value <= alpha))) {
+        if (entry->depth != WHOLE) {
+            sv->cut = 1;
+        }
+        if (best_out != NULL) {
+            *best_out = entry->best;
+        }
+        return entry->value;
+    }
+    if (depth == 0) {
+        sv->cut = 1;
+        return other->points - mover->points;
+    }
+    int cut_before = sv->cut;
+    sv->cut = 0;
+    EMove first;
+    int have_first = hit;
+    if (hit) {
+        first = entry->best;
+    }
+    size_t base = sv->nmoves;
+    long count = pushed_moves(sv, mover, other, have_first ? &first : NULL);
+    if (count < 0) {
+        sv->stop = 2;
+        return 0;
+    }
+    sv->nmoves += (size_t)count;
+    int original_alpha = alpha;
+    int best_value = -INFINITE_VALUE;
+    size_t best_index = base;
+    for (long i = 0; i < count; i++) {
+        size_t index = base + pick(sv->keys + base, count, i);
+        EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
+        int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+        if (sv->stop) {
+            sv->nmoves = base;
+            return 0;
+        }
+        if (value > best_value) {
+            best_value = value;
+            best_index = index;
+        }
+        if (value > alpha) {
+            alpha = value;
+        }
+        if (alpha >= beta) {
+            break;
+        }
+    }
+    EMove best = sv->moves[best_index];
+    sv->nmoves = base;
+    /* the table's slot may have been taken by a position below: look it up again */
+    entry = &sv->table[key & sv->table_mask];
+    entry->key = key;
+    entry->used = 1;
+    entry->value = best_value;
+    entry->depth = sv->cut ? depth : WHOLE;
+    entry->flag = best_value <= original_alpha ? FLAG_UPPER : (best_value >= beta ? FLAG_LOWER : FLAG_EXACT);
+    entry->best = best;
+    sv->cut = sv->cut || cut_before;
+    if (best_out != NULL) {
+        *best_out = best;
+    }
+    return best_value;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Reading the arguments (everything checked: hostile input raises, never crashes).
+ */
+
+static int read_board(Solver *sv, PyObject *grid) {
+    if (!PyList_Check(grid) || PyList_GET_SIZE(grid) != SIZE) {
+        PyErr_Format(PyExc_ValueError, "the board must be a list of %d rows", SIZE);
+        return -1;
+    }
+    sv->tiles = 0;
+    for (int r = 0; r < SIZE; r++) {
+        PyObject *row = PyList_GET_ITEM(grid, r);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) != SIZE) {
+            PyErr_Format(PyExc_ValueError, "board row %d must be a list of %d squares", r, SIZE);
+            return -1;
+        }
+        for (int c = 0; c < SIZE; c++) {
+            PyObject *item = PyList_GET_ITEM(row, c);
+            if (!PyLong_Check(item)) {
+                PyErr_Format(PyExc_TypeError, "board square (%d, %d) is not an int", r, c);
+                return -1;
+            }
+            long t = PyLong_AsLong(item);
+            if (t == -1 && PyErr_Occurred()) {
+                return -1;
+            }
+            if (t != EMPTY && (t < 0 || (t & ~(long)(BLANK_FLAG | LETTER_MASK)) || (t & LETTER_MASK) >= sv->letters)) {
+                PyErr_Format(PyExc_ValueError, "board square (%d, %d) holds %ld, not a tile of this alphabet", r, c,
+                             t);
+                return -1;
+            }
+            sv->gen.grid[r * SIZE + c] = (int8_t)t;
+            sv->tiles += t != EMPTY;
+        }
+    }
+    return 0;
+}
+
+static int read_endgame_rack(Solver *sv, PyObject *counts, int blanks, int rack_size, const char *whose,
+                             ERack *rack) {
+    memset(rack, 0, sizeof(ERack));
+    PyObject *seq = PySequence_Fast(counts, "the rack's counts must be a sequence of ints");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != sv->letters) {
+        PyErr_Format(PyExc_ValueError, "%s rack has counts for %zd letters, the alphabet %d", whose, n, sv->letters);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s rack's count of letter %zd is not an int", whose, i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        long v = PyLong_AsLong(item);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > rack_size) {
+            PyErr_Format(PyExc_ValueError, "%s rack holds %ld of letter %zd", whose, v, i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        rack->counts[i] = (int8_t)v;
+        rack->size += (int)v;
+        rack->points += (int)v * sv->points[i];
+    }
+    Py_DECREF(seq);
+    if (blanks < 0 || blanks > rack_size) {
+        PyErr_Format(PyExc_ValueError, "%s rack has %d blanks", whose, blanks);
+        return -1;
+    }
+    rack->counts[MAX_LETTERS] = (int8_t)blanks;
+    rack->size += blanks;
+    if (rack->size > rack_size) {
+        PyErr_Format(PyExc_ValueError, "%s rack has %d tiles; racks hold %d", whose, rack->size, rack_size);
+        return -1;
+    }
+    rack_rehash(rack);
+    return 0;
+}
+
+static PyObject *move_object(const EMove *move) {
+    if (move->n == 0) {
+        Py_RETURN_NONE;
+    }
+    PyObject *tiles = PyTuple_New(move->n);
+    if (tiles == NULL) {
+        return NULL;
+    }
+    for (int k = 0; k < move->n; k++) {
+        PyObject *square = Py_BuildValue("(iii)", move->square[k] / SIZE, move->square[k] % SIZE, move->tile[k]);
+        if (square == NULL) {
+            Py_DECREF(tiles);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tiles, k, square);
+    }
+    return Py_BuildValue("(Nii)", tiles, (int)move->view, (int)move->score);
+}
+
+PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
+    (void)module;
+    static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
+                            "scoreless", "scoreless_to_end", "max_depth", "max_nodes", "clock", "deadline",
+                            "table_bits", NULL};
+    LexiconObject *lex;
+    RulesObject *rules;
+    PyObject *grid, *mine_counts, *theirs_counts, *clock;
+    int mine_blanks, theirs_blanks, scoreless, scoreless_to_end, max_depth, table_bits;
+    long long max_nodes;
+    double deadline;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi:solve_endgame", names, &LexiconType, &lex,
+                                     &RulesType, &rules, &grid, &mine_counts, &mine_blanks, &theirs_counts,
+                                     &theirs_blanks, &scoreless, &scoreless_to_end, &max_depth, &max_nodes, &clock,
+                                     &deadline, &table_bits)) {
+        return NULL;
+    }
+    if (lex->letters != rules->letters) {
+        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
+        return NULL;
+    }
+    if (scoreless_to_end < 1 || scoreless_to_end > 32 || scoreless < 0 || scoreless >= scoreless_to_end) {
+        PyErr_Format(PyExc_ValueError, "scoreless=%d with a game that ends after %d scoreless turns", scoreless,
+                     scoreless_to_end);
+        return NULL;
+    }
+    if (max_depth < 1 || max_depth > MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "max_depth=%d must be 1 to %d", max_depth, MAX_DEPTH);
+        return NULL;
+    }
+    if (table_bits < 4 || table_bits > TABLE_BITS_MAX) {
+        PyErr_Format(PyExc_ValueError, "table_bits=%d must be 4 to %d", table_bits, TABLE_BITS_MAX);
+        return NULL;
+    }
+    if (clock != Py_None && !PyCallable_Check(clock)) {
+        PyErr_SetString(PyExc_TypeError, "clock must be None or a callable returning seconds");
+        return NULL;
+    }
+    if (rules->rack_size > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "racks of %d tiles are not supported", rules->rack_size);
+        return NULL;
+    }
+    make_keys();
+    Solver *sv = PyMem_Calloc(1, sizeof(Solver));
+    if (sv == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    sv->points = rules->points;
+    sv->letters = rules->letters;
+    sv->lex = lex;
+    sv->rules = rules;
+    sv->scoreless_to_end = scoreless_to_end;
+    sv->max_nodes = max_nodes < 0 ? -1 : max_nodes;
+    sv->clock = clock;
+    sv->deadline = deadline;
+    Search *s = &sv->gen;
+    s->child = lex->child;
+    s->mask = lex->mask;
+    s->ends = lex->ends;
+    s->points = rules->points;
+    s->letters = rules->letters;
+    s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
+    s->rack_size = rules->rack_size;
+    s->bingo = rules->bingo;
+    s->top = NULL;
+    ERack mine, theirs;
+    if (read_board(sv, grid) < 0 ||
+        read_endgame_rack(sv, mine_counts, mine_blanks, rules->rack_size, "my", &mine) < 0 ||
+        read_endgame_rack(sv, theirs_counts, theirs_blanks, rules->rack_size, "their", &theirs) < 0) {
+        goto done;
+    }
+    sv->table = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
+    if (sv->table == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    sv->table_mask = ((uint64_t)1 << table_bits) - 1;
+    check_all(sv);
+    uint64_t key = 0;
+    for (int sq = 0; sq < SQUARES; sq++) {
+        if (s->grid[sq] != EMPTY) {
+            key ^= square_keys[sq][(uint8_t)s->grid[sq]];
+        }
+    }
+    EMove best_move;
+    int best_value = 0, finished = 0, complete = 0, have_best = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        sv->cut = 0;
+        EMove move;
+        int value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, &mine, &theirs, scoreless, key, &move);
+        if (sv->stop) {
+            break;
+        }
+        best_value = value;
+        best_move = move;
+        finished = depth;
+        complete = !sv->cut;
+        have_best = 1;
+        if (complete) {
+            break;
+        }
+    }
+    if (sv->stop == 2) {
+        goto done;
+    }
+    if (!have_best) {
+        /* not even depth 1 finished: the first move of the ordering */
+        sv->nmoves = 0;
+        long count = pushed_moves(sv, &mine, &theirs, NULL);
+        if (count < 0) {
+            goto done;
+        }
+        best_move = sv->moves[pick(sv->keys, count, 0)];
+        best_value = 0;
+    }
+    PyObject *move_obj = move_object(&best_move);
+    if (move_obj != NULL) {
+        result = Py_BuildValue("(NiiOLL)", move_obj, best_value, finished, complete ? Py_True : Py_False,
+                               sv->nodes, sv->generations);
+    }
+done:
+    PyMem_Free(sv->gen.out.data);
+    PyMem_Free(sv->moves);
+    PyMem_Free(sv->keys);
+    PyMem_Free(sv->table);
+    PyMem_Free(sv);
+    return result;
+}
