@@ -23,10 +23,14 @@ from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.game import Game
-from engine.nativeendgame import solve_endgame
+from engine.endgame import EndgameResult, solve
+from engine.nativeendgame import solve_endgame, solve_native
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import Equity, Situation
+
+#: The solvers ``measure`` can time: the active one, the C one, the pure-Python reference.
+SOLVERS: dict[str, Callable[..., EndgameResult]] = {"active": solve_endgame, "native": solve_native, "python": solve}
 
 #: The benchmark's endgames (ruleset 5, English).
 DEFAULT_FILE = Path(__file__).with_name("data") / "endgames-7.txt"
@@ -124,6 +128,7 @@ def measure(
     lexicon: Dawg,
     seconds: float,
     *,
+    solver: Callable[..., EndgameResult] = solve_endgame,
     clock: Callable[[], float] = time.monotonic,
     cpu: Callable[[], float] = time.process_time,
     report: Callable[[str], None] = print,
@@ -133,7 +138,7 @@ def measure(
     cpu_total = slowest = 0.0
     for e in endgames:
         started = cpu()
-        result = solve_endgame(e.board, e.mine, e.theirs, lexicon, rules, scoreless=e.scoreless, seconds=seconds,
+        result = solver(e.board, e.mine, e.theirs, lexicon, rules, scoreless=e.scoreless, seconds=seconds,
                                clock=clock)  # fmt: skip
         spent = cpu() - started
         cpu_total += spent
@@ -153,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026, help="the self-play games' seed (default 2026)")
     parser.add_argument("--count", type=int, default=20, help="how many endgames (default 20)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time budget per endgame (default 2)")
+    parser.add_argument(
+        "--solver", choices=sorted(SOLVERS), default="active",
+        help="the solver to measure: active (C when built, else Python; default), native or python",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error(f"--count must be at least 1, got {args.count}")
@@ -162,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         write(made, args.write, f"python -m offline.endgames --write FILE --seed {args.seed} --count {args.count}")
         print(f"{len(made)} endgames written to {args.write}")
         return 0
-    figures = measure(read(DEFAULT_FILE, rules), rules, lexicon, args.seconds)
-    print(f"# endgames\tsolved={figures.solved}/{figures.endgames}\tnodes_per_cpu_s={figures.nodes_per_cpu_second:,.0f}")
+    figures = measure(read(DEFAULT_FILE, rules), rules, lexicon, args.seconds, solver=SOLVERS[args.solver])
+    print(f"# endgames\tsolver={args.solver}\tsolved={figures.solved}/{figures.endgames}\tnodes_per_cpu_s={figures.nodes_per_cpu_second:,.0f}")
     return 0
 
 

@@ -333,16 +333,18 @@ static int put_on_board(Solver *sv, const EMove *move) {
         while (right < SIZE - 1 && grid[row * SIZE + right + 1] != EMPTY) {
             right++;
         }
-        if (top > 0) {
+        /* the tiles of a move share one run along its line: its ends are worked out once */
+        int along = k > 0 ? move->view : -1;
+        if (along != 1 && top > 0) {
             recheck(sv, 0, top - 1, col);
         }
-        if (bottom < SIZE - 1) {
+        if (along != 1 && bottom < SIZE - 1) {
             recheck(sv, 0, bottom + 1, col);
         }
-        if (left > 0) {
+        if (along != 0 && left > 0) {
             recheck(sv, 1, row, left - 1);
         }
-        if (right < SIZE - 1) {
+        if (along != 0 && right < SIZE - 1) {
             recheck(sv, 1, row, right + 1);
         }
     }

@@ -342,6 +342,18 @@ static void search_line(Search *s, const RulesObject *rules, int view, int line,
     if (!nanchors) {
         return;
     }
+    if (s->cross_allowed != NULL) {
+        /* the cross-checks are known before the line is prepared: skip it when no anchor takes a rack tile */
+        uint32_t usable = s->blanks_left > 0 ? s->all_letters : s->rmask;
+        uint32_t fits = 0;
+        for (int a = 0; a < nanchors; a++) {
+            int square = view == 0 ? line * SIZE + anchors[a] : anchors[a] * SIZE + line;
+            fits |= s->cross_allowed[view * SQUARES + square] & usable;
+        }
+        if (!fits) {
+            return;
+        }
+    }
     prepare_line(s, rules, view, line);
     int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
     int previous = -1;
