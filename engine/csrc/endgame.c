@@ -25,7 +25,8 @@
 #define FLAG_LOWER 1
 #define FLAG_UPPER 2
 #define INFINITE_VALUE 1000000000
-#define CLOCK_EVERY 1024
+#define NODES_EVERY 64     /* the node budget is looked at every 64 nodes, as in the reference */
+#define CLOCK_EVERY 1024   /* the clock every 1,024 */
 #define MAX_DEPTH 256
 #define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
 #define TABLE_BITS_MAX 24
@@ -69,6 +70,7 @@ typedef struct {
     size_t nmoves, cap;
     Entry *table;
     uint64_t table_mask;
+    uint64_t stored, table_limit;  /* entries in use, and how many may be before entries are overwritten */
     long long nodes, max_nodes;
     PyObject *clock;   /* None or a callable returning seconds */
     double deadline;
@@ -236,17 +238,38 @@ static long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, con
     return (long)count + 1;
 }
 
-/* Sort keys ascending (a quicksort with insertion sort for short runs). */
-static void sort_keys(uint64_t *keys, long n) {
+/* Whether the move of key a comes before that of key b: by the key's value part, then by the tiles in
+ * reading order (row, column, tile; a shorter move first when one is the start of the other), as the
+ * reference sorts them. */
+static inline int before(const EMove *moves, uint64_t a, uint64_t b) {
+    if ((a >> 32) != (b >> 32)) {
+        return a < b;
+    }
+    const EMove *x = &moves[a & 0xFFFFFFFFu], *y = &moves[b & 0xFFFFFFFFu];
+    int n = x->n < y->n ? x->n : y->n;
+    for (int i = 0; i < n; i++) {
+        if (x->square[i] != y->square[i]) {
+            return x->square[i] < y->square[i];  /* row * SIZE + col: reading order */
+        }
+        if (x->tile[i] != y->tile[i]) {
+            return x->tile[i] < y->tile[i];
+        }
+    }
+    return x->n < y->n;
+}
+
+/* Sort keys into move order (a quicksort, insertion sort for short runs). */
+static void sort_keys(const EMove *moves, uint64_t *keys, long n) {
     while (n > 16) {
         uint64_t a = keys[0], b = keys[n / 2], c = keys[n - 1];
-        uint64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        uint64_t pivot = before(moves, a, b) ? (before(moves, b, c) ? b : (before(moves, a, c) ? c : a))
+                                             : (before(moves, a, c) ? a : (before(moves, b, c) ? c : b));
         long i = 0, j = n - 1;
         while (i <= j) {
-            while (keys[i] < pivot) {
+            while (before(moves, keys[i], pivot)) {
                 i++;
             }
-            while (keys[j] > pivot) {
+            while (before(moves, pivot, keys[j])) {
                 j--;
             }
             if (i <= j) {
@@ -255,20 +278,19 @@ static void sort_keys(uint64_t *keys, long n) {
                 keys[j--] = t;
             }
         }
-        /* recurse into the smaller part, loop on the larger */
         if (j + 1 < n - i) {
-            sort_keys(keys, j + 1);
+            sort_keys(moves, keys, j + 1);
             keys += i;
             n -= i;
         } else {
-            sort_keys(keys + i, n - i);
+            sort_keys(moves, keys + i, n - i);
             n = j + 1;
         }
     }
     for (long i = 1; i < n; i++) {
         uint64_t k = keys[i];
         long j = i - 1;
-        while (j >= 0 && keys[j] > k) {
+        while (j >= 0 && before(moves, k, keys[j])) {
             keys[j + 1] = keys[j];
             j--;
         }
@@ -280,11 +302,11 @@ static void sort_keys(uint64_t *keys, long n) {
 
 /* The index (from the node's base) of the i-th move in order: the first PICKS by selection, then the
  * rest sorted once. */
-static size_t pick(uint64_t *keys, long count, long i) {
+static size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
     if (i < PICKS) {
         long best = i;
         for (long k = i + 1; k < count; k++) {
-            if (keys[k] < keys[best]) {
+            if (before(moves, keys[k], keys[best])) {
                 best = k;
             }
         }
@@ -292,7 +314,7 @@ static size_t pick(uint64_t *keys, long count, long i) {
         keys[i] = keys[best];
         keys[best] = t;
     } else if (i == PICKS) {
-        sort_keys(keys + i, count - i);
+        sort_keys(moves, keys + i, count - i);
     }
     return (size_t)(keys[i] & 0xFFFFFFFFu);
 }
@@ -384,8 +406,43 @@ static void check_all(Solver *sv) {
     sv->gen.cross_sum = sv->cross_sum;
 }
 
+/* The table's entry of `key`, or NULL. Open addressing with linear probing. */
+static Entry *lookup(const Solver *sv, uint64_t key) {
+    uint64_t i = key & sv->table_mask;
+    while (sv->table[i].used) {
+        if (sv->table[i].key == key) {
+            return &sv->table[i];
+        }
+        i = (i + 1) & sv->table_mask;
+    }
+    return NULL;
+}
+
+/* The entry to store `key` in: its own, else a free one while the table is less than 3/4 full (so that
+ * no entry is lost, as in the reference's dict), else the one in its home slot, overwritten. */
+static Entry *slot_for(Solver *sv, uint64_t key) {
+    uint64_t i = key & sv->table_mask;
+    while (sv->table[i].used) {
+        if (sv->table[i].key == key) {
+            return &sv->table[i];
+        }
+        i = (i + 1) & sv->table_mask;
+    }
+    if (sv->stored >= sv->table_limit) {
+        i = key & sv->table_mask;
+    } else {
+        sv->stored++;
+    }
+    sv->table[i].used = 1;
+    sv->table[i].key = key;
+    return &sv->table[i];
+}
+
 /* Whether the budget is spent (sets sv->stop); reads the clock every CLOCK_EVERY nodes. */
 static int out_of_budget(Solver *sv) {
+    if (sv->nodes % NODES_EVERY != 0) {
+        return 0;
+    }
     if (sv->max_nodes >= 0 && sv->nodes >= sv->max_nodes) {
         sv->stop = 1;
         return 1;
@@ -452,8 +509,8 @@ static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mov
         return 0;
     }
     uint64_t key = board_key ^ mover->hash[0] ^ other->hash[1] ^ scoreless_keys[scoreless & 63];
-    Entry *entry = &sv->table[key & sv->table_mask];
-    int hit = entry->used && entry->key == key;
+    Entry *entry = lookup(sv, key);
+    int hit = entry != NULL;
     if (hit && entry->depth >= depth &&
         (entry->flag == FLAG_EXACT || (entry->flag == FLAG_LOWER && entry->value >= beta) ||
          (entry->flag == FLAG_UPPER && entry->value <= alpha))) {
@@ -487,7 +544,7 @@ static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mov
     int best_value = -INFINITE_VALUE;
     size_t best_index = base;
     for (long i = 0; i < count; i++) {
-        size_t index = base + pick(sv->keys + base, count, i);
+        size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
         EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
         int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
         if (sv->stop) {
@@ -507,10 +564,7 @@ static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mov
     }
     EMove best = sv->moves[best_index];
     sv->nmoves = base;
-    /* the table's slot may have been taken by a position below: look it up again */
-    entry = &sv->table[key & sv->table_mask];
-    entry->key = key;
-    entry->used = 1;
+    entry = slot_for(sv, key);  /* found again: the table may have changed below */
     entry->value = best_value;
     entry->depth = sv->cut ? depth : WHOLE;
     entry->flag = best_value <= original_alpha ? FLAG_UPPER : (best_value >= beta ? FLAG_LOWER : FLAG_EXACT);
@@ -706,6 +760,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     sv->table_mask = ((uint64_t)1 << table_bits) - 1;
+    sv->table_limit = (sv->table_mask + 1) / 4 * 3;
     check_all(sv);
     uint64_t key = 0;
     for (int sq = 0; sq < SQUARES; sq++) {
@@ -741,7 +796,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         if (count < 0) {
             goto done;
         }
-        best_move = sv->moves[pick(sv->keys, count, 0)];
+        best_move = sv->moves[pick(sv->moves, sv->keys, count, 0)];
         best_value = 0;
     }
     PyObject *move_obj = move_object(&best_move);
