@@ -49,8 +49,10 @@ def solve_native(
     for rack in (mine, theirs):
         if len(rack) > rules.rack_size or rack.blanks > rules.alphabet.blanks:
             raise PositionError(f"an endgame rack of {len(rack)} tiles ({rack.text()}) cannot occur")
-    if not 0 <= scoreless < rules.scoreless_turns_to_end:
-        raise PositionError(f"{scoreless} scoreless turns in a row: the game ends after {rules.scoreless_turns_to_end}")
+    if scoreless < 0:
+        raise PositionError(f"{scoreless} scoreless turns in a row cannot occur")
+    # as in the reference, a count at or past the end only means that the next pass ends the game
+    scoreless = min(scoreless, rules.scoreless_turns_to_end - 1)
     started = clock()
     timed = math.isfinite(seconds)
     move, value, depth, complete, nodes, _ = native.NATIVE.solve_endgame(

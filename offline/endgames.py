@@ -21,9 +21,9 @@ from pathlib import Path
 from dictionaries import ENGLISH_DAWG, bundled_path
 from engine.board import Board
 from engine.dawg import Dawg
+from engine.endgame import EndgameResult, solve
 from engine.errors import EngineError
 from engine.game import Game
-from engine.endgame import EndgameResult, solve
 from engine.nativeendgame import solve_endgame, solve_native
 from engine.rack import Rack
 from engine.rules import Ruleset
@@ -152,6 +152,22 @@ def measure(
     return Figures(len(endgames), solved, nodes, cpu_total, slowest)
 
 
+def summary(figures: Figures, solver: str, seconds: float) -> str:
+    """The closing line: the solver, the share solved exactly within the budget, nodes per CPU second."""
+    return (
+        f"# endgames\tsolver={solver}\tsolved_within_{seconds:g}s={figures.solved}/{figures.endgames}"
+        f"\tnodes_per_cpu_s={figures.nodes_per_cpu_second:,.0f}\tnodes={figures.nodes}\tcpu_s={figures.cpu_seconds:.2f}"
+    )
+
+
+def bench(seconds: float, solver: str = "active") -> list[str]:
+    """What ``python -m offline.bench`` prints about the endgame: a line per endgame and the summary."""
+    rules, lexicon = english()
+    lines: list[str] = []
+    figures = measure(read(DEFAULT_FILE, rules), rules, lexicon, seconds, solver=SOLVERS[solver], report=lines.append)
+    return [*lines, summary(figures, solver, seconds)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m offline.endgames", description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="write the endgames of seeded self-play games to this file")
@@ -172,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(made)} endgames written to {args.write}")
         return 0
     figures = measure(read(DEFAULT_FILE, rules), rules, lexicon, args.seconds, solver=SOLVERS[args.solver])
-    print(f"# endgames\tsolver={args.solver}\tsolved={figures.solved}/{figures.endgames}\tnodes_per_cpu_s={figures.nodes_per_cpu_second:,.0f}")
+    print(summary(figures, args.solver, args.seconds))
     return 0
 
 

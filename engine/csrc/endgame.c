@@ -419,7 +419,7 @@ static Entry *lookup(const Solver *sv, uint64_t key) {
 }
 
 /* The entry to store `key` in: its own, else a free one while the table is less than 3/4 full (so that
- * no entry is lost, as in the reference's dict), else the one in its home slot, overwritten. */
+ * no entry is lost, as in the reference's dict), else one in use, overwritten. */
 static Entry *slot_for(Solver *sv, uint64_t key) {
     uint64_t i = key & sv->table_mask;
     while (sv->table[i].used) {
@@ -429,7 +429,12 @@ static Entry *slot_for(Solver *sv, uint64_t key) {
         i = (i + 1) & sv->table_mask;
     }
     if (sv->stored >= sv->table_limit) {
+        /* full: overwrite the first entry in use from the home slot on (no slot is taken into use, so
+         * that free slots remain and every probe ends) */
         i = key & sv->table_mask;
+        while (!sv->table[i].used) {
+            i = (i + 1) & sv->table_mask;
+        }
     } else {
         sv->stored++;
     }
