@@ -475,6 +475,22 @@ static int out_of_budget(Solver *sv) {
 static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other,
                     int scoreless, uint64_t board_key, EMove *best_out);
 
+/* Whether a remembered move can be played here: its squares empty, its tiles on the mover's rack. The
+ * table's entry is this position's (a 64-bit key), so it always can; the check keeps a collision of
+ * keys from corrupting the board or the rack. */
+static int playable(const Solver *sv, const ERack *mover, const EMove *move) {
+    int8_t need[RACK_SLOTS] = {0};
+    for (int k = 0; k < move->n; k++) {
+        int t = move->tile[k];
+        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
+        if (move->square[k] >= SQUARES || sv->gen.grid[move->square[k]] != EMPTY || slot >= RACK_SLOTS ||
+            (slot < MAX_LETTERS && slot >= sv->letters) || ++need[slot] > mover->counts[slot]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The mover's value of playing `move`: its points, then the opponent's best reply negated. */
 static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, const ERack *mover,
                  const ERack *other, int scoreless, uint64_t board_key) {
@@ -533,42 +549,58 @@ static int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mov
     }
     int cut_before = sv->cut;
     sv->cut = 0;
-    EMove first;
-    int have_first = hit;
-    if (hit) {
-        first = entry->best;
-    }
-    size_t base = sv->nmoves;
-    long count = pushed_moves(sv, mover, other, have_first ? &first : NULL);
-    if (count < 0) {
-        sv->stop = 2;
-        return 0;
-    }
-    sv->nmoves += (size_t)count;
     int original_alpha = alpha;
     int best_value = -INFINITE_VALUE;
-    size_t best_index = base;
-    for (long i = 0; i < count; i++) {
-        size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
-        EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
-        int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+    EMove best;
+    memset(&best, 0, sizeof(EMove));
+    /* the remembered best move is tried before the moves are generated: when it cuts off, they never are */
+    int tried_first = 0;
+    if (hit && playable(sv, mover, &entry->best)) {
+        best = entry->best;
+        tried_first = 1;
+        best_value = after(sv, &best, depth, alpha, beta, mover, other, scoreless, board_key);
         if (sv->stop) {
-            sv->nmoves = base;
             return 0;
         }
-        if (value > best_value) {
-            best_value = value;
-            best_index = index;
-        }
-        if (value > alpha) {
-            alpha = value;
-        }
-        if (alpha >= beta) {
-            break;
+        if (best_value > alpha) {
+            alpha = best_value;
         }
     }
-    EMove best = sv->moves[best_index];
-    sv->nmoves = base;
+    if (alpha < beta) {
+        size_t base = sv->nmoves;
+        long count = pushed_moves(sv, mover, other, tried_first ? &best : NULL);
+        if (count < 0) {
+            sv->stop = 2;
+            return 0;
+        }
+        sv->nmoves += (size_t)count;
+        long start = 0;
+        if (tried_first) {
+            /* the move tried comes first in the order (its key's value part is 0): skip it */
+            pick(sv->moves + base, sv->keys + base, count, 0);
+            start = (sv->keys[base] >> 32) == 0;
+        }
+        for (long i = start; i < count; i++) {
+            size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
+            EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
+            int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+            if (sv->stop) {
+                sv->nmoves = base;
+                return 0;
+            }
+            if (value > best_value) {
+                best_value = value;
+                best = move;
+            }
+            if (value > alpha) {
+                alpha = value;
+            }
+            if (alpha >= beta) {
+                break;
+            }
+        }
+        sv->nmoves = base;
+    }
     entry = slot_for(sv, key);  /* found again: the table may have changed below */
     entry->value = best_value;
     entry->depth = sv->cut ? depth : WHOLE;
