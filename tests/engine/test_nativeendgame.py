@@ -26,6 +26,7 @@ from engine.move import Pass
 from engine.nativeendgame import solve_endgame, solve_native
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.simulation import Sim
 from engine.strategy import EndgameBudget, Equity, Situation
 from offline.endgames import DEFAULT_FILE, Endgame, english, from_self_play, read
 from tests.engine.test_endgame import ENDGAMES, minimax, small_endgames
@@ -161,15 +162,17 @@ def test_solve_endgame_takes_the_native_solver_when_built_and_the_reference_othe
 
 
 def test_the_strategies_play_the_native_solvers_move() -> None:
-    """``equity+endgame`` with the bag empty plays what the C solver and the reference both find."""
+    """``equity+endgame`` and ``sim`` with the bag empty play what the C solver and the reference both find."""
     rules, lexicon, endgames = real_endgames()
     strategy = Equity(name="equity+endgame", solver=EndgameBudget(seconds=math.inf, nodes=3000))
+    simulating = Sim(Equity(solver=EndgameBudget(seconds=math.inf, nodes=3000)))
     for e in endgames[:5]:
         unseen = tuple(sorted([*e.theirs.letters(), *[-1] * e.theirs.blanks]))
         situation = Situation(e.board, e.mine, rules, lexicon, unseen, 0, (0, 0), e.scoreless)
         chosen = strategy.best(situation, 1)[0]
         reference = endgame.solve(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=3000)
         assert chosen == reference.move and not isinstance(chosen, Pass)
+        assert simulating.best(situation, 1)[0] == chosen
 
 
 def run(*arguments: str) -> dict[str, Any]:
