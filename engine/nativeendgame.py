@@ -5,8 +5,8 @@ Both search the same game tree by the same rules (negamax, alpha-beta, a transpo
 iterative deepening, the game's end rules) and give the same value whenever the search is complete;
 the C one orders moves the same way but keeps its table in a fixed array, so under a budget that cuts
 the search off the two may stop at different depths. A budget in nodes (``max_nodes``) is a count:
-the same result on every machine. The time budget is read from the injected ``clock`` (every 1,024
-nodes in C); ``seconds=math.inf`` searches without reading it.
+the same result on every machine. The time budget is read from the injected ``clock`` (every 64
+nodes, as in the reference); ``seconds=math.inf`` searches without reading it.
 """
 
 from __future__ import annotations

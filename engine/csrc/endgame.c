@@ -14,7 +14,7 @@
  * the tiles, the pass last.
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
- * clock handed in from Python (read every CLOCK_EVERY nodes). When a budget runs out in the middle of
+ * clock handed in from Python (read every CLOCK_EVERY nodes, as in the reference). When a budget runs out in the middle of
  * an iteration, the best move of the deepest finished one is returned.
  */
 
@@ -26,7 +26,7 @@
 #define FLAG_UPPER 2
 #define INFINITE_VALUE 1000000000
 #define NODES_EVERY 64     /* the node budget is looked at every 64 nodes, as in the reference */
-#define CLOCK_EVERY 1024   /* the clock every 1,024 */
+#define CLOCK_EVERY 64     /* and the clock (a move generation with two blanks can take milliseconds) */
 #define MAX_DEPTH 256
 #define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
 #define TABLE_BITS_MAX 24

@@ -88,7 +88,7 @@ def endgame_cases() -> list[Case]:
         ("alphabets of different sizes", ValueError, "lexicon has 26 letters, the ruleset", {"rules": spanish}),
         ("no arguments", TypeError, "", {"lexicon": None}),
     ]
-    # the clock is read every 1,024 nodes: a position with enough of them makes the failing clocks run
+    # the clock is read every 64 nodes: a position with enough of them makes the failing clocks run
     many = empty_grid()
     for col, tile in enumerate((2, 0, 19, 18)):  # CATS
         many[7][5 + col] = tile
