@@ -9,13 +9,16 @@
  * the tree; a node at depth 0 is guessed (whose rack weighs more) and marks the iteration as cut off.
  * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
  * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
- * any depth. Moves come from the move generator of search.c on the solver's own board, ordered by the
- * remembered best move, then by immediate value (going out counts the other's rack twice), then by
- * the tiles, the pass last.
+ * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
+ * on the solver's own board, ordered by the remembered best move (tried before the others are
+ * generated: when it cuts off they never are), then by immediate value (going out counts the other's
+ * rack twice), then by the tiles, the pass last: the reference's order, so both visit the same nodes.
+ * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
+ * generator reads them instead of working them out for each line.
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
- * clock handed in from Python (read every CLOCK_EVERY nodes, as in the reference). When a budget runs out in the middle of
- * an iteration, the best move of the deepest finished one is returned.
+ * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
+ * runs out in the middle of an iteration, the best move of the deepest finished one is returned.
  */
 
 #include "native.h"
