@@ -21,12 +21,12 @@ from typing import Protocol
 from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.endgame import solve
 from engine.errors import PositionError
 from engine.leave import HandLeave, LeaveModel
 from engine.leavetable import best_leave, learned_leave, read_table
 from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import check, generate
+from engine.nativeendgame import solve_endgame
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK, board_tile
@@ -212,7 +212,7 @@ class Equity:
             return ranked
         budget = self.solver
         opponent = Rack.from_bag_tiles(situation.rules.alphabet, situation.unseen)
-        best = solve(
+        best = solve_endgame(
             situation.board, situation.rack, opponent, situation.lexicon, situation.rules,
             scoreless=situation.scoreless, seconds=budget.seconds, max_nodes=budget.nodes, clock=budget.clock,
         ).move  # fmt: skip

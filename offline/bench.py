@@ -39,6 +39,7 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
 from engine.tiles import Alphabet
+from offline import endgames
 from offline.simbench import report, sim_strategy
 
 
@@ -234,6 +235,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--sim-draws", type=int, default=64, help="--sim: draws per position for the kernel")
     parser.add_argument("--sim-python-draws", type=int, default=4, help="--sim: of those, played in Python")
+    parser.add_argument(
+        "--endgame-seconds",
+        type=float,
+        default=2.0,
+        help="also solve the 20 real 7-tile endgames (offline/endgames.py) within this many seconds each and"
+        " print nodes per CPU second and how many were solved exactly (default 2; 0 skips them)",
+    )
+    parser.add_argument(
+        "--endgame-solver",
+        choices=sorted(endgames.SOLVERS),
+        default="active",
+        help="the endgame solver: active (C when built, else Python; default), native or python",
+    )
     args = parser.parse_args(argv)
     generator: str = args.generator or native.GENERATOR
     problem = generator_problem(generator, args.flat)
@@ -357,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
         f"# lexicon\tbuild_s={build_text}\tload_ms={min(loads) * 1000:.1f}\t"
         f"file_bytes={file_size}\tmemory_bytes={memory}"
     )
+    if args.endgame_seconds > 0:
+        for line in endgames.bench(args.endgame_seconds, args.endgame_solver):
+            print(line, flush=True)
     print(f"# machine\tcalibration_ms_start={calibration_start:.1f}\tcalibration_ms_end={calibration_ms():.1f}")
     return 0
 

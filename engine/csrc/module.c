@@ -290,6 +290,10 @@ static PyMethodDef methods[] = {
      "playouts(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, draws, held, bag, swap_cost, "
      "swap_min_bag, endgame_width) -> bytes of doubles: the simulation's playouts (see engine/csrc/playout.c), "
      "one value per (draw, candidate)."},
+    {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
+     "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "
+     "max_depth, max_nodes, clock, deadline, table_bits) -> (move, value, depth, complete, nodes): the exact "
+     "endgame (see endgame.c); move is None for a pass, else (tiles, direction, score)."},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Placement, ACROSS, DOWN, squares): the Python types generate builds its moves from."},
     {NULL, NULL, 0, NULL},

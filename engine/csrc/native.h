@@ -91,6 +91,10 @@ typedef struct {
     int letter[MAX_RACK];
     int left_letters[MAX_RACK];
     /* output: per move n, view, score, then (row, col, tile) n times */
+    /* when set (the endgame keeps them up to date), the cross-checks of every square, read instead of
+     * worked out: [view * SQUARES + row * SIZE + col] */
+    const uint32_t *cross_allowed;
+    const int *cross_sum;
     IntBuffer out;
     int failed;
     /* equity mode (top_equity): moves go to a top-k list instead of `out` */
@@ -155,6 +159,7 @@ int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid
 void prepare_line(Search *s, const RulesObject *rules, int view, int line);
 int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors);
 void search_anchor(Search *s, int anchor, int previous);
+uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
 
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);
@@ -167,5 +172,7 @@ PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept
 
 /* playout.c */
 PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs);
+/* endgame.c */
+PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

@@ -233,6 +233,62 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
     }
 }
 
+/* The letters allowed on the empty square `p` of line `line` of view `view` by the word across the line
+ * through it (all letters if there is none), and in `xsum` the points of that word's board tiles (-1 if
+ * there is none). */
+uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum) {
+    /* the cross word through p: the tiles before and after it across the line */
+    int first = line, last = line;
+    while (first > 0 && cell(s, view, first - 1, p) != EMPTY) {
+        first--;
+    }
+    while (last < SIZE - 1 && cell(s, view, last + 1, p) != EMPTY) {
+        last++;
+    }
+    if (first == line && last == line) {
+        *xsum = -1;
+        return s->all_letters;
+    }
+    int sum = 0;
+    uint32_t node = 0;
+    for (int k = first; k < line && node != UINT32_MAX; k++) {
+        int t = cell(s, view, k, p);
+        sum += tile_points(s, t);
+        node = follow(s, node, t & LETTER_MASK);
+    }
+    for (int k = line + 1; k <= last; k++) {
+        sum += tile_points(s, cell(s, view, k, p));
+    }
+    *xsum = sum;
+    uint32_t allowed = 0;
+    if (node != UINT32_MAX) {
+        uint32_t nm = s->mask[node];
+        uint32_t m = nm;
+        while (m) {
+            int l = LOWEST(m);
+            uint32_t bit = 1u << l;
+            m &= m - 1;
+            if (last == line) {
+                if (s->ends[node] & bit) {
+                    allowed |= bit;
+                }
+                continue;
+            }
+            uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+            uint32_t fin = 0;
+            for (int k = line + 1; k <= last && n2 != UINT32_MAX; k++) {
+                int t = cell(s, view, k, p) & LETTER_MASK;
+                fin = (k == last) ? (s->ends[n2] >> t) & 1 : 0;
+                n2 = follow(s, n2, t);
+            }
+            if (n2 != UINT32_MAX && fin) {
+                allowed |= bit;
+            }
+        }
+    }
+    return allowed;
+}
+
 /* Cross-checks and row tables of line `line` of view `view`. */
 void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
     s->view = view;
@@ -255,57 +311,13 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
         }
         s->next_empty[p] = q;
         s->run_points[p] = points;
-        /* the cross word through p: the tiles before and after it across the line */
-        int first = line, last = line;
-        while (first > 0 && cell(s, view, first - 1, p) != EMPTY) {
-            first--;
+        if (s->cross_allowed != NULL) {
+            int square = view == 0 ? line * SIZE + p : p * SIZE + line;
+            s->allowed[p] = s->cross_allowed[view * SQUARES + square];
+            s->xsum[p] = s->cross_sum[view * SQUARES + square];
+        } else {
+            s->allowed[p] = cross_check(s, view, line, p, &s->xsum[p]);
         }
-        while (last < SIZE - 1 && cell(s, view, last + 1, p) != EMPTY) {
-            last++;
-        }
-        if (first == line && last == line) {
-            s->allowed[p] = s->all_letters;
-            s->xsum[p] = -1;
-            continue;
-        }
-        int sum = 0;
-        uint32_t node = 0;
-        for (int k = first; k < line && node != UINT32_MAX; k++) {
-            int t = cell(s, view, k, p);
-            sum += tile_points(s, t);
-            node = follow(s, node, t & LETTER_MASK);
-        }
-        for (int k = line + 1; k <= last; k++) {
-            sum += tile_points(s, cell(s, view, k, p));
-        }
-        s->xsum[p] = sum;
-        uint32_t allowed = 0;
-        if (node != UINT32_MAX) {
-            uint32_t nm = s->mask[node];
-            uint32_t m = nm;
-            while (m) {
-                int l = LOWEST(m);
-                uint32_t bit = 1u << l;
-                m &= m - 1;
-                if (last == line) {
-                    if (s->ends[node] & bit) {
-                        allowed |= bit;
-                    }
-                    continue;
-                }
-                uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
-                uint32_t fin = 0;
-                for (int k = line + 1; k <= last && n2 != UINT32_MAX; k++) {
-                    int t = cell(s, view, k, p) & LETTER_MASK;
-                    fin = (k == last) ? (s->ends[n2] >> t) & 1 : 0;
-                    n2 = follow(s, n2, t);
-                }
-                if (n2 != UINT32_MAX && fin) {
-                    allowed |= bit;
-                }
-            }
-        }
-        s->allowed[p] = allowed;
     }
 }
 
@@ -377,6 +389,18 @@ static void search_line(Search *s, const RulesObject *rules, int view, int line,
     int nanchors = line_anchors(s, rules, view, line, empty_board, anchors);
     if (!nanchors) {
         return;
+    }
+    if (s->cross_allowed != NULL) {
+        /* the cross-checks are known before the line is prepared: skip it when no anchor takes a rack tile */
+        uint32_t usable = s->blanks_left > 0 ? s->all_letters : s->rmask;
+        uint32_t fits = 0;
+        for (int a = 0; a < nanchors; a++) {
+            int square = view == 0 ? line * SIZE + anchors[a] : anchors[a] * SIZE + line;
+            fits |= s->cross_allowed[view * SQUARES + square] & usable;
+        }
+        if (!fits) {
+            return;
+        }
     }
     prepare_line(s, rules, view, line);
     int previous = -1;

@@ -3,8 +3,9 @@
 Runs, in one interpreter, ``generate`` before ``set_types``, then both entry points on every
 benchmark position (the shared files when they are there, else positions of seeded random games),
 every hostile-input case of ``tests/engine/native_cases.py``, searches of a lexicon overlay whose C
-copy is patched word by word, a short fuzz of corrupted lexicons, and the playout kernel's hostile
-cases and real playouts (``tests/engine/playout_cases.py``).
+copy is patched word by word, a short fuzz of corrupted lexicons, the playout kernel's hostile
+cases and real playouts (``tests/engine/playout_cases.py``); then the endgame's hostile cases and fuzz
+(``tests/engine/endgame_cases.py``) and a few real endgames.
 Exits 1 when a case does not raise as it must. Under valgrind (``tests/engine/test_native_memcheck.py``
 says how) any read or write out of bounds, use after free or bad free in the C code is reported.
 """
@@ -12,6 +13,7 @@ says how) any read or write out of bounds, use after free or bad free in the C c
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from array import array
@@ -22,10 +24,13 @@ from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
+from engine.nativeendgame import solve_native
 from engine.overlay import LexiconOverlay
 from engine.rack import Rack
 from engine.rules import Ruleset
 from offline.bench import read_positions
+from offline.endgames import DEFAULT_FILE, english, read
+from tests.engine import endgame_cases
 from tests.engine.native_cases import WORDS, before_set_types, fuzz, module, run_cases
 from tests.engine.playout_cases import playout_cases
 from tests.engine.playout_cases import workload as playout_workload
@@ -111,6 +116,16 @@ def playout_failures() -> list[str]:
     return [failure for case in playout_cases() if (failure := case.failure())]
 
 
+def real_endgames() -> int:
+    """The C endgame on the bench's first real 7-tile endgames, under a node budget: how many were searched."""
+    rules, lexicon = english()
+    count = 0
+    for e in read(DEFAULT_FILE, rules)[:4]:
+        solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=3000, table_bits=14)
+        count += 1
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.engine.memcheck", description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz-rounds", type=int, default=100, help="corrupted lexicons to try (default 100)")
@@ -132,6 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     playouts, mismatches = playout_workload(games=1, draws=2)
     failures += mismatches
     print(f"playouts: {playouts} played, hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
+    failures += endgame_cases.run_cases()
+    endgames = endgame_cases.fuzz(seed=5, rounds=args.fuzz_rounds // 5)
+    solved = real_endgames()
+    print(
+        f"endgame: hostile cases, fuzz {dict(endgames)}, {solved} real endgames ({time.perf_counter() - start:.1f} s)"
+    )
     for line in failures:
         print(f"FAILED {line}")
     return 1 if failures else 0

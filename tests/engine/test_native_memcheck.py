@@ -1,5 +1,6 @@
-"""The C move generator under valgrind's memcheck: no read or write out of bounds, no use after free,
-no bad free, no definite leak, over every bench position, every hostile-input case and a short fuzz.
+"""The C move generator and endgame under valgrind's memcheck: no read or write out of bounds, no use after
+free, no bad free, no definite leak, over every bench position, every hostile-input case, a short fuzz
+of each and a few real endgames.
 
 ``PYTHONMALLOC=malloc`` makes each of CPython's allocations (and the extension's ``PyMem_Malloc``) a
 malloc block that memcheck bounds; ``valgrind-python.supp`` drops CPython 3.11's own noise (see its
@@ -75,6 +76,8 @@ def test_the_native_module_is_clean_under_memcheck(tmp_path: Path) -> None:
     assert "hostile cases done" in done.stdout and "fuzz: " in done.stdout
     played = re.search(r"playouts: (\d+) played, hostile cases done", done.stdout)
     assert played and int(played[1]) >= 50, done.stdout[-2000:]
+    endgame = re.search(r"endgame: hostile cases, fuzz .*'placement': (\d+).*, (\d+) real endgames", done.stdout)
+    assert endgame and int(endgame[1]) > 0 and int(endgame[2]) == 4, done.stdout[-2000:]
 
 
 def test_memcheck_with_these_settings_reports_a_read_out_of_bounds(tmp_path: Path) -> None:

@@ -41,7 +41,8 @@ def test_prints_one_line_per_position_and_summaries(
     files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], order: list[str]
 ) -> None:
     positions, words = files
-    assert main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", *order]) == 0
+    argv = ["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", "--endgame-seconds", "0"]
+    assert main([*argv, *order]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"# generator={native.GENERATOR}\ttimed=generate (Placement objects)")
     assert out[1] == "name\track\tmoves\tmin_ms\tmedian_ms"
@@ -118,6 +119,7 @@ def test_generator_and_flat_choose_what_is_timed(
 ) -> None:
     positions, words = files
     argv = ["--positions", str(positions), "--lexicon", str(words), "--repeat", "1", "--generator", generator]
+    argv += ["--endgame-seconds", "0"]
     assert main(argv + (["--flat"] if flat else [])) == 0
     out = capsys.readouterr().out
     timed = "generate_flat (a flat int array)" if flat else "generate (Placement objects)"
@@ -183,7 +185,8 @@ def test_decide_times_a_whole_decision_of_the_strategy(
     files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     positions, words = files
-    assert main(["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", "--decide", "equity"]) == 0
+    argv = ["--positions", str(positions), "--lexicon", str(words), "--repeat", "2", "--decide", "equity"]
+    assert main([*argv, "--endgame-seconds", "0"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"# generator={native.GENERATOR}\ttimed=a whole equity decision")
     summary = [line for line in out if line.startswith("# all\t")]
@@ -221,3 +224,15 @@ def test_sim_names_a_strategy_that_does_not_simulate(
     with pytest.raises(SystemExit):
         main(["--positions", str(positions), "--lexicon", str(words), "--sim", "--sim-fixed", "equity"])
     assert "--sim-fixed: 'equity' is not a sim strategy" in capsys.readouterr().err
+
+
+def test_the_endgame_figures_close_the_run(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """With a budget, a line per real 7-tile endgame and the summary: share solved, nodes per CPU second."""
+    positions, words = files
+    argv = ["--positions", str(positions), "--lexicon", str(words), "--repeat", "1", "--endgame-seconds", "0.001"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len([line for line in out if line.startswith("# endgame g")]) == 20
+    summary = [line for line in out if line.startswith("# endgames\t")]
+    assert summary and summary[0].startswith("# endgames\tsolver=active\tsolved_within_0.001s=")
+    assert "/20\tnodes_per_cpu_s=" in summary[0]

@@ -1,0 +1,546 @@
+/*
+ * The exact endgame in C (engine._native.solve_endgame): the search of engine/endgame.py, which stays
+ * the readable reference and the tests' oracle.
+ *
+ * With the bag empty both racks are known. Negamax with alpha-beta finds the play that maximises the
+ * mover's final spread: the points of every turn to the end, plus the end of the game (a player who
+ * empties the rack gains twice the other's rack points; the `scoreless_to_end`-th scoreless turn in a
+ * row ends it with each player losing their own rack points). Iterative deepening runs to the end of
+ * the tree; a node at depth 0 is guessed (whose rack weighs more) and marks the iteration as cut off.
+ * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
+ * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
+ * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
+ * on the solver's own board, ordered by the remembered best move (tried before the others are
+ * generated: when it cuts off they never are), then by immediate value (going out counts the other's
+ * rack twice), then by the tiles, the pass last: the reference's order, so both visit the same nodes.
+ * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
+ * generator reads them instead of working them out for each line.
+ *
+ * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
+ * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
+ * runs out in the middle of an iteration, the best move of the deepest finished one is returned.
+ */
+
+#include "endgame.h"
+
+uint64_t square_keys[SQUARES][TILE_CODES];
+static uint64_t rack_keys[2][RACK_SLOTS][MAX_RACK + 1];
+static uint64_t scoreless_keys[64];
+static int keys_ready = 0;
+
+static uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void make_keys(void) {
+    if (keys_ready) {
+        return;
+    }
+    uint64_t state = 20261126;  /* fixed: the hash is part of no result, only of the search's memory */
+    for (int sq = 0; sq < SQUARES; sq++) {
+        for (int t = 0; t < TILE_CODES; t++) {
+            square_keys[sq][t] = splitmix(&state);
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        for (int slot = 0; slot < RACK_SLOTS; slot++) {
+            rack_keys[side][slot][0] = 0;
+            for (int c = 1; c <= MAX_RACK; c++) {
+                rack_keys[side][slot][c] = splitmix(&state);
+            }
+        }
+    }
+    for (int i = 0; i < 64; i++) {
+        scoreless_keys[i] = splitmix(&state);
+    }
+    keys_ready = 1;
+}
+
+void rack_rehash(ERack *rack) {
+    rack->hash[0] = rack->hash[1] = 0;
+    for (int slot = 0; slot < RACK_SLOTS; slot++) {
+        rack->hash[0] ^= rack_keys[0][slot][rack->counts[slot]];
+        rack->hash[1] ^= rack_keys[1][slot][rack->counts[slot]];
+    }
+}
+
+/* The rack without the move's tiles (a blank for a blank-flagged tile). */
+static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, ERack *left) {
+    *left = *rack;
+    for (int i = 0; i < move->n; i++) {
+        int t = move->tile[i];
+        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
+        int c = left->counts[slot];
+        left->hash[0] ^= rack_keys[0][slot][c] ^ rack_keys[0][slot][c - 1];
+        left->hash[1] ^= rack_keys[1][slot][c] ^ rack_keys[1][slot][c - 1];
+        left->counts[slot] = (int8_t)(c - 1);
+        if (!(t & BLANK_FLAG)) {
+            left->points -= sv->points[slot];
+        }
+        left->size--;
+    }
+}
+
+
+static int same_move(const EMove *a, const EMove *b) {
+    if (a->n != b->n) {
+        return 0;
+    }
+    for (int i = 0; i < a->n; i++) {
+        if (a->square[i] != b->square[i] || a->tile[i] != b->tile[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The mover's moves pushed on the move stack in the generator's order, the pass last, each with a sort
+ * key on the key stack: the remembered best move (`first`) before all, then by immediate value (going
+ * out counts the other's rack twice), ties in the generator's order, the pass after all. `pick` takes
+ * them in that order. Returns how many, or -1 (MemoryError set). */
+long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first) {
+    Search *s = &sv->gen;
+    s->out.len = 0;
+    s->failed = 0;
+    s->placed = 0;
+    s->rmask = 0;
+    for (int l = 0; l < sv->letters; l++) {
+        s->counts[l] = s->counts0[l] = mover->counts[l];
+        if (mover->counts[l]) {
+            s->rmask |= 1u << l;
+        }
+    }
+    s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
+    s->rack_len = mover->size;
+    sv->generations++;
+    if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
+        return -1;
+    }
+    size_t count = 0;
+    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
+        count++;
+    }
+    if (sv->nmoves + count + 1 > sv->cap) {
+        size_t cap = sv->cap ? sv->cap : 4096;
+        while (cap < sv->nmoves + count + 1) {
+            cap *= 2;
+        }
+        EMove *grown = PyMem_Realloc(sv->moves, cap * sizeof(EMove));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        sv->moves = grown;
+        uint64_t *keys = PyMem_Realloc(sv->keys, cap * sizeof(uint64_t));
+        if (keys == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        sv->keys = keys;
+        sv->cap = cap;
+    }
+    EMove *moves = sv->moves + sv->nmoves;
+    uint64_t *keys = sv->keys + sv->nmoves;
+    int bonus = 2 * other->points;
+    size_t i = 0;
+    for (size_t at = 0; at < s->out.len; i++) {
+        const int32_t *m = s->out.data + at;
+        EMove *e = &moves[i];
+        e->n = (uint8_t)m[0];
+        e->view = (uint8_t)m[1];
+        e->score = (int16_t)m[2];
+        for (int k = 0; k < e->n; k++) {
+            e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
+            e->tile[k] = (uint8_t)m[5 + 3 * k];
+        }
+        int order = m[2] + (e->n == mover->size ? bonus : 0);
+        keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
+        at += 3 + 3 * (size_t)m[0];
+    }
+    memset(&moves[count], 0, sizeof(EMove));  /* the pass */
+    keys[count] = ((uint64_t)UINT32_MAX << 32) | (uint64_t)count;
+    if (first != NULL) {
+        for (size_t k = 0; k <= count; k++) {
+            if (same_move(&moves[k], first)) {
+                keys[k] = (uint64_t)k;  /* before every other key */
+                break;
+            }
+        }
+    }
+    return (long)count + 1;
+}
+
+/* Whether the move of key a comes before that of key b: by the key's value part, then by the tiles in
+ * reading order (row, column, tile; a shorter move first when one is the start of the other), as the
+ * reference sorts them. */
+static inline int before(const EMove *moves, uint64_t a, uint64_t b) {
+    if ((a >> 32) != (b >> 32)) {
+        return a < b;
+    }
+    const EMove *x = &moves[a & 0xFFFFFFFFu], *y = &moves[b & 0xFFFFFFFFu];
+    int n = x->n < y->n ? x->n : y->n;
+    for (int i = 0; i < n; i++) {
+        if (x->square[i] != y->square[i]) {
+            return x->square[i] < y->square[i];  /* row * SIZE + col: reading order */
+        }
+        if (x->tile[i] != y->tile[i]) {
+            return x->tile[i] < y->tile[i];
+        }
+    }
+    return x->n < y->n;
+}
+
+/* Sort keys into move order (a quicksort, insertion sort for short runs). */
+static void sort_keys(const EMove *moves, uint64_t *keys, long n) {
+    while (n > 16) {
+        uint64_t a = keys[0], b = keys[n / 2], c = keys[n - 1];
+        uint64_t pivot = before(moves, a, b) ? (before(moves, b, c) ? b : (before(moves, a, c) ? c : a))
+                                             : (before(moves, a, c) ? a : (before(moves, b, c) ? c : b));
+        long i = 0, j = n - 1;
+        while (i <= j) {
+            while (before(moves, keys[i], pivot)) {
+                i++;
+            }
+            while (before(moves, pivot, keys[j])) {
+                j--;
+            }
+            if (i <= j) {
+                uint64_t t = keys[i];
+                keys[i++] = keys[j];
+                keys[j--] = t;
+            }
+        }
+        if (j + 1 < n - i) {
+            sort_keys(moves, keys, j + 1);
+            keys += i;
+            n -= i;
+        } else {
+            sort_keys(moves, keys + i, n - i);
+            n = j + 1;
+        }
+    }
+    for (long i = 1; i < n; i++) {
+        uint64_t k = keys[i];
+        long j = i - 1;
+        while (j >= 0 && before(moves, k, keys[j])) {
+            keys[j + 1] = keys[j];
+            j--;
+        }
+        keys[j + 1] = k;
+    }
+}
+
+#define PICKS 6  /* moves taken by selection before the rest is sorted: most cutoffs come before */
+
+/* The index (from the node's base) of the i-th move in order: the first PICKS by selection, then the
+ * rest sorted once. */
+size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
+    if (i < PICKS) {
+        long best = i;
+        for (long k = i + 1; k < count; k++) {
+            if (before(moves, keys[k], keys[best])) {
+                best = k;
+            }
+        }
+        uint64_t t = keys[i];
+        keys[i] = keys[best];
+        keys[best] = t;
+    } else if (i == PICKS) {
+        sort_keys(moves, keys + i, count - i);
+    }
+    return (size_t)(keys[i] & 0xFFFFFFFFu);
+}
+
+/* Work out the cross-check of empty square (row, col) in `view` again (its old value saved). */
+static void recheck(Solver *sv, int view, int row, int col) {
+    int index = view * SQUARES + row * SIZE + col;
+    sv->saved[sv->nsaved].index = index;
+    sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
+    sv->saved[sv->nsaved].sum = sv->cross_sum[index];
+    sv->nsaved++;
+    int line = view == 0 ? row : col, p = view == 0 ? col : row;
+    sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+}
+
+/* Put the move's tiles on the board and bring the cross-checks it changes up to date: in each tile's
+ * column the squares just above and below its run of tiles (view 0), in its row those just left and
+ * right (view 1). Returns the mark to hand to `take_back`. */
+static int put_on_board(Solver *sv, const EMove *move) {
+    int8_t *grid = sv->gen.grid;
+    int mark = sv->nsaved;
+    for (int k = 0; k < move->n; k++) {
+        grid[move->square[k]] = (int8_t)move->tile[k];
+    }
+    sv->tiles += move->n;
+    for (int k = 0; k < move->n; k++) {
+        int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
+        int top = row, bottom = row, left = col, right = col;
+        while (top > 0 && grid[(top - 1) * SIZE + col] != EMPTY) {
+            top--;
+        }
+        while (bottom < SIZE - 1 && grid[(bottom + 1) * SIZE + col] != EMPTY) {
+            bottom++;
+        }
+        while (left > 0 && grid[row * SIZE + left - 1] != EMPTY) {
+            left--;
+        }
+        while (right < SIZE - 1 && grid[row * SIZE + right + 1] != EMPTY) {
+            right++;
+        }
+        /* the tiles of a move share one run along its line: its ends are worked out once */
+        int along = k > 0 ? move->view : -1;
+        if (along != 1 && top > 0) {
+            recheck(sv, 0, top - 1, col);
+        }
+        if (along != 1 && bottom < SIZE - 1) {
+            recheck(sv, 0, bottom + 1, col);
+        }
+        if (along != 0 && left > 0) {
+            recheck(sv, 1, row, left - 1);
+        }
+        if (along != 0 && right < SIZE - 1) {
+            recheck(sv, 1, row, right + 1);
+        }
+    }
+    return mark;
+}
+
+/* Undo put_on_board. */
+static void take_back(Solver *sv, const EMove *move, int mark) {
+    while (sv->nsaved > mark) {
+        sv->nsaved--;
+        int index = sv->saved[sv->nsaved].index;
+        sv->cross_allowed[index] = sv->saved[sv->nsaved].allowed;
+        sv->cross_sum[index] = sv->saved[sv->nsaved].sum;
+    }
+    for (int k = 0; k < move->n; k++) {
+        sv->gen.grid[move->square[k]] = EMPTY;
+    }
+    sv->tiles -= move->n;
+}
+
+/* The cross-checks of every empty square, worked out once at the start. */
+void check_all(Solver *sv) {
+    for (int view = 0; view < 2; view++) {
+        for (int sq = 0; sq < SQUARES; sq++) {
+            int row = sq / SIZE, col = sq % SIZE;
+            int line = view == 0 ? row : col, p = view == 0 ? col : row;
+            int index = view * SQUARES + sq;
+            if (sv->gen.grid[sq] == EMPTY) {
+                sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+            } else {
+                sv->cross_allowed[index] = 0;
+                sv->cross_sum[index] = -1;
+            }
+        }
+    }
+    sv->gen.cross_allowed = sv->cross_allowed;
+    sv->gen.cross_sum = sv->cross_sum;
+}
+
+/* The table's entry of `key`, or NULL. Open addressing with linear probing. */
+static Entry *lookup(const Solver *sv, uint64_t key) {
+    uint64_t i = key & sv->table_mask;
+    while (sv->table[i].used) {
+        if (sv->table[i].key == key) {
+            return &sv->table[i];
+        }
+        i = (i + 1) & sv->table_mask;
+    }
+    return NULL;
+}
+
+/* The entry to store `key` in: its own, else a free one while the table is less than 3/4 full (so that
+ * no entry is lost, as in the reference's dict), else one in use, overwritten. */
+static Entry *slot_for(Solver *sv, uint64_t key) {
+    uint64_t i = key & sv->table_mask;
+    while (sv->table[i].used) {
+        if (sv->table[i].key == key) {
+            return &sv->table[i];
+        }
+        i = (i + 1) & sv->table_mask;
+    }
+    if (sv->stored >= sv->table_limit) {
+        /* full: overwrite the first entry in use from the home slot on (no slot is taken into use, so
+         * that free slots remain and every probe ends) */
+        i = key & sv->table_mask;
+        while (!sv->table[i].used) {
+            i = (i + 1) & sv->table_mask;
+        }
+    } else {
+        sv->stored++;
+    }
+    sv->table[i].used = 1;
+    sv->table[i].key = key;
+    return &sv->table[i];
+}
+
+/* Whether the budget is spent (sets sv->stop); reads the clock every CLOCK_EVERY nodes. */
+static int out_of_budget(Solver *sv) {
+    if (sv->nodes % NODES_EVERY != 0) {
+        return 0;
+    }
+    if (sv->max_nodes >= 0 && sv->nodes >= sv->max_nodes) {
+        sv->stop = 1;
+        return 1;
+    }
+    if (sv->clock != Py_None && sv->nodes % CLOCK_EVERY == 0) {
+        PyObject *now = PyObject_CallNoArgs(sv->clock);
+        if (now == NULL) {
+            sv->stop = 2;
+            return 1;
+        }
+        double t = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (t == -1.0 && PyErr_Occurred()) {
+            sv->stop = 2;
+            return 1;
+        }
+        if (t >= sv->deadline) {
+            sv->stop = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether a remembered move can be played here: its squares empty, its tiles on the mover's rack. The
+ * table's entry is this position's (a 64-bit key), so it always can; the check keeps a collision of
+ * keys from corrupting the board or the rack. */
+static int playable(const Solver *sv, const ERack *mover, const EMove *move) {
+    int8_t need[RACK_SLOTS] = {0};
+    for (int k = 0; k < move->n; k++) {
+        int t = move->tile[k];
+        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
+        if (move->square[k] >= SQUARES || sv->gen.grid[move->square[k]] != EMPTY || slot >= RACK_SLOTS ||
+            (slot < MAX_LETTERS && slot >= sv->letters) || ++need[slot] > mover->counts[slot]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The mover's value of playing `move`: its points, then the opponent's best reply negated. */
+static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, const ERack *mover,
+                 const ERack *other, int scoreless, uint64_t board_key) {
+    if (move->n > 0) {
+        ERack left;
+        rack_leave(sv, mover, move, &left);
+        if (left.size == 0) {
+            return move->score + 2 * other->points;
+        }
+        uint64_t next_key = board_key;
+        for (int k = 0; k < move->n; k++) {
+            next_key ^= square_keys[move->square[k]][move->tile[k]];
+        }
+        int reply;
+        if (depth - 1 == 0) {
+            /* a leaf unless the table knows it: its moves are not generated, the board need not change */
+            reply = value_of(sv, 0, -beta, -alpha, other, &left, 0, next_key, NULL);
+        } else {
+            int mark = put_on_board(sv, move);
+            reply = value_of(sv, depth - 1, -beta, -alpha, other, &left, 0, next_key, NULL);
+            take_back(sv, move, mark);
+        }
+        return move->score - reply;
+    }
+    if (scoreless + 1 >= sv->scoreless_to_end) {
+        return other->points - mover->points;
+    }
+    return -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+}
+
+/* Negamax value of the position for the player to move (holding `mover`); the best move goes to
+ * `best_out` when given. On a spent budget or an error, sv->stop is set and the value is meaningless. */
+int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other,
+             int scoreless, uint64_t board_key, EMove *best_out) {
+    sv->nodes++;
+    if (out_of_budget(sv)) {
+        return 0;
+    }
+    uint64_t key = board_key ^ mover->hash[0] ^ other->hash[1] ^ scoreless_keys[scoreless & 63];
+    Entry *entry = lookup(sv, key);
+    int hit = entry != NULL;
+    if (hit && entry->depth >= depth &&
+        (entry->flag == FLAG_EXACT || (entry->flag == FLAG_LOWER && entry->value >= beta) ||
+         (entry->flag == FLAG_UPPER && entry->value <= alpha))) {
+        if (entry->depth != WHOLE) {
+            sv->cut = 1;
+        }
+        if (best_out != NULL) {
+            *best_out = entry->best;
+        }
+        return entry->value;
+    }
+    if (depth == 0) {
+        sv->cut = 1;
+        return other->points - mover->points;
+    }
+    int cut_before = sv->cut;
+    sv->cut = 0;
+    int original_alpha = alpha;
+    int best_value = -INFINITE_VALUE;
+    EMove best;
+    memset(&best, 0, sizeof(EMove));
+    /* the remembered best move is tried before the moves are generated: when it cuts off, they never are */
+    int tried_first = 0;
+    if (hit && playable(sv, mover, &entry->best)) {
+        best = entry->best;
+        tried_first = 1;
+        best_value = after(sv, &best, depth, alpha, beta, mover, other, scoreless, board_key);
+        if (sv->stop) {
+            return 0;
+        }
+        if (best_value > alpha) {
+            alpha = best_value;
+        }
+    }
+    if (alpha < beta) {
+        size_t base = sv->nmoves;
+        long count = pushed_moves(sv, mover, other, tried_first ? &best : NULL);
+        if (count < 0) {
+            sv->stop = 2;
+            return 0;
+        }
+        sv->nmoves += (size_t)count;
+        long start = 0;
+        if (tried_first) {
+            /* the move tried comes first in the order (its key's value part is 0): skip it */
+            pick(sv->moves + base, sv->keys + base, count, 0);
+            start = (sv->keys[base] >> 32) == 0;
+        }
+        for (long i = start; i < count; i++) {
+            size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
+            EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
+            int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+            if (sv->stop) {
+                sv->nmoves = base;
+                return 0;
+            }
+            if (value > best_value) {
+                best_value = value;
+                best = move;
+            }
+            if (value > alpha) {
+                alpha = value;
+            }
+            if (alpha >= beta) {
+                break;
+            }
+        }
+        sv->nmoves = base;
+    }
+    entry = slot_for(sv, key);  /* found again: the table may have changed below */
+    entry->value = best_value;
+    entry->depth = sv->cut ? depth : WHOLE;
+    entry->flag = best_value <= original_alpha ? FLAG_UPPER : (best_value >= beta ? FLAG_LOWER : FLAG_EXACT);
+    entry->best = best;
+    sv->cut = sv->cut || cut_before;
+    if (best_out != NULL) {
+        *best_out = best;
+    }
+    return best_value;
+}

@@ -1,0 +1,89 @@
+/*
+ * The C endgame's shared declarations: the search (endgame.c) and its Python entry (endgamecall.c).
+ */
+
+#ifndef ENGINE_ENDGAME_H
+#define ENGINE_ENDGAME_H
+
+#include "native.h"
+
+#define WHOLE 1000000       /* depth of an entry whose subtree was searched to its end */
+#define FLAG_EXACT 0
+#define FLAG_LOWER 1
+#define FLAG_UPPER 2
+#define INFINITE_VALUE 1000000000
+#define NODES_EVERY 64     /* the node budget is looked at every 64 nodes, as in the reference */
+#define CLOCK_EVERY 64     /* and the clock (a move generation with two blanks can take milliseconds) */
+#define MAX_DEPTH 256
+#define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
+#define TABLE_BITS_MAX 24
+#define ORDER_BIAS (1 << 30)
+
+typedef struct {
+    uint8_t n;                /* tiles placed; 0 for a pass */
+    uint8_t view;
+    int16_t score;
+    uint8_t square[MAX_RACK]; /* row * SIZE + col */
+    uint8_t tile[MAX_RACK];
+} EMove;
+
+typedef struct {
+    uint64_t key;
+    int32_t value;
+    int32_t depth;
+    uint8_t flag;
+    uint8_t used;
+    EMove best;
+} Entry;
+
+typedef struct {
+    int8_t counts[RACK_SLOTS];
+    int size;
+    int points;
+    uint64_t hash[2];  /* as the mover, as the other */
+} ERack;
+
+typedef struct {
+    Search gen;        /* the move generator; gen.grid is the solver's board */
+    LexiconObject *lex;
+    RulesObject *rules;
+    int tiles;         /* tiles on the board */
+    const int *points;
+    int letters;
+    int scoreless_to_end;
+    EMove *moves;      /* a stack: each node's moves above its parent's */
+    uint64_t *keys;    /* a stack beside it: their sort keys */
+    long long generations;
+    size_t nmoves, cap;
+    Entry *table;
+    uint64_t table_mask;
+    uint64_t stored, table_limit;  /* entries in use, and how many may be before entries are overwritten */
+    long long nodes, max_nodes;
+    PyObject *clock;   /* None or a callable returning seconds */
+    double deadline;
+    int stop;          /* 1: out of budget; 2: an error (exception set) */
+    /* the cross-checks of every empty square in both views (the generator reads them), kept up to date
+     * as moves are placed and taken back; `saved` holds the values a placement overwrote */
+    uint32_t cross_allowed[2 * SQUARES];
+    int cross_sum[2 * SQUARES];
+    struct {
+        int index;
+        uint32_t allowed;
+        int sum;
+    } saved[MAX_DEPTH * MAX_RACK * 4];
+    int nsaved;
+    int cut;
+} Solver;
+
+extern uint64_t square_keys[SQUARES][TILE_CODES];
+
+/* endgame.c */
+void make_keys(void);
+void rack_rehash(ERack *rack);
+void check_all(Solver *sv);
+long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);
+size_t pick(const EMove *moves, uint64_t *keys, long count, long i);
+int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other, int scoreless,
+             uint64_t board_key, EMove *best_out);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * The C endgame's Python entry, engine._native.solve_endgame (the search is in endgame.c): the
+ * arguments read and checked (hostile input raises, never crashes), the iterations of deepening run
+ * within the budgets, the best move handed back.
+ */
+
+#include "endgame.h"
+
+static int read_board(Solver *sv, PyObject *grid) {
+    if (!PyList_Check(grid) || PyList_GET_SIZE(grid) != SIZE) {
+        PyErr_Format(PyExc_ValueError, "the board must be a list of %d rows", SIZE);
+        return -1;
+    }
+    sv->tiles = 0;
+    for (int r = 0; r < SIZE; r++) {
+        PyObject *row = PyList_GET_ITEM(grid, r);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) != SIZE) {
+            PyErr_Format(PyExc_ValueError, "board row %d must be a list of %d squares", r, SIZE);
+            return -1;
+        }
+        for (int c = 0; c < SIZE; c++) {
+            PyObject *item = PyList_GET_ITEM(row, c);
+            if (!PyLong_Check(item)) {
+                PyErr_Format(PyExc_TypeError, "board square (%d, %d) is not an int", r, c);
+                return -1;
+            }
+            long t = PyLong_AsLong(item);
+            if (t == -1 && PyErr_Occurred()) {
+                return -1;
+            }
+            if (t != EMPTY && (t < 0 || (t & ~(long)(BLANK_FLAG | LETTER_MASK)) || (t & LETTER_MASK) >= sv->letters)) {
+                PyErr_Format(PyExc_ValueError, "board square (%d, %d) holds %ld, not a tile of this alphabet", r, c,
+                             t);
+                return -1;
+            }
+            sv->gen.grid[r * SIZE + c] = (int8_t)t;
+            sv->tiles += t != EMPTY;
+        }
+    }
+    return 0;
+}
+
+static int read_endgame_rack(Solver *sv, PyObject *counts, int blanks, int rack_size, const char *whose,
+                             ERack *rack) {
+    memset(rack, 0, sizeof(ERack));
+    PyObject *seq = PySequence_Fast(counts, "the rack's counts must be a sequence of ints");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != sv->letters) {
+        PyErr_Format(PyExc_ValueError, "%s rack has counts for %zd letters, the alphabet %d", whose, n, sv->letters);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s rack's count of letter %zd is not an int", whose, i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        long v = PyLong_AsLong(item);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > rack_size) {
+            PyErr_Format(PyExc_ValueError, "%s rack holds %ld of letter %zd", whose, v, i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        rack->counts[i] = (int8_t)v;
+        rack->size += (int)v;
+        rack->points += (int)v * sv->points[i];
+    }
+    Py_DECREF(seq);
+    if (blanks < 0 || blanks > rack_size) {
+        PyErr_Format(PyExc_ValueError, "%s rack has %d blanks", whose, blanks);
+        return -1;
+    }
+    rack->counts[MAX_LETTERS] = (int8_t)blanks;
+    rack->size += blanks;
+    if (rack->size > rack_size) {
+        PyErr_Format(PyExc_ValueError, "%s rack has %d tiles; racks hold %d", whose, rack->size, rack_size);
+        return -1;
+    }
+    rack_rehash(rack);
+    return 0;
+}
+
+static PyObject *move_object(const EMove *move) {
+    if (move->n == 0) {
+        Py_RETURN_NONE;
+    }
+    PyObject *tiles = PyTuple_New(move->n);
+    if (tiles == NULL) {
+        return NULL;
+    }
+    for (int k = 0; k < move->n; k++) {
+        PyObject *square = Py_BuildValue("(iii)", move->square[k] / SIZE, move->square[k] % SIZE, move->tile[k]);
+        if (square == NULL) {
+            Py_DECREF(tiles);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tiles, k, square);
+    }
+    return Py_BuildValue("(Nii)", tiles, (int)move->view, (int)move->score);
+}
+
+PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
+    (void)module;
+    static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
+                            "scoreless", "scoreless_to_end", "max_depth", "max_nodes", "clock", "deadline",
+                            "table_bits", NULL};
+    LexiconObject *lex;
+    RulesObject *rules;
+    PyObject *grid, *mine_counts, *theirs_counts, *clock;
+    int mine_blanks, theirs_blanks, scoreless, scoreless_to_end, max_depth, table_bits;
+    long long max_nodes;
+    double deadline;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi:solve_endgame", names, &LexiconType, &lex,
+                                     &RulesType, &rules, &grid, &mine_counts, &mine_blanks, &theirs_counts,
+                                     &theirs_blanks, &scoreless, &scoreless_to_end, &max_depth, &max_nodes, &clock,
+                                     &deadline, &table_bits)) {
+        return NULL;
+    }
+    if (lex->letters != rules->letters) {
+        PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
+        return NULL;
+    }
+    if (scoreless_to_end < 1 || scoreless_to_end > 32 || scoreless < 0 || scoreless >= scoreless_to_end) {
+        PyErr_Format(PyExc_ValueError, "scoreless=%d with a game that ends after %d scoreless turns", scoreless,
+                     scoreless_to_end);
+        return NULL;
+    }
+    if (max_depth < 1 || max_depth > MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "max_depth=%d must be 1 to %d", max_depth, MAX_DEPTH);
+        return NULL;
+    }
+    if (table_bits < 4 || table_bits > TABLE_BITS_MAX) {
+        PyErr_Format(PyExc_ValueError, "table_bits=%d must be 4 to %d", table_bits, TABLE_BITS_MAX);
+        return NULL;
+    }
+    if (clock != Py_None && !PyCallable_Check(clock)) {
+        PyErr_SetString(PyExc_TypeError, "clock must be None or a callable returning seconds");
+        return NULL;
+    }
+    if (rules->rack_size > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "racks of %d tiles are not supported", rules->rack_size);
+        return NULL;
+    }
+    make_keys();
+    Solver *sv = PyMem_Calloc(1, sizeof(Solver));
+    if (sv == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    sv->points = rules->points;
+    sv->letters = rules->letters;
+    sv->lex = lex;
+    sv->rules = rules;
+    sv->scoreless_to_end = scoreless_to_end;
+    sv->max_nodes = max_nodes < 0 ? -1 : max_nodes;
+    sv->clock = clock;
+    sv->deadline = deadline;
+    Search *s = &sv->gen;
+    s->child = lex->child;
+    s->mask = lex->mask;
+    s->ends = lex->ends;
+    s->points = rules->points;
+    s->letters = rules->letters;
+    s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
+    s->rack_size = rules->rack_size;
+    s->bingo = rules->bingo;
+    s->top = NULL;
+    ERack mine, theirs;
+    if (read_board(sv, grid) < 0 ||
+        read_endgame_rack(sv, mine_counts, mine_blanks, rules->rack_size, "my", &mine) < 0 ||
+        read_endgame_rack(sv, theirs_counts, theirs_blanks, rules->rack_size, "their", &theirs) < 0) {
+        goto done;
+    }
+    sv->table = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
+    if (sv->table == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    sv->table_mask = ((uint64_t)1 << table_bits) - 1;
+    sv->table_limit = (sv->table_mask + 1) / 4 * 3;
+    check_all(sv);
+    uint64_t key = 0;
+    for (int sq = 0; sq < SQUARES; sq++) {
+        if (s->grid[sq] != EMPTY) {
+            key ^= square_keys[sq][(uint8_t)s->grid[sq]];
+        }
+    }
+    EMove best_move;
+    int best_value = 0, finished = 0, complete = 0, have_best = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        sv->cut = 0;
+        EMove move;
+        int value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, &mine, &theirs, scoreless, key, &move);
+        if (sv->stop) {
+            break;
+        }
+        best_value = value;
+        best_move = move;
+        finished = depth;
+        complete = !sv->cut;
+        have_best = 1;
+        if (complete) {
+            break;
+        }
+    }
+    if (sv->stop == 2) {
+        goto done;
+    }
+    if (!have_best) {
+        /* not even depth 1 finished: the first move of the ordering */
+        sv->nmoves = 0;
+        long count = pushed_moves(sv, &mine, &theirs, NULL);
+        if (count < 0) {
+            goto done;
+        }
+        best_move = sv->moves[pick(sv->moves, sv->keys, count, 0)];
+        best_value = 0;
+    }
+    PyObject *move_obj = move_object(&best_move);
+    if (move_obj != NULL) {
+        result = Py_BuildValue("(NiiOLL)", move_obj, best_value, finished, complete ? Py_True : Py_False,
+                               sv->nodes, sv->generations);
+    }
+done:
+    PyMem_Free(sv->gen.out.data);
+    PyMem_Free(sv->moves);
+    PyMem_Free(sv->keys);
+    PyMem_Free(sv->table);
+    PyMem_Free(sv);
+    return result;
+}

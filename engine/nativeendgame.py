@@ -1,0 +1,90 @@
+"""The exact endgame in C (``engine/csrc/endgame.c``), and ``solve_endgame``, which takes it when the
+extension is built and the pure-Python reference (``engine.endgame.solve``) otherwise.
+
+Both run the same search (negamax, alpha-beta, a transposition table, iterative deepening, the game's
+end rules, the same move order and budget checks): the C one visits the same nodes and returns the
+same move, value and depth, as long as its fixed table (``TABLE_BITS``) is less than 3/4 full (then
+it overwrites entries, where the reference's dict grows). A budget in nodes (``max_nodes``) is a count:
+the same result on every machine. The time budget is read from the injected ``clock`` (every 64
+nodes, as in the reference); ``seconds=math.inf`` searches without reading it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from engine import endgame, native
+from engine.board import Board
+from engine.dawg import Dawg
+from engine.endgame import EndgameResult
+from engine.errors import EngineError, PositionError
+from engine.move import Direction, Move, Pass, Placement
+from engine.rack import Rack
+from engine.rules import Ruleset
+
+#: log2 of the C transposition table's entries (56 bytes each: 2**20 is 56 MB, touched as used).
+TABLE_BITS = 20
+
+
+def solve_native(
+    board: Board,
+    mine: Rack,
+    theirs: Rack,
+    lexicon: Dawg,
+    rules: Ruleset,
+    *,
+    scoreless: int = 0,
+    seconds: float = 1.0,
+    clock: Callable[[], float] = time.monotonic,
+    max_depth: int = 64,
+    max_nodes: int | None = None,
+    table_bits: int = TABLE_BITS,
+) -> EndgameResult:
+    """``engine.endgame.solve`` in C; raises EngineError when the extension is not built and
+    PositionError for racks no game has. The board is read, never changed."""
+    if native.NATIVE is None:
+        raise EngineError(f"the native endgame is not available: {native.describe()}")
+    for rack in (mine, theirs):
+        if len(rack) > rules.rack_size or rack.blanks > rules.alphabet.blanks:
+            raise PositionError(f"an endgame rack of {len(rack)} tiles ({rack.text()}) cannot occur")
+    if scoreless < 0:
+        raise PositionError(f"{scoreless} scoreless turns in a row cannot occur")
+    # as in the reference, a count at or past the end only means that the next pass ends the game
+    scoreless = min(scoreless, rules.scoreless_turns_to_end - 1)
+    started = clock()
+    timed = math.isfinite(seconds)
+    move, value, depth, complete, nodes, _ = native.NATIVE.solve_endgame(
+        native.lexicon(lexicon), native.rules(rules), board.grid,
+        list(mine.counts), mine.blanks, list(theirs.counts), theirs.blanks,
+        scoreless, rules.scoreless_turns_to_end, max_depth, -1 if max_nodes is None else max_nodes,
+        clock if timed else None, started + seconds if timed else 0.0, table_bits,
+    )  # fmt: skip
+    best: Move = Pass() if move is None else Placement(move[0], Direction(move[1]), move[2])
+    return EndgameResult(best, value, depth, complete, nodes, clock() - started)
+
+
+def solve_endgame(
+    board: Board,
+    mine: Rack,
+    theirs: Rack,
+    lexicon: Dawg,
+    rules: Ruleset,
+    *,
+    scoreless: int = 0,
+    seconds: float = 1.0,
+    clock: Callable[[], float] = time.monotonic,
+    max_nodes: int | None = None,
+) -> EndgameResult:
+    """The exact endgame by the active generator: in C when the extension is built, else in Python."""
+    if native.NATIVE is not None:
+        return solve_native(
+            board, mine, theirs, lexicon, rules, scoreless=scoreless, seconds=seconds, clock=clock, max_nodes=max_nodes
+        )
+    return endgame.solve(
+        board, mine, theirs, lexicon, rules, scoreless=scoreless, seconds=seconds, clock=clock, max_nodes=max_nodes
+    )
+
+
+__all__ = ["TABLE_BITS", "solve_endgame", "solve_native"]

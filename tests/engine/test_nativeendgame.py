@@ -1,0 +1,206 @@
+"""The C endgame against the pure-Python reference (``engine.endgame``): the same search, so the same
+move, value, depth, completeness and node count, on the 220 small endgames and on real 7-tile endgames
+of self-play under node budgets; its budgets (nodes, an injected clock); the strategies use it when
+the extension is built and the reference otherwise; hostile input raises (in a subprocess, so that a
+crash fails a test instead of killing pytest)."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import endgame, native, nativeendgame
+from engine.dawg import Dawg
+from engine.endgame import EndgameResult
+from engine.errors import PositionError
+from engine.move import Pass
+from engine.nativeendgame import solve_endgame, solve_native
+from engine.rack import Rack
+from engine.rules import Ruleset
+from engine.simulation import Sim
+from engine.strategy import EndgameBudget, Equity, Situation
+from offline.endgames import DEFAULT_FILE, Endgame, english, from_self_play, read
+from tests.engine.test_endgame import ENDGAMES, minimax, small_endgames
+
+pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def figures(result: EndgameResult) -> tuple[object, ...]:
+    """Everything but the seconds."""
+    return result.move, result.value, result.depth, result.complete, result.nodes
+
+
+@cache
+def real_endgames() -> tuple[Ruleset, Dawg, tuple[Endgame, ...]]:
+    rules, lexicon = english()
+    return rules, lexicon, tuple(read(DEFAULT_FILE, rules))
+
+
+def test_the_native_solver_searches_as_the_reference_on_small_endgames() -> None:
+    for number, (board, mine, theirs, scoreless, dawg, rules) in enumerate(small_endgames(ENDGAMES)):
+        before = [row[:] for row in board.grid]
+        reference = endgame.solve(board, mine, theirs, dawg, rules, scoreless=scoreless, seconds=math.inf)
+        result = solve_native(board, mine, theirs, dawg, rules, scoreless=scoreless, seconds=math.inf)
+        label = f"endgame {number}: {mine.text()} vs {theirs.text()}, scoreless {scoreless}"
+        assert result.complete, label
+        assert figures(result) == figures(reference), label
+        assert board.grid == before, "the board is left as it was"
+        if number % 20 == 0:
+            assert result.value == minimax(board, mine, theirs, scoreless, dawg, rules), label
+
+
+@pytest.mark.parametrize("budget", [64, 1024, 4032])
+def test_under_a_node_budget_it_stops_where_the_reference_stops(budget: int) -> None:
+    """The real 7-tile endgames are far too big to finish: the budget (looked at every 64 nodes) cuts both
+    searches at the same node."""
+    rules, lexicon, endgames = real_endgames()
+    assert len(endgames) == 20 and all(len(e.mine) == len(e.theirs) == 7 for e in endgames)
+    for e in endgames:
+        reference = endgame.solve(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=budget)
+        result = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=budget)
+        assert figures(result) == figures(reference), e.name
+        assert not result.complete and result.nodes == budget
+
+
+def self_play_endgames(count: int) -> Iterator[Endgame]:
+    """Endgames of seeded self-play on a seed the data file was not made from (7 tiles each)."""
+    rules, lexicon, _ = real_endgames()
+    yield from from_self_play(count, 99, rules, lexicon)
+
+
+def test_endgames_of_self_play_with_fewer_tiles_are_solved_exactly_as_the_reference_solves_them() -> None:
+    """Real positions with short racks (tiles taken off the self-play racks) finish: the same exact value."""
+    rules, lexicon, _ = real_endgames()
+    solved = 0
+    for number, e in enumerate(self_play_endgames(6)):
+        for size in (1, 2, 3):
+            mine = Rack.from_codes(rules.alphabet, e.mine.letters()[:size], min(e.mine.blanks, 1))
+            theirs = Rack.from_codes(rules.alphabet, e.theirs.letters()[: size + number % 2])
+            reference = endgame.solve(e.board, mine, theirs, lexicon, rules, seconds=math.inf, max_nodes=200_000)
+            result = solve_native(e.board, mine, theirs, lexicon, rules, seconds=math.inf, max_nodes=200_000)
+            assert figures(result) == figures(reference), (e.name, mine.text(), theirs.text())
+            solved += result.complete
+    assert solved >= 12
+
+
+def test_the_time_budget_reads_the_injected_clock() -> None:
+    rules, lexicon, endgames = real_endgames()
+    e = endgames[0]
+    readings: list[float] = []
+
+    def clock() -> float:  # every reading is one second later
+        readings.append(float(len(readings)))
+        return readings[-1]
+
+    result = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=3, clock=clock)
+    # read at the start, every 64 nodes until 3 s have passed, and at the end
+    assert len(readings) == 5 and result.nodes == 3 * 64
+    assert not result.complete and result.seconds == 4.0
+    unbounded = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=3 * 64)
+    assert figures(unbounded) == figures(result)  # the same search, stopped at the same node
+
+
+def test_a_node_budget_gives_the_same_result_under_a_fast_and_a_slow_clock() -> None:
+    rules, lexicon, endgames = real_endgames()
+    e = endgames[3]
+    ticks = iter(range(10**9))
+    fast = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=100.0, max_nodes=5000, clock=lambda: 0.0)
+    slow = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=10**9, max_nodes=5000,
+                        clock=lambda: float(next(ticks)) * 1000)  # fmt: skip
+    assert figures(fast) == figures(slow) and fast.nodes == 5056  # the first multiple of 64 from 5,000
+
+
+def test_racks_and_counts_no_game_has_are_refused() -> None:
+    rules, lexicon, endgames = real_endgames()
+    e = endgames[0]
+    with pytest.raises(PositionError, match="cannot occur"):
+        solve_native(e.board, Rack.from_codes(rules.alphabet, [0] * 8), e.theirs, lexicon, rules)
+    with pytest.raises(PositionError, match="-1 scoreless turns"):
+        solve_native(e.board, e.mine, e.theirs, lexicon, rules, scoreless=-1)
+
+
+def test_a_scoreless_count_past_the_end_means_the_next_pass_ends_the_game_as_in_the_reference() -> None:
+    for board, mine, theirs, _, dawg, rules in list(small_endgames(40))[::4]:
+        reference = endgame.solve(board, mine, theirs, dawg, rules, scoreless=5, seconds=math.inf)
+        assert figures(solve_native(board, mine, theirs, dawg, rules, scoreless=5, seconds=math.inf)) == figures(
+            reference
+        )
+
+
+def test_solve_endgame_takes_the_native_solver_when_built_and_the_reference_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board, mine, theirs, scoreless, dawg, rules = next(small_endgames(1))
+    calls: list[str] = []
+
+    def counted(name: str, solver: Callable[..., EndgameResult]) -> Callable[..., EndgameResult]:
+        def call(*args: Any, **kwargs: Any) -> EndgameResult:
+            calls.append(name)
+            return solver(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(nativeendgame, "solve_native", counted("native", solve_native))
+    monkeypatch.setattr(endgame, "solve", counted("python", endgame.solve))
+    built = solve_endgame(board, mine, theirs, dawg, rules, scoreless=scoreless)
+    monkeypatch.setattr(native, "NATIVE", None)  # as without the extension: Python generator and solver
+    monkeypatch.setattr(native, "GENERATOR", "python")
+    fallback = solve_endgame(board, mine, theirs, dawg, rules, scoreless=scoreless)
+    assert calls == ["native", "python"]
+    assert figures(built) == figures(fallback)
+
+
+def test_the_strategies_play_the_native_solvers_move() -> None:
+    """``equity+endgame`` and ``sim`` with the bag empty play what the C solver and the reference both find."""
+    rules, lexicon, endgames = real_endgames()
+    strategy = Equity(name="equity+endgame", solver=EndgameBudget(seconds=math.inf, nodes=3000))
+    simulating = Sim(Equity(solver=EndgameBudget(seconds=math.inf, nodes=3000)))
+    for e in endgames[:5]:
+        unseen = tuple(sorted([*e.theirs.letters(), *[-1] * e.theirs.blanks]))
+        situation = Situation(e.board, e.mine, rules, lexicon, unseen, 0, (0, 0), e.scoreless)
+        chosen = strategy.best(situation, 1)[0]
+        reference = endgame.solve(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=3000)
+        assert chosen == reference.move and not isinstance(chosen, Pass)
+        assert simulating.best(situation, 1)[0] == chosen
+
+
+def run(*arguments: str) -> dict[str, Any]:
+    """``python -m tests.engine.endgame_cases ARGUMENTS`` in a fresh interpreter: its closing JSON line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.engine.endgame_cases", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    lines = done.stdout.splitlines()
+    if done.returncode < 0:
+        last = next((line for line in reversed(lines) if line.startswith("case: ")), "no case started")
+        pytest.fail(f"crashed with {signal.Signals(-done.returncode).name} ({last}):\n{done.stderr[-2000:]}")
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def test_every_hostile_input_to_the_endgame_raises_a_named_error() -> None:
+    result = run("cases")
+    assert result["cases"] >= 30
+    assert result["failures"] == []
+
+
+def test_random_boards_and_racks_are_solved_without_a_crash() -> None:
+    seen = run("fuzz", "--seed", "3", "--rounds", "60")
+    assert seen["pass"] + seen["placement"] == 60
+    assert seen["placement"] > 10 and seen["complete"] > 5 and seen["cut"] > 5, seen

@@ -1,0 +1,61 @@
+"""The real endgames of the benchmark: made from seeded self-play, written and read back, measured."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from engine import native
+from engine.errors import EngineError
+from offline.endgames import DEFAULT_FILE, SOLVERS, english, from_self_play, measure, read, summary, write
+
+
+def test_the_shipped_file_holds_20_endgames_of_full_racks_from_self_play() -> None:
+    rules, lexicon = english()
+    shipped = read(DEFAULT_FILE, rules)
+    assert len(shipped) == 20
+    assert all(len(e.mine) == len(e.theirs) == rules.rack_size and e.scoreless == 0 for e in shipped)
+    # the file is what the command in its header makes: the first two again
+    again = list(from_self_play(2, 2026, rules, lexicon))
+    assert [(e.name, e.board, e.mine, e.theirs) for e in again] == [(e.name, e.board, e.mine, e.theirs) for e in
+                                                                    shipped[:2]]  # fmt: skip
+
+
+def test_written_endgames_read_back_the_same(tmp_path: Path) -> None:
+    rules, lexicon = english()
+    made = list(from_self_play(3, 7, rules, lexicon))
+    path = tmp_path / "endgames.txt"
+    write(made, path, "three endgames")
+    assert read(path, rules) == made
+    assert path.read_text(encoding="utf-8").startswith("# three endgames\n= ")
+
+
+def test_a_bad_line_is_named(tmp_path: Path) -> None:
+    rules, _ = english()
+    path = tmp_path / "bad.txt"
+    path.write_text("= g1 AB\n", encoding="utf-8")
+    with pytest.raises(EngineError, match=r"bad.txt:1: expected '= NAME MINE THEIRS SCORELESS'"):
+        read(path, rules)
+    path.write_text("= g1 AB1 CD 0\n" + "...............\n" * 15, encoding="utf-8")
+    with pytest.raises(EngineError, match=r"bad.txt:1: endgame g1"):
+        read(path, rules)
+
+
+@pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
+def test_measure_counts_nodes_per_cpu_second_and_the_endgames_solved() -> None:
+    """With injected clocks the figures are fixed: each reading of the wall clock is a second later (so
+    each solve stops after its budget of 3 s, in 3 x 64 nodes) and each solve takes 2 CPU seconds."""
+    rules, lexicon = english()
+    shipped = read(DEFAULT_FILE, rules)[:3]
+    ticks = iter(range(10**9))
+    cpu = iter(range(10**9))
+    lines: list[str] = []
+    figures = measure(shipped, rules, lexicon, 3.0, solver=SOLVERS["native"], clock=lambda: float(next(ticks)),
+                      cpu=lambda: 2.0 * next(cpu), report=lines.append)  # fmt: skip
+    assert figures.endgames == 3 and figures.solved == 0 and figures.cpu_seconds == 6.0
+    assert figures.nodes == 3 * 3 * 64
+    assert math.isclose(figures.nodes_per_cpu_second, figures.nodes / 6)
+    assert len(lines) == 3 and lines[0].startswith("# endgame g4\tEEILNOT vs ABDHIIL\tcomplete=False")
+    assert summary(figures, "native", 3.0).startswith("# endgames\tsolver=native\tsolved_within_3s=0/3\tnodes_per")
