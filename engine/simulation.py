@@ -318,11 +318,13 @@ class Sim:
         *,
         name: str = "sim",
         clock: Callable[[], float] = time.monotonic,
+        native: bool = True,
     ) -> None:
         self.static = static or Equity(solver=EndgameBudget(seconds=10.0, nodes=60_000))
         self.settings = settings or SimSettings()
         self.name = name
         self.clock = clock
+        self.native = native  # the C playouts when they can run; False: always the Python reference
         self.last: SimResult | None = None  # the last simulation's figures, for logs and the arena
 
     def budgeted(self, seconds: float) -> Sim:
@@ -332,7 +334,7 @@ class Sim:
         if seconds >= self.settings.seconds and static is self.static:
             return self
         settings = dataclasses.replace(self.settings, seconds=min(seconds, self.settings.seconds))
-        return Sim(static, settings, name=self.name, clock=self.clock)
+        return Sim(static, settings, name=self.name, clock=self.clock, native=self.native)
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         ranked = self.static.rank(situation, placements)
@@ -358,7 +360,9 @@ class Sim:
         inference = None
         if self.settings.inference and situation.last_play is not None:
             inference = RackInference(situation, player)
-        simulator = Simulator(player, self.settings, rng=random.Random(seed), clock=self.clock, inference=inference)
+        simulator = Simulator(
+            player, self.settings, rng=random.Random(seed), clock=self.clock, inference=inference, native=self.native
+        )
         self.last = simulator.simulate(situation, moves)
         chosen = [entry.move for entry in self.last.ranked]
         return [*chosen, *(m for m in candidates if m not in chosen)]

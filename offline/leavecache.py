@@ -56,7 +56,7 @@ def record(games: int, seed: int, iterations: int) -> list[Key]:
     model = replace(shipped, _cache=log)
     settings = SimSettings(max_iterations=iterations, seconds=math.inf)
     static = Equity(model, solver=EndgameBudget(seconds=math.inf, nodes=60_000))
-    player = Sim(static, settings)
+    player = Sim(static, settings, native=False)  # the Python playouts: the C kernel reads the table itself
     for game in range(games):
         play_game((player, player), rules, lexicon, pair_seed(seed, game), 0)
     return log.keys
