@@ -1,5 +1,5 @@
 """What ``wordfeud-bot check-config`` prints about the settings that shape a run: the strategy, the
-status page's address, the log file and the random games. ``bot.cli`` prints these lines after the
+status page's address, the log file, the random games, the strength levels and the chat. ``bot.cli`` prints these lines after the
 account (with the password variable in use, ``bot.config.password_source``) and the server."""
 
 from __future__ import annotations
@@ -38,4 +38,18 @@ def settings_lines(config: BotConfig, log_file: Path | None) -> list[str]:
         f"status page: {status_address(config.status.listen)}",
         f"log file: {logged}, level {config.logging.level}",
         f"random games: {random_text}",
+        f"level: {_levels(config)}",
+        "chat: " + ("on: a greeting and a closing line in each game" if config.chat.enabled else "off (chat.enabled)"),
     ]
+
+
+def _levels(config: BotConfig) -> str:
+    """The strength levels: the default, and where invitations, random games or opponents differ."""
+    text = config.play.level + (" (play.strategy)" if config.play.level == "full" else "")
+    if config.invites.level:
+        text += f"; invitations {config.invites.level}"
+    if config.random_games.level:
+        text += f"; random games {config.random_games.level}"
+    if config.invites.levels:
+        text += "; " + ", ".join(f"{name} {level}" for name, level in sorted(config.invites.levels.items()))
+    return text
