@@ -1,6 +1,7 @@
 """What ``wordfeud-bot check-config`` prints about the settings that shape a run: the strategy, the
 status page's address, the log file, the random games, the strength levels and the chat. ``bot.cli``
-prints these lines after the account (with the password variable in use, ``bot.config.password_source``) and the server."""
+prints these lines after the account (with the password variable in use, ``bot.config.password_source``)
+and the server."""
 
 from __future__ import annotations
 
