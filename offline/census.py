@@ -7,8 +7,8 @@ not among them; the played move's loss is the mean value of the simulation's bes
 played move's (points), and, where the simulation ranks by wins (bag under 16), the share of
 iterations won by the best minus the played move's. The figures are printed by phase: the opening (the
 game's first two moves), the middle (17 tiles or more in the bag), the late game (7 to 16), the
-pre-endgame (1 to 6) and the endgame (bag empty: counted but not measured; A and the reference both
-play the exact endgame search there). Only fixed-work strategies (``seconds=0``) are accepted, so the
+pre-endgame (1 to 6) and the endgame (bag empty: counted but not measured; a ``sim`` plays the exact
+endgame search there). Only fixed-work strategies (``seconds=0``) are accepted, so the
 figures are the same on every machine. Progress goes to stderr, the table to stdout.
 """
 
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.splitlines()[0].split(": ", 1)[1],
         epilog="Phases: "
         + "; ".join(f"{k}: {v}" for k, v in PHASE_NOTES.items())
-        + ". The endgame is counted, not measured (both sides of the comparison play the exact endgame search)."
+        + ". The endgame is counted, not measured (a sim plays the exact endgame search there)."
         " The 95% interval is over decisions (the decisions of one game are not independent, so it is narrow).",
     )
     parser.add_argument("--a", default=DEFAULT_A, help=f"the strategy measured (default: {DEFAULT_A})")
