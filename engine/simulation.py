@@ -354,18 +354,25 @@ class Sim:
         moves: list[Move] = [m for m in candidates if not isinstance(m, Pass)] or list(candidates)
         if len(moves) < 2:
             return list(candidates)
+        self.last = self.simulate(situation, moves)
+        chosen = [entry.move for entry in self.last.ranked]
+        return [*chosen, *(m for m in candidates if m not in chosen)]
+
+    def simulate(self, situation: Situation, moves: Sequence[Move]) -> SimResult:
+        """The simulation this strategy runs on ``moves`` in ``situation`` (its draws seeded by the position):
+        the candidates ranked with their statistics. ``offline.census`` measures played moves with it."""
         seed = f"{sorted(situation.board.tiles())}:{situation.rack.text()}:{situation.bag_count}"
         # the replies inside the simulation are static: an endgame search there would cost seconds each
         player = Equity(self.static.leave, source=self.static.source, swap_cost=self.static.swap_cost)
         inference = None
         if self.settings.inference and situation.last_play is not None:
             inference = RackInference(situation, player)
+        # the C kernel plays placements and swaps; a pass (a census may ask for one) is played in Python
+        native = self.native and not any(isinstance(move, Pass) for move in moves)
         simulator = Simulator(
-            player, self.settings, rng=random.Random(seed), clock=self.clock, inference=inference, native=self.native
+            player, self.settings, rng=random.Random(seed), clock=self.clock, inference=inference, native=native
         )
-        self.last = simulator.simulate(situation, moves)
-        chosen = [entry.move for entry in self.last.ranked]
-        return [*chosen, *(m for m in candidates if m not in chosen)]
+        return simulator.simulate(situation, moves)
 
 
 __all__ = ["CandidateStats", "Sim", "SimResult", "SimSettings", "Simulator"]

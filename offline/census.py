@@ -1,0 +1,258 @@
+"""``python -m offline.census``: a blunder census -- what strategy A's moves lose against a much longer look.
+
+Seeded games of A against B are played on the local engine (game ``i`` deals the bag of mirrored pair
+``i // 2`` of ``engine.arena``, A in seat ``i % 2``). At every decision of A with tiles in the bag the
+reference (a fixed-work ``sim``) simulates its own best candidates plus the move A played when it is
+not among them; the played move's loss is the mean value of the simulation's best candidate minus the
+played move's (points), and, where the simulation ranks by wins (bag under 16), the share of
+iterations won by the best minus the played move's. The figures are printed by phase: the opening (the
+game's first two moves), the middle (17 tiles or more in the bag), the late game (7 to 16), the
+pre-endgame (1 to 6) and the endgame (bag empty: counted but not measured; a ``sim`` plays the exact
+endgame search there). Only fixed-work strategies (``seconds=0``) are accepted, so the
+figures are the same on every machine. Progress goes to stderr, the table to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from engine.arena import pair_seed
+from engine.dawg import Dawg
+from engine.errors import LexiconError, RulesetError
+from engine.game import Game
+from engine.move import Move, Pass, Placement
+from engine.rules import Ruleset
+from engine.simulation import Sim
+from engine.strategy import Situation, Strategy, strategy_named
+from offline.workers import worker_lexicon
+
+DEFAULT_A = "sim:candidates=6,iterations=40,seconds=0"
+DEFAULT_B = "equity"
+DEFAULT_REFERENCE = "sim:candidates=12,iterations=400,seconds=0"
+PHASES = ("opening", "middle", "late", "pre-endgame", "endgame")
+PHASE_NOTES = {
+    "opening": "the game's first 2 moves",
+    "middle": "bag >= 17",
+    "late": "bag 7..16",
+    "pre-endgame": "bag 1..6",
+    "endgame": "bag 0",
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of A: its phase, whether A played the reference's choice, and what it lost
+    (None in the endgame, which is not measured; ``win_loss`` None where the ranking is by points)."""
+
+    phase: str
+    agreed: bool
+    loss: float | None
+    win_loss: float | None
+
+
+def phase_of(move_number: int, bag: int) -> str:
+    """The phase of the game's ``move_number``-th move (0 first) played with ``bag`` tiles in the bag."""
+    if move_number < 2:
+        return "opening"
+    if bag == 0:
+        return "endgame"
+    if bag <= 6:
+        return "pre-endgame"
+    if bag <= 16:
+        return "late"
+    return "middle"
+
+
+def measure(reference: Sim, situation: Situation, played: Move, phase: str) -> Decision:
+    """What ``played`` loses in ``situation`` against the reference's simulation of its own candidates
+    (plus ``played``)."""
+    if situation.bag_count == 0:
+        return Decision(phase, False, None, None)
+    width = reference.settings.candidates
+    ranked = reference.static.best(situation, width)[:width]
+    moves: list[Move] = [m for m in ranked if not isinstance(m, Pass)] or list(ranked)
+    if played not in moves:
+        moves.append(played)
+    if len(moves) < 2:  # only one move to play
+        return Decision(phase, True, 0.0, 0.0 if situation.bag_count < reference.settings.by_wins_below else None)
+    result = reference.simulate(situation, moves)
+    best = result.ranked[0]
+    mine = next(entry for entry in result.ranked if entry.move == played)
+    win_loss = best.win_rate - mine.win_rate if result.by_wins else None
+    return Decision(phase, best.move == played, best.mean - mine.mean, win_loss)
+
+
+def census_game(
+    a: Strategy, b: Strategy, reference: Sim, rules: Ruleset, lexicon: Dawg, seed: int, seat_of_a: int
+) -> list[Decision]:
+    """Play one game of A (in ``seat_of_a``) against B and measure each of A's decisions."""
+    game = Game(rules, lexicon, random.Random(seed))
+    by_seat = (a, b) if seat_of_a == 0 else (b, a)
+    decisions: list[Decision] = []
+    while not game.is_over:
+        seat = game.current
+        scores = (game.scores[seat], game.scores[1 - seat])
+        last = game.history[-1].action if game.history and game.history[-1].player != seat else None
+        theirs = last if isinstance(last, Placement) else None
+        situation = Situation(
+            game.board, game.rack, rules, lexicon, tuple(game.unseen(seat)), len(game.bag), scores,
+            game.scoreless_turns, theirs,
+        )  # fmt: skip
+        choice = by_seat[seat].best(situation, 1)[0]
+        if seat == seat_of_a:
+            decisions.append(measure(reference, situation, choice, phase_of(len(game.history), len(game.bag))))
+        game.play(choice)
+    return decisions
+
+
+def run_census(
+    a: str,
+    b: str,
+    reference: str,
+    *,
+    games: int,
+    ruleset: int,
+    seed: int,
+    progress: Callable[[str], None] | None = None,
+) -> list[Decision]:
+    """Play ``games`` seeded games and return every measured decision of A, in order."""
+    rules = Ruleset.for_id(ruleset)
+    lexicon = worker_lexicon(ruleset)
+    checker = fixed_work(reference)
+    if not isinstance(checker, Sim):
+        raise ValueError(f"reference {reference!r}: expected a sim:...,seconds=0 strategy")
+    decisions: list[Decision] = []
+    started = time.monotonic()
+    for index in range(games):
+        # fresh strategies per game: nothing a strategy keeps between moves carries from game to game
+        found = census_game(
+            fixed_work(a), fixed_work(b), checker, rules, lexicon, pair_seed(seed, index // 2), index % 2
+        )
+        decisions.extend(found)
+        if progress:
+            progress(f"game {index + 1}/{games}: {len(found)} decisions of A, {time.monotonic() - started:.0f} s")
+    return decisions
+
+
+def fixed_work(name: str) -> Strategy:
+    """The strategy ``name``; ValueError (naming it) when it is unknown or a simulation with a time limit."""
+    strategy = strategy_named(name)
+    if isinstance(strategy, Sim) and math.isfinite(strategy.settings.seconds):
+        raise ValueError(f"strategy {name!r} has a time limit; give seconds=0 so the census is fixed work")
+    return strategy
+
+
+@dataclass(frozen=True)
+class PhaseRow:
+    """The figures of one phase."""
+
+    phase: str
+    decisions: int
+    agreed: float
+    loss: float | None
+    loss_low: float | None
+    loss_high: float | None
+    win_loss: float | None
+    win_decisions: int
+
+
+def rows(decisions: Sequence[Decision]) -> list[PhaseRow]:
+    """One row per phase and one for all phases together (``all``)."""
+    result = []
+    for phase in (*PHASES, "all"):
+        chosen = [d for d in decisions if phase in (d.phase, "all")]
+        losses = [d.loss for d in chosen if d.loss is not None]
+        wins = [d.win_loss for d in chosen if d.win_loss is not None]
+        measured = [d for d in chosen if d.loss is not None]
+        agreed = sum(d.agreed for d in measured) / len(measured) if measured else math.nan
+        mean = statistics.fmean(losses) if losses else None
+        half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0.0
+        result.append(
+            PhaseRow(
+                phase,
+                len(chosen),
+                agreed,
+                mean,
+                None if mean is None else mean - half,
+                None if mean is None else mean + half,
+                statistics.fmean(wins) if wins else None,
+                len(wins),
+            )
+        )
+    return result
+
+
+def table_lines(decisions: Sequence[Decision]) -> Iterator[str]:
+    """The census table: per phase the decisions, the share that agreed with the reference, the mean
+    loss in points with its 95% interval, and the mean loss in win share (where ranked by wins)."""
+    yield f"{'phase':<12} {'decisions':>9} {'agreed':>7} {'loss (pts)':>10} {'95% CI':>17} {'win share loss':>15}"
+    for row in rows(decisions):
+        if row.decisions == 0:
+            yield f"{row.phase:<12} {0:>9} {'-':>7} {'-':>10} {'no decisions':>17} {'-':>15}"
+            continue
+        if row.loss is None:
+            yield f"{row.phase:<12} {row.decisions:>9} {'-':>7} {'-':>10} {'not measured':>17} {'-':>15}"
+            continue
+        interval = f"{row.loss_low:+.2f} .. {row.loss_high:+.2f}"
+        wins = f"{row.win_loss:+.2%} ({row.win_decisions})" if row.win_loss is not None else "-"
+        yield f"{row.phase:<12} {row.decisions:>9} {row.agreed:>7.1%} {row.loss:>+10.2f} {interval:>17} {wins:>15}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m offline.census",
+        description=__doc__.splitlines()[0].split(": ", 1)[1],
+        epilog="Phases: "
+        + "; ".join(f"{k}: {v}" for k, v in PHASE_NOTES.items())
+        + ". The endgame is counted, not measured (a sim plays the exact endgame search there)."
+        " The 95% interval is over decisions (the decisions of one game are not independent, so it is narrow).",
+    )
+    parser.add_argument("--a", default=DEFAULT_A, help=f"the strategy measured (default: {DEFAULT_A})")
+    parser.add_argument("--b", default=DEFAULT_B, help=f"its opponent (default: {DEFAULT_B})")
+    parser.add_argument(
+        "--reference",
+        default=DEFAULT_REFERENCE,
+        help=f"the longer look, a fixed-work sim (default: {DEFAULT_REFERENCE})",
+    )
+    parser.add_argument("--games", type=int, default=10, help="games to play (default 10; A alternates seats)")
+    parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    parser.add_argument("--seed", type=int, default=0, help="match seed: the bags of the games (default 0)")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games {args.games}: expected at least 1")
+    try:
+        Ruleset.for_id(args.ruleset)
+    except RulesetError as error:
+        parser.error(f"--ruleset {args.ruleset}: {error}")
+    for option in ("a", "b", "reference"):
+        try:
+            strategy = fixed_work(getattr(args, option))
+        except ValueError as error:
+            parser.error(f"--{option}: {error}")
+        if option == "reference" and not isinstance(strategy, Sim):
+            parser.error(f"--reference {args.reference!r}: expected a sim:...,seconds=0 strategy")
+    started = time.monotonic()
+    try:
+        decisions = run_census(
+            args.a, args.b, args.reference, games=args.games, ruleset=args.ruleset, seed=args.seed,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )  # fmt: skip
+    except LexiconError as error:
+        print(f"python -m offline.census: {error}", file=sys.stderr)
+        return 1
+    print(f"census of {args.a} against {args.b}, reference {args.reference}")
+    for line in table_lines(decisions):
+        print(line)
+    print(f"ruleset {args.ruleset}, seed {args.seed}, {args.games} games, {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
