@@ -14,9 +14,10 @@ from bot.config import ChatConfig, parse_config
 from bot.daemon import Daemon
 from bot.errors import ApiError
 from bot.models import CHAT_MESSAGE_LENGTH, Chat, Game
+from bot.people_store import CHAT_KEPT
 from bot.service import PassReport
 from bot.status_page import fragment, snapshot
-from bot.store import CHAT_KEPT, Store
+from bot.store import Store
 from tests.bot.conftest import Sandbox
 from tests.bot.helpers import game_json
 

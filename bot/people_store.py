@@ -1,0 +1,80 @@
+"""The state kept for playing people: what each decision weighed (for the status page), the chat
+events said and the opponent's messages, and which games came from invitations (their strength level).
+A part of ``bot.store.Store``, which owns the database connection and its transactions."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+#: The opponent's chat messages kept per game (the newest).
+CHAT_KEPT = 20
+
+
+class PeopleRecords:
+    """The methods; ``_db``, ``_transaction`` and ``clock`` are the store's."""
+
+    _db: sqlite3.Connection
+    clock: Callable[[], float]
+
+    def _transaction(self) -> AbstractContextManager[None]:  # pragma: no cover - the store's
+        raise NotImplementedError
+
+    def save_thinking(self, game_id: int, facts: dict[str, Any]) -> None:
+        """Keep what the last decision of a game weighed (one row a game, replaced by the next decision)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO thinking VALUES (?, ?, ?)", (game_id, self.clock(), json.dumps(facts))
+            )
+
+    def thinking(self, game_id: int) -> dict[str, Any] | None:
+        """What the last decision of a game weighed, with when (``at``); None before its first decision."""
+        row = self._db.execute("SELECT at, facts FROM thinking WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        facts: dict[str, Any] = json.loads(row[1])
+        return {**facts, "at": float(row[0])}
+
+    def mark_chat(self, game_id: int, event: str) -> bool:
+        """Mark a chat event (greeting, closing) of a game as said; False if it was already."""
+        with self._transaction():
+            cursor = self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, '1')", (f"chat:{game_id}:{event}",))
+        return cursor.rowcount > 0
+
+    def chat_read(self, game_id: int) -> int:
+        """How many of a game's chat messages the bot has read."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"chatread:{game_id}",)).fetchone()
+        return int(row[0]) if row else 0
+
+    def add_chat(self, game_id: int, messages: list[tuple[str, float]], read: int) -> None:
+        """Keep the opponent's chat messages of a game (the newest ``CHAT_KEPT``) and how many were read."""
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR IGNORE INTO chat VALUES (?, ?, ?)", [(game_id, sent, text) for text, sent in messages]
+            )
+            self._db.execute(
+                "DELETE FROM chat WHERE game_id = ? AND rowid NOT IN "
+                "(SELECT rowid FROM chat WHERE game_id = ? ORDER BY sent DESC LIMIT ?)",
+                (game_id, game_id, CHAT_KEPT),
+            )
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"chatread:{game_id}", str(read)))
+
+    def chat(self, game_id: int) -> list[tuple[float, str]]:
+        """The opponent's kept chat messages of a game, oldest first: (sent, text)."""
+        rows = self._db.execute("SELECT sent, message FROM chat WHERE game_id = ? ORDER BY sent", (game_id,))
+        return [(float(sent), str(text)) for sent, text in rows.fetchall()]
+
+    def mark_invited(self, game_id: int) -> None:
+        """Remember that a game came from an invitation the bot accepted (its strength level may differ)."""
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, 'invite')", (f"origin:{game_id}",))
+
+    def invited(self, game_id: int) -> bool:
+        """Whether the bot accepted the game from an invitation (games from before this was kept: False)."""
+        return self._db.execute("SELECT 1 FROM meta WHERE key = ?", (f"origin:{game_id}",)).fetchone() is not None
+
+
+__all__ = ["CHAT_KEPT", "PeopleRecords"]
