@@ -4,7 +4,7 @@ of each and a few real endgames.
 
 ``PYTHONMALLOC=malloc`` makes each of CPython's allocations (and the extension's ``PyMem_Malloc``) a
 malloc block that memcheck bounds; ``valgrind-python.supp`` drops CPython 3.11's own noise (see its
-comments). The run takes about 35 s here; it is skipped, saying so, where valgrind is not installed
+comments). The run takes about 50 s here; it is skipped, saying so, where valgrind is not installed
 (``.ci/run`` installs it in CI).
 """
 
@@ -75,7 +75,7 @@ def test_the_native_module_is_clean_under_memcheck(tmp_path: Path) -> None:
     assert found and int(found[1]) >= 40 and int(found[2]) > 1000, done.stdout[-2000:]
     assert "hostile cases done" in done.stdout and "fuzz: " in done.stdout
     played = re.search(r"playouts: (\d+) played, hostile cases done", done.stdout)
-    assert played and int(played[1]) >= 50, done.stdout[-2000:]
+    assert played and int(played[1]) >= 30, done.stdout[-2000:]
     endgame = re.search(r"endgame: hostile cases, fuzz .*'placement': (\d+).*, (\d+) real endgames", done.stdout)
     assert endgame and int(endgame[1]) > 0 and int(endgame[2]) == 4, done.stdout[-2000:]
 

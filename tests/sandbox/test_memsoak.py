@@ -52,7 +52,7 @@ def test_bad_options_are_usage_errors(argv: list[str], capsys: pytest.CaptureFix
 def test_a_short_run_samples_the_bot_and_finds_no_duplicate_or_traceback(tmp_path: Path) -> None:
     work = tmp_path / "work"
     result = subprocess.run(
-        [sys.executable, "-m", "sandbox.memsoak", "--minutes", "0.25", "--every", "4", "--keep", str(work)],
+        [sys.executable, "-m", "sandbox.memsoak", "--minutes", "0.15", "--every", "3", "--keep", str(work)],
         capture_output=True,
         text=True,
         timeout=180,
