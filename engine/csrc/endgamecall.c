@@ -6,40 +6,6 @@
 
 #include "endgame.h"
 
-static int read_board(Solver *sv, PyObject *grid) {
-    if (!PyList_Check(grid) || PyList_GET_SIZE(grid) != SIZE) {
-        PyErr_Format(PyExc_ValueError, "the board must be a list of %d rows", SIZE);
-        return -1;
-    }
-    sv->tiles = 0;
-    for (int r = 0; r < SIZE; r++) {
-        PyObject *row = PyList_GET_ITEM(grid, r);
-        if (!PyList_Check(row) || PyList_GET_SIZE(row) != SIZE) {
-            PyErr_Format(PyExc_ValueError, "board row %d must be a list of %d squares", r, SIZE);
-            return -1;
-        }
-        for (int c = 0; c < SIZE; c++) {
-            PyObject *item = PyList_GET_ITEM(row, c);
-            if (!PyLong_Check(item)) {
-                PyErr_Format(PyExc_TypeError, "board square (%d, %d) is not an int", r, c);
-                return -1;
-            }
-            long t = PyLong_AsLong(item);
-            if (t == -1 && PyErr_Occurred()) {
-                return -1;
-            }
-            if (t != EMPTY && (t < 0 || (t & ~(long)(BLANK_FLAG | LETTER_MASK)) || (t & LETTER_MASK) >= sv->letters)) {
-                PyErr_Format(PyExc_ValueError, "board square (%d, %d) holds %ld, not a tile of this alphabet", r, c,
-                             t);
-                return -1;
-            }
-            sv->gen.grid[r * SIZE + c] = (int8_t)t;
-            sv->tiles += t != EMPTY;
-        }
-    }
-    return 0;
-}
-
 static int read_endgame_rack(Solver *sv, PyObject *counts, int blanks, int rack_size, const char *whose,
                              ERack *rack) {
     memset(rack, 0, sizeof(ERack));
@@ -175,7 +141,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     s->bingo = rules->bingo;
     s->top = NULL;
     ERack mine, theirs;
-    if (read_board(sv, grid) < 0 ||
+    if (read_grid(&sv->gen, grid, sv->letters, &sv->tiles) < 0 ||
         read_endgame_rack(sv, mine_counts, mine_blanks, rules->rack_size, "my", &mine) < 0 ||
         read_endgame_rack(sv, theirs_counts, theirs_blanks, rules->rack_size, "their", &theirs) < 0) {
         goto done;

@@ -414,7 +414,7 @@ static void search_line(Search *s, const RulesObject *rules, int view, int line,
  * Reading the arguments.
  */
 
-static int read_grid(Search *s, PyObject *grid, int letters, int *tiles) {
+int read_grid(Search *s, PyObject *grid, int letters, int *tiles) {
     /* grid: a list of SIZE lists of SIZE ints (-1 or a tile code with the blank flag) */
     if (!PyList_Check(grid) || PyList_GET_SIZE(grid) != SIZE) {
         PyErr_Format(PyExc_ValueError, "the board must be a list of %d rows", SIZE);
