@@ -328,6 +328,11 @@ class Store(PeopleRecords):
         rows = self._db.execute("SELECT game FROM snapshots WHERE game_id = ? ORDER BY id", (game_id,)).fetchall()
         return [json.loads(row[0]) for row in rows]
 
+    def was_running(self, game_id: int) -> bool | None:
+        """Whether the bot last saw the game running (None: it has never seen the game)."""
+        row = self._db.execute("SELECT running FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else bool(row[0])
+
     def running_ids(self) -> set[int]:
         """The recorded games that are still running."""
         return {int(row[0]) for row in self._db.execute("SELECT game_id FROM games WHERE running = 1")}

@@ -219,7 +219,7 @@ class TurnPlayer:
 
     def _observe(self, game: Game) -> None:
         """Record the game and settle decisions left pending by an earlier pass or run."""
-        was_running = None if self.store.seen(game.id) is None else game.id in self.store.running_ids()
+        was_running = self.store.was_running(game.id)
         self.store.record_game(game, self.user_id)
         if was_running and not game.is_running:
             log.info("%s", game_over_line(game, self.user_id))
