@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from bot.config import InvitesConfig, PlayConfig, RandomGamesConfig
 from bot.models import Game
-from engine.levels import level_named, level_strategy
-from engine.strategy import Strategy, strategy_named
+from engine.levels import level_named
+from engine.strategy import LEVEL_PREFIX, Strategy, strategy_named
 
 
 class StrengthChooser:
@@ -44,5 +44,5 @@ class StrengthChooser:
         if level_named(level).base == "":
             return None
         if level not in self._strategies:
-            self._strategies[level] = level_strategy(level, lambda: strategy_named(self.play.strategy), strategy_named)
+            self._strategies[level] = strategy_named(LEVEL_PREFIX + level)
         return self._strategies[level]
