@@ -6,37 +6,30 @@ A decision is written *before* its submission (status ``pending``) and settled a
 run that died in between knows to re-read the game instead of playing again. The file holds a
 session id (a credential): it is created readable by its owner only, and refused if others can
 read it. ``lock()`` keeps two runs (cron and a daemon, say) from acting at the same time.
+
+This module holds what is kept and how it is read (the queries, and the values they return); the
+file itself (its permissions, identity, schema and migration, transactions and lock) is
+``bot.state_file``'s, and the records of playing people are ``bot.people_store``'s.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
-import os
-import sqlite3
-import stat
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from bot.convert import Submission
-from bot.errors import LockedError, StoreError
 from bot.models import Game
 from bot.people_store import PeopleRecords
+from bot.state_file import APPLICATION_ID, SCHEMA_VERSION, StateFile
 from dictionaries.learned import LearnedWords
 from dictionaries.rejections import RejectedWords
 
-#: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
-SCHEMA_VERSION = 2
-_MARKER = "wordfeud-bot state"
-#: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
-#: program's SQLite file is recognised before anything is written to it.
-APPLICATION_ID = 0x57464253
 #: Snapshots kept of one game at most: two per move count at most, and a game has far fewer moves (100 tiles
 #: and at most 6 scoreless turns in a row). A server that raises the move count forever fills no disk.
 MAX_SNAPSHOTS_PER_GAME = 1000
@@ -45,38 +38,6 @@ _NOT_CONTENT = frozenset({"updated", "chat_count", "read_chat_count"})
 
 log = logging.getLogger(__name__)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS sessions (
-    account TEXT PRIMARY KEY, session_id TEXT NOT NULL, user_id INTEGER NOT NULL, saved REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
-    game_id INTEGER PRIMARY KEY, ruleset INTEGER NOT NULL, opponent TEXT NOT NULL,
-    updated REAL NOT NULL, move_count INTEGER NOT NULL, running INTEGER NOT NULL,
-    my_score INTEGER NOT NULL DEFAULT 0, their_score INTEGER NOT NULL DEFAULT 0, first_seen REAL NOT NULL,
-    my_turn INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS snapshots (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, move_count INTEGER NOT NULL,
-    taken REAL NOT NULL, game TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS decisions (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, move_count INTEGER NOT NULL,
-    kind TEXT NOT NULL, notation TEXT NOT NULL, payload TEXT NOT NULL, points INTEGER NOT NULL,
-    status TEXT NOT NULL, server_points INTEGER, detail TEXT NOT NULL DEFAULT '', at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS boards (board_id INTEGER PRIMARY KEY, grid TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rejected (ruleset INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (ruleset, word));
-CREATE TABLE IF NOT EXISTS accepted (
-    ruleset INTEGER NOT NULL, word TEXT NOT NULL, game_id INTEGER NOT NULL, source TEXT NOT NULL,
-    seen REAL NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (ruleset, word));
-CREATE TABLE IF NOT EXISTS thinking (game_id INTEGER PRIMARY KEY, at REAL NOT NULL, facts TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS chat (
-    game_id INTEGER NOT NULL, sent REAL NOT NULL, message TEXT NOT NULL, PRIMARY KEY (game_id, sent, message));
-CREATE INDEX IF NOT EXISTS snapshots_game ON snapshots (game_id, id);
-CREATE INDEX IF NOT EXISTS decisions_game ON decisions (game_id, id);
-CREATE TABLE IF NOT EXISTS read_failures (
-    game_id INTEGER PRIMARY KEY, failures INTEGER NOT NULL, retry_at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS accepted_game ON accepted (game_id, new);
-CREATE INDEX IF NOT EXISTS accepted_learned ON accepted (new, seen);
-CREATE INDEX IF NOT EXISTS accepted_newest ON accepted (ruleset, new, seen);
-"""
 
 class DecisionStatus(StrEnum):
     """A decision's status: written ``pending`` before submitting, then settled (the stored text is the value)."""
@@ -161,76 +122,14 @@ class GameRow:
         return "won" if self.my_score > self.their_score else "lost" if self.my_score < self.their_score else "drawn"
 
 
-class Store(PeopleRecords):
-    """The state database at ``path`` (``":memory:"`` for tests); ``clock`` stamps the records."""
+class Store(StateFile, PeopleRecords):
+    """The state database at ``path`` (``":memory:"`` for tests); ``clock`` stamps the records. Opening,
+    closing, the lock and the transactions are ``StateFile``'s."""
 
     def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
-        self.path = str(path)
         self.clock = clock
-        self._lock_file: IO[str] | None = None
         self._full: set[int] = set()  # games whose snapshot limit was reached (logged once)
-        if self.path != ":memory:":
-            _ensure_private(Path(self.path))
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"state file {self.path}: {exc}") from None
-        try:
-            self._db.execute("PRAGMA busy_timeout=5000")
-            with self._transaction():
-                self._check_identity()  # before anything is changed, the journal mode included
-            self._db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else "PRAGMA journal_mode=MEMORY")
-            with self._transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._check_meta()
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise StoreError(f"state file {self.path}: {exc}") from None
-        except StoreError:
-            self._db.close()
-            raise
-
-    def close(self) -> None:
-        """Close the database (and release the lock if held)."""
-        self._release()
-        self._db.close()
-
-    # -- the lock ---------------------------------------------------------------------------
-
-    @contextmanager
-    def lock(self) -> Iterator[None]:
-        """Hold the run lock (a file lock next to the database, released even if the process dies).
-
-        The lock belongs to the resolved file, so the same state reached through a symbolic link or
-        another relative path is one lock. Raises LockedError when another run holds it.
-        """
-        if self.path == ":memory:":
-            yield
-            return
-        lock_path = os.path.realpath(self.path) + ".lock"
-        try:
-            descriptor = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        except OSError as exc:
-            raise StoreError(f"lock file {lock_path}: {exc.strerror or exc}") from None
-        handle = os.fdopen(descriptor, "a", encoding="utf-8")
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise LockedError(f"another run of the bot holds the lock {lock_path}") from None
-        self._lock_file = handle
-        try:
-            yield
-        finally:
-            self._release()
-
-    def _release(self) -> None:
-        if self._lock_file is not None:
-            fcntl.flock(self._lock_file.fileno(), fcntl.LOCK_UN)
-            self._lock_file.close()
-            self._lock_file = None
+        super().__init__(path)
 
     # -- sessions ---------------------------------------------------------------------------
 
@@ -525,67 +424,6 @@ class Store(PeopleRecords):
             average_opponent_score=sum(t for _, t in finished) / count,
         )
 
-    # -- plumbing ---------------------------------------------------------------------------
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        except (sqlite3.DatabaseError, OverflowError) as exc:  # OverflowError: an int SQLite cannot hold
-            raise StoreError(f"state file {self.path}: {exc}") from None
-
-    def _check_identity(self) -> None:
-        """Refuse another program's SQLite file before writing to it; mark a new (empty) file as ours.
-
-        A file is ours when its ``application_id`` is ours, or (files made before the id was set) when
-        its ``meta`` table holds the marker, which then gets the id."""
-        (application_id,) = self._db.execute("PRAGMA application_id").fetchone()
-        if application_id == APPLICATION_ID:
-            return
-        tables = sorted(
-            str(row[0])
-            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            if not str(row[0]).startswith("sqlite_")
-        )
-        if application_id == 0 and not tables:
-            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            return
-        if application_id == 0 and "meta" in tables:
-            try:
-                marker = self._db.execute("SELECT value FROM meta WHERE key = 'marker'").fetchone()
-            except sqlite3.OperationalError:  # a ``meta`` table of another shape
-                marker = None
-            if marker is not None and marker[0] == _MARKER:
-                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                return
-        owner = f"application id {application_id:#x}" if application_id else f"tables: {', '.join(tables[:6])}"
-        raise StoreError(
-            f"state file {self.path} is another program's SQLite database ({owner}), not a wordfeud-bot state "
-            "database; it was left as it was. Give the bot a file of its own (--state or store.path)"
-        )
-
-    def _check_meta(self) -> None:
-        rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
-        if not rows:
-            self._db.execute("INSERT INTO meta VALUES ('marker', ?), ('version', ?)", (_MARKER, str(SCHEMA_VERSION)))
-            return
-        if rows.get("marker") != _MARKER:
-            raise StoreError(f"state file {self.path} is not a wordfeud-bot state database")
-        if rows.get("version") == "1":
-            # version 2 only added the ``accepted`` table, which the schema above has just created
-            self._db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(SCHEMA_VERSION),))
-            return
-        if rows.get("version") != str(SCHEMA_VERSION):
-            raise StoreError(
-                f"state file {self.path} has schema version {rows.get('version')}; this bot reads {SCHEMA_VERSION}"
-            )
-
 
 def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
     """A snapshot without what changes with no change of the game: its stamp and its chat counts."""
@@ -599,20 +437,16 @@ def _decision(row: Any) -> Decision:
     return Decision(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], json.loads(r[5]), int(r[6]), status, r[8], r[9])
 
 
-def _ensure_private(path: Path) -> None:
-    """Create the file readable by its owner only, or refuse an existing one others can read."""
-    if path.is_dir():
-        example = path / "state.sqlite3"
-        raise StoreError(f"state file {path} is a directory; give the path of a file in it, e.g. {example}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except OSError as exc:
-        raise StoreError(f"state file {path}: {exc.strerror or exc}") from None
-    if mode & 0o077:
-        raise StoreError(
-            f"state file {path} can be read by other users (mode {mode:o}) and holds a session id; "
-            f"run: chmod 600 {path}"
-        )
+__all__ = [  # the state file's identity is re-exported: callers and tests read it here
+    "APPLICATION_ID",
+    "MAX_SNAPSHOTS_PER_GAME",
+    "OPPONENT",
+    "OWN",
+    "SCHEMA_VERSION",
+    "Accepted",
+    "Decision",
+    "DecisionStatus",
+    "GameRow",
+    "Stats",
+    "Store",
+]
