@@ -16,6 +16,10 @@ without edges (every word's last state) has id ``len(child)``.
 File: a fixed header (magic, format version, sizes, word count, CRC-32 of the payload,
 SHA-256 of the source word list), the alphabet's symbols, then the zlib-compressed arrays.
 
+This module holds the lexicon as it is searched and changed: the queries, the copies with words
+removed or added, and the check of loaded arrays. Building the minimal graph from a word list is
+``engine.dawgbuild``'s; writing and reading the file's bytes is ``engine.dawgfile``'s.
+
 >>> from engine.rules import Ruleset
 >>> en = Ruleset.for_id(5).alphabet
 >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "CATS", "CAR", "DOG"]], en)
@@ -25,46 +29,20 @@ SHA-256 of the source word list), the alphabet's symbols, then the zlib-compress
 
 from __future__ import annotations
 
-import hashlib
-import struct
 import sys
-import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
+from engine.dawgbuild import Word, build_minimal, source_checksum
+from engine.dawgfile import FORMAT_VERSION, MAGIC, decode, encode
 from engine.errors import LexiconError
 from engine.tiles import LETTER_MASK, Alphabet
 from engine.wholefile import write_whole
 
-MAGIC = b"WFDAWG\r\n"
-FORMAT_VERSION = 1
-# magic, version, edge count, word count, payload length, payload crc32, source sha256
-_HEADER = struct.Struct("<8sHIIII32s")
-_ALPHABET_LEN = struct.Struct("<H")
-
-Word = Sequence[int]
 #: How a lexicon holds its arrays in memory: lists or ``array('I')`` (see the module's docstring).
 Ints: TypeAlias = "list[int] | array[int]"  # a string: array is not subscriptable at run time before 3.12
-
-
-def source_checksum(words: Iterable[Word]) -> bytes:
-    """SHA-256 of a sorted, de-duplicated word list in tile codes: identifies a lexicon's source."""
-    digest = hashlib.sha256()
-    for word in words:
-        digest.update(bytes(word))
-        digest.update(b"\xff")
-    return digest.digest()
-
-
-class _BuildNode:
-    __slots__ = ("edges", "final", "id")
-
-    def __init__(self) -> None:
-        self.edges: dict[int, _BuildNode] = {}
-        self.final = False
-        self.id = -1
 
 
 class Dawg:
@@ -114,96 +92,8 @@ class Dawg:
         Words are tuples of letter codes of ``alphabet``; a code outside it raises LexiconError.
         ``progress``, if given, is called with the number of words done every 10,000 words.
         """
-        letters = len(alphabet)
-        unique = sorted({tuple(w) for w in words})
-        for word in unique:
-            if not word:
-                raise LexiconError("the word list contains an empty word")
-            if min(word) < 0 or max(word) >= letters:
-                raise LexiconError(f"word {word!r} has a code outside the alphabet (0..{letters - 1})")
-        root = _BuildNode()
-        register: dict[tuple[bool, tuple[tuple[int, int], ...]], _BuildNode] = {}
-        # the path of the word just added: (parent, letter, child) not yet registered
-        path: list[tuple[_BuildNode, int, _BuildNode]] = []
-        counter = [0]
-
-        def minimize(down_to: int) -> None:
-            while len(path) > down_to:
-                parent, letter, node = path.pop()
-                key = (node.final, tuple((lt, ch.id) for lt, ch in node.edges.items()))
-                existing = register.get(key)
-                if existing is not None:
-                    parent.edges[letter] = existing
-                else:
-                    node.id = counter[0]
-                    counter[0] += 1
-                    register[key] = node
-
-        previous: tuple[int, ...] = ()
-        for done, word in enumerate(unique, 1):
-            common = 0
-            limit = min(len(word), len(previous))
-            while common < limit and word[common] == previous[common]:
-                common += 1
-            minimize(common)
-            node = path[-1][2] if path else root
-            for letter in word[common:]:
-                nxt = _BuildNode()
-                node.edges[letter] = nxt
-                path.append((node, letter, nxt))
-                node = nxt
-            node.final = True
-            previous = word
-            if progress is not None and done % 10_000 == 0:
-                progress(done)
-        minimize(0)
-        if progress is not None:
-            progress(len(unique))
-        return cls._pack(root, alphabet, len(unique), source_checksum(unique))
-
-    @classmethod
-    def _pack(cls, root: _BuildNode, alphabet: Alphabet, word_count: int, checksum: bytes) -> Dawg:
-        # Lay nodes out breadth-first so that nodes near the root (the hot ones) sit together.
-        order: list[_BuildNode] = []
-        position: dict[int, int] = {}
-        queue = [root]
-        seen = {id(root)}
-        while queue:
-            nxt: list[_BuildNode] = []
-            for node in queue:
-                order.append(node)
-                for ch in node.edges.values():
-                    if id(ch) not in seen:
-                        seen.add(id(ch))
-                        nxt.append(ch)
-            queue = nxt
-        offset = 0
-        sink_nodes = []
-        for node in order:
-            if node.edges:
-                position[id(node)] = offset
-                offset += len(node.edges)
-            else:
-                sink_nodes.append(node)
-        edge_count = offset
-        for node in sink_nodes:
-            position[id(node)] = edge_count
-        child = array("I", bytes(4 * edge_count))
-        mask = array("I", bytes(4 * (edge_count + 1)))
-        ends = array("I", bytes(4 * (edge_count + 1)))
-        for node in order:
-            if not node.edges:
-                continue
-            base = position[id(node)]
-            m = e = 0
-            for i, (letter, ch) in enumerate(node.edges.items()):
-                child[base + i] = position[id(ch)]
-                m |= 1 << letter
-                if ch.final:
-                    e |= 1 << letter
-            mask[base] = m
-            ends[base] = e
-        return cls(alphabet, child, mask, ends, word_count, checksum)
+        built = build_minimal(words, alphabet, progress=progress)
+        return cls(alphabet, built.child, built.mask, built.ends, built.word_count, built.checksum)
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -422,20 +312,7 @@ class Dawg:
         """The binary file contents."""
         if self.derived:
             raise LexiconError("a lexicon with words removed is not saved: save the removed words instead")
-        arrays = [self.child, self.mask, self.ends]
-        raw = b"".join(_little_endian(a) for a in arrays)
-        payload = zlib.compress(raw, 9)
-        symbols = "\x1f".join(self.alphabet.symbols).encode("utf-8")
-        header = _HEADER.pack(
-            MAGIC,
-            FORMAT_VERSION,
-            len(self.child),
-            self.word_count,
-            len(payload),
-            zlib.crc32(payload),
-            self.checksum,
-        )
-        return header + _ALPHABET_LEN.pack(len(symbols)) + symbols + payload
+        return encode(self.alphabet, self.child, self.mask, self.ends, self.word_count, self.checksum)
 
     def save(self, path: str | Path) -> None:
         """Write the binary file (atomically: a crash never leaves half a file)."""
@@ -444,52 +321,8 @@ class Dawg:
     @classmethod
     def from_bytes(cls, data: bytes, alphabet: Alphabet, *, name: str = "lexicon") -> Dawg:
         """Read a binary lexicon; raises LexiconError if it is corrupt or for another alphabet."""
-        if len(data) < _HEADER.size + _ALPHABET_LEN.size:
-            raise LexiconError(f"{name}: file is truncated ({len(data)} bytes)")
-        magic, version, edges, words, length, crc, checksum = _HEADER.unpack_from(data)
-        if magic != MAGIC:
-            raise LexiconError(f"{name}: not a lexicon file (bad magic {magic!r})")
-        if version != FORMAT_VERSION:
-            raise LexiconError(
-                f"{name}: lexicon format version {version}, this program reads version {FORMAT_VERSION}; rebuild it"
-            )
-        offset = _HEADER.size
-        (sym_len,) = _ALPHABET_LEN.unpack_from(data, offset)
-        offset += _ALPHABET_LEN.size
-        expected = offset + sym_len + length
-        if len(data) != expected:  # before the alphabet: a cut file must not be blamed on it
-            problem = "truncated" if len(data) < expected else "padded"
-            raise LexiconError(
-                f"{name}: file is {problem} or corrupt ({len(data):,} bytes, its header says {expected:,}); "
-                "build it again"
-            )
-        try:
-            symbols = tuple(data[offset : offset + sym_len].decode("utf-8").split("\x1f"))
-        except UnicodeDecodeError:
-            raise LexiconError(f"{name}: corrupt alphabet in header") from None
-        offset += sym_len
-        if symbols != alphabet.symbols:
-            raise LexiconError(
-                f"{name}: built for alphabet {''.join(symbols)!r}, but the ruleset's alphabet is "
-                f"{''.join(alphabet.symbols)!r}"
-            )
-        payload = data[offset:]
-        if len(payload) != length:
-            raise LexiconError(
-                f"{name}: file is truncated or padded (payload {len(payload)} bytes, header says {length})"
-            )
-        if zlib.crc32(payload) != crc:
-            raise LexiconError(f"{name}: checksum mismatch, the file is corrupt")
-        try:
-            raw = zlib.decompress(payload)
-        except zlib.error as exc:
-            raise LexiconError(f"{name}: corrupt payload ({exc})") from None
-        if len(raw) != 4 * (3 * edges + 2):
-            raise LexiconError(f"{name}: payload size does not match {edges} edges")
-        child = _from_little_endian(raw[: 4 * edges])
-        mask = _from_little_endian(raw[4 * edges : 4 * (2 * edges + 1)])
-        ends = _from_little_endian(raw[4 * (2 * edges + 1) :])
-        dawg = cls(alphabet, child, mask, ends, words, checksum)
+        contents = decode(data, alphabet, name=name)
+        dawg = cls(alphabet, contents.child, contents.mask, contents.ends, contents.word_count, contents.checksum)
         dawg._check_structure(name)
         return dawg
 
@@ -591,17 +424,12 @@ def _copy(values: Ints) -> Ints:
     return array("I", values) if isinstance(values, array) else list(values)
 
 
-def _little_endian(values: Sequence[int]) -> bytes:
-    b = array("I", values)
-    if sys.byteorder == "little":
-        return b.tobytes()
-    b.byteswap()
-    return b.tobytes()
-
-
-def _from_little_endian(raw: bytes) -> array[int]:
-    a = array("I")
-    a.frombytes(raw)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return a
+__all__ = [  # building's and the file's names are re-exported: callers and tests read them here
+    "FORMAT_VERSION",
+    "MAGIC",
+    "Dawg",
+    "Ints",
+    "Word",
+    "compact_arrays",
+    "source_checksum",
+]
