@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from engine.dawgbuild import Word, build_minimal, source_checksum
-from engine.dawgfile import FORMAT_VERSION, MAGIC, decode, encode
+from engine.dawgfile import FORMAT_VERSION, MAGIC, FileContents, decode, encode
 from engine.errors import LexiconError
 from engine.tiles import LETTER_MASK, Alphabet
 from engine.wholefile import write_whole
@@ -312,7 +312,7 @@ class Dawg:
         """The binary file contents."""
         if self.derived:
             raise LexiconError("a lexicon with words removed is not saved: save the removed words instead")
-        return encode(self.alphabet, self.child, self.mask, self.ends, self.word_count, self.checksum)
+        return encode(FileContents(self.child, self.mask, self.ends, self.word_count, self.checksum), self.alphabet)
 
     def save(self, path: str | Path) -> None:
         """Write the binary file (atomically: a crash never leaves half a file)."""

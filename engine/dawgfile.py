@@ -30,25 +30,20 @@ _ALPHABET_LEN = struct.Struct("<H")
 
 @dataclass(frozen=True)
 class FileContents:
-    """What a lexicon file holds: the three arrays, the word count and the source words' checksum."""
+    """What a lexicon file holds: the three arrays, the word count and the source words' checksum
+    (``decode`` gives the arrays as ``array('I')``)."""
 
-    child: array[int]
-    mask: array[int]
-    ends: array[int]
+    child: Sequence[int]
+    mask: Sequence[int]
+    ends: Sequence[int]
     word_count: int
     checksum: bytes
 
 
-def encode(
-    alphabet: Alphabet,
-    child: Sequence[int],
-    mask: Sequence[int],
-    ends: Sequence[int],
-    word_count: int,
-    checksum: bytes,
-) -> bytes:
-    """The file contents of a lexicon's arrays."""
-    arrays = [child, mask, ends]
+def encode(contents: FileContents, alphabet: Alphabet) -> bytes:
+    """The bytes of a lexicon file."""
+    child, word_count, checksum = contents.child, contents.word_count, contents.checksum
+    arrays = [child, contents.mask, contents.ends]
     raw = b"".join(_little_endian(a) for a in arrays)
     payload = zlib.compress(raw, 9)
     symbols = "\x1f".join(alphabet.symbols).encode("utf-8")
