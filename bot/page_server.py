@@ -2,7 +2,8 @@
 
 * A request must arrive in whole (request line and headers) within ``read_timeout`` seconds of the
   connection opening, or of the previous answer on it: a client that connects and sends nothing, or
-  drips a byte at a time, loses its connection then (``DeadlineReader``).
+  drips a byte at a time, loses its connection then (``DeadlineReader``, of ``bot.request_deadline``,
+  which the sandbox's server reads through too).
 * At most ``max_connections`` connections are served at once; one more is answered 503 and closed
   at once, without a thread (``CappedHTTPServer``).
 * The ``Host`` header must name the address the page listens on, a loopback name, or one of
@@ -12,17 +13,12 @@
 
 from __future__ import annotations
 
-import io
 import ipaddress
-import math
-import socket
 import threading
-import time
 from http.server import ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from _typeshed import WriteableBuffer
+from bot.request_deadline import DeadlineReader, LateRequestError
 
 #: Names that always mean this machine, whatever the page listens on (a browser on the machine, or on
 #: the host of a container whose port is published, sends these).
@@ -31,39 +27,6 @@ _BUSY = (
     b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 32\r\n"
     b"Connection: close\r\n\r\ntoo many connections, try again\n"
 )
-
-
-class LateRequestError(Exception):
-    """The request did not arrive in whole within the read timeout (not a ``TimeoutError``, which
-    ``http.server`` would take for an idle keep-alive connection)."""
-
-
-class DeadlineReader(io.RawIOBase):
-    """A socket's read side under one deadline per request."""
-
-    def __init__(self, sock: socket.socket, seconds: float) -> None:
-        super().__init__()
-        self.sock = sock
-        self.seconds = seconds
-        self.deadline = math.inf
-        self.start()
-
-    def start(self) -> None:
-        """A new request: it has ``seconds`` from now to arrive."""
-        self.deadline = time.monotonic() + self.seconds
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: WriteableBuffer) -> int:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise LateRequestError(f"the request did not arrive within {self.seconds:g} s")
-        self.sock.settimeout(remaining)
-        try:
-            return self.sock.recv_into(buffer)
-        except TimeoutError:
-            raise LateRequestError(f"the request did not arrive within {self.seconds:g} s") from None
 
 
 def host_allowed(header: str | None, listen_host: str, allowed: frozenset[str]) -> bool:
@@ -126,3 +89,12 @@ class CappedHTTPServer(ThreadingHTTPServer):
             super().process_request_thread(request, client_address)
         finally:
             self._slots.release()
+
+
+__all__ = [  # the read deadline is re-exported: the status page's server takes its limits from here
+    "LOOPBACK_NAMES",
+    "CappedHTTPServer",
+    "DeadlineReader",
+    "LateRequestError",
+    "host_allowed",
+]

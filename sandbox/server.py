@@ -1,7 +1,8 @@
 """The sandbox's HTTP server (standard library) on 127.0.0.1: ``/wf/...`` answered by ``sandbox.api``.
 
 Hostile clients get the error envelope, never a traceback or silence: a request must arrive in
-whole (request line, headers, body) within ``read_timeout`` seconds, bodies over ``MAX_BODY`` or
+whole (request line, headers, body) within ``read_timeout`` seconds (``bot.request_deadline``, as the
+status page's server), bodies over ``MAX_BODY`` or
 without a plain ``Content-Length`` are refused, and a bug in the sandbox still gets an answer
 (``internal_error``) and one log line.
 """
@@ -10,25 +11,19 @@ from __future__ import annotations
 
 import io
 import logging
-import math
 import re
-import socket
 import sys
 import threading
-import time
 from http import HTTPStatus
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import TYPE_CHECKING
 
+from bot.request_deadline import DeadlineReader, LateRequestError
 from sandbox.api import Answer, error, handle
 from sandbox.faults import Faults
 from sandbox.state import SESSION_SECONDS, State
 from sandbox.store import Store
-
-if TYPE_CHECKING:
-    from _typeshed import WriteableBuffer
 
 log = logging.getLogger(__name__)
 
@@ -38,46 +33,6 @@ MAX_BODY = 64 * 1024
 READ_TIMEOUT = 5.0
 _STATUS_FAULTS = {"http_500": 500, "http_502": 502, "http_503": 503}
 _LENGTH = re.compile(r"[0-9]{1,9}")
-
-
-class LateRequestError(Exception):
-    """The request did not arrive in whole within the read timeout.
-
-    Not a ``TimeoutError``: ``http.server`` would swallow that and close the connection unanswered.
-    """
-
-
-class _DeadlineReader(io.RawIOBase):
-    """The socket's read side under one deadline per request, so that a client that sends nothing,
-    or drips a byte at a time, cannot hold a worker thread past it."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        super().__init__()
-        self.sock = sock
-        self.seconds = 0.0
-        self.deadline = math.inf
-        self.received = 0  # bytes read since ``start``
-
-    def start(self, seconds: float) -> None:
-        """A new request: it has ``seconds`` from now to arrive."""
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
-        self.received = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: WriteableBuffer) -> int:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise LateRequestError(f"the request did not arrive within {self.seconds:g} s")
-        self.sock.settimeout(remaining)
-        try:
-            count = self.sock.recv_into(buffer)
-        except TimeoutError:
-            raise LateRequestError(f"the request did not arrive within {self.seconds:g} s") from None
-        self.received += count
-        return count
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -91,14 +46,14 @@ class _Handler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.rfile.close()  # replaced by a reader with a deadline
-        self._reader = _DeadlineReader(self.connection)
+        self._reader = DeadlineReader(self.connection, self.server.read_timeout)
         self.rfile = io.BufferedReader(self._reader)
         self._answered = False
 
     def handle_one_request(self) -> None:
         """One request under the read deadline: a started request that stalls is answered
         ``bad_request``; an idle connection is closed quietly."""
-        self._reader.start(self.server.read_timeout)
+        self._reader.start()
         self._answered = False
         try:
             super().handle_one_request()
