@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.arguments import at_least
 from bot.errors import BotError
 from bot.exit_status import EXIT_ERRORS, EXIT_OK, fail
 from bot.stopping import Stopped
@@ -23,6 +24,8 @@ from offline.errors import OfflineError
 from offline.learn import Settings as LearnSettings
 from offline.learn import learn
 from offline.selfplay import selfplay
+
+_positive_int = at_least(1)
 
 
 def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -189,13 +192,3 @@ def _number_in(low: float, high: float | None, wanted: str) -> Callable[[str], f
         return value
 
     return parse
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value

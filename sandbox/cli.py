@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.arguments import at_least
 from bot.stopping import Stopped, stop_signals
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError, LexiconError
@@ -18,15 +19,7 @@ from sandbox.server import READ_TIMEOUT, SandboxServer
 from sandbox.state import NORMAL, RANDOM, State, fresh_first_id
 from sandbox.store import Store, StoreFileError, submission_report
 
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {value}")
-    return value
+_count = at_least(0)
 
 
 def _seconds(text: str) -> float:

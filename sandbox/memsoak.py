@@ -18,16 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import signal
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.soak import Options, Soak, SoakError, child_env
+from sandbox.soak import Options, Soak, SoakError, add_keep_option, child_env, run_and_report, work_directory
 
 #: Seconds the bot has to exit after the final SIGTERM.
 TERM_SECONDS = 30.0
@@ -141,9 +138,7 @@ class MemSoak(Soak):
             if not self.samples and self.report().submissions:
                 next_sample = time.monotonic()
             self._note_tracebacks()
-            if not self.sandbox.alive:
-                self._problem(f"the sandbox exited on its own with status {self.sandbox.wait(0)}", self.sandbox)
-                self.start_sandbox()
+            self._revive_sandbox()
             if not self.bot.alive:
                 self._problem(f"the bot exited on its own with status {self.bot.wait(0)}")
                 break
@@ -156,12 +151,7 @@ class MemSoak(Soak):
                 if now >= end:
                     break
             self.bot.wait(min(1.0, max(0.05, next_sample - time.monotonic())))
-        if self.bot.alive:
-            self._stop_bot(final=True)
-        self.sandbox.send(signal.SIGINT)
-        if self.sandbox.wait(10) is None:
-            self.sandbox.kill()
-        self._note_tracebacks()
+        self.stop_children()
 
 
 def at(samples: list[Sample], seconds: float) -> Sample:
@@ -205,18 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of the sandbox's bags and faults (default 1)")
     parser.add_argument("--every", type=float, default=60.0, help="seconds between two samples (default 60)")
     parser.add_argument("--port", type=int, default=0, help="port of the sandbox (default 0: a free one)")
-    parser.add_argument(
-        "--keep",
-        type=Path,
-        metavar="DIR",
-        help="keep the files (sandbox.db, bot state, config, logs) in DIR, which must be empty or new; "
-        "without it a temporary directory is used, removed after a run that passed",
-    )
+    add_keep_option(parser)
     return parser
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)  # unwinds through the soak's context: the children are killed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,35 +206,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--minutes and --every must be more than 0")
     if not 1 <= args.games <= 20:
         parser.error(f"--games {args.games}: expected 1 to 20")
-    if args.keep is not None:
-        if args.keep.exists() and any(args.keep.iterdir()):
-            parser.error(f"--keep {args.keep}: the directory is not empty")
-        args.keep.mkdir(parents=True, exist_ok=True)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="wordfeud-memsoak-"))
+    work = work_directory(parser, args.keep, "wordfeud-memsoak-")
     options = Options(games=args.games, seed=args.seed, kills=0, sandbox_kills=0, term_timeout=TERM_SECONDS)
     options = Options(**{**options.__dict__, "port": args.port})
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    ok = False
-    try:
+
+    def body() -> tuple[bool, list[str]]:
         with MemSoak(
             options, work, lambda text: print(text, flush=True), seconds=args.minutes * 60, every=args.every
         ) as soak:
             soak.run_for()
         lines = closing(soak)
         report = soak.report()
-        ok = not report.duplicates and not soak.tally.problems
-    except SoakError as exc:
-        print(f"memsoak: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        if args.keep is None and ok:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"memsoak {'PASSED' if ok else 'FAILED'} ({args.minutes:g} min, seed {args.seed})")
-    print("\n".join(lines))
-    if not ok:
-        print(f"files kept in {work}")
-    return 0 if ok else 1
+        return not report.duplicates and not soak.tally.problems, lines
+
+    return run_and_report("memsoak", f"{args.minutes:g} min, seed {args.seed}", work, args.keep, body)
 
 
 if __name__ == "__main__":

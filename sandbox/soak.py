@@ -29,6 +29,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO
 
+from bot.arguments import at_least
 from sandbox.faults import KINDS
 from sandbox.store import SubmissionReport, submission_report
 
@@ -294,9 +295,7 @@ class Soak:
                 running = ", ".join(map(str, report.running))
                 self._problem(f"time limit of {options.time_limit:g} s passed; games still running: {running}")
                 break
-            if not self.sandbox.alive:
-                self._problem(f"the sandbox exited on its own with status {self.sandbox.wait(0)}", self.sandbox)
-                self.start_sandbox()
+            self._revive_sandbox()
             if not self.bot.alive:
                 self._own_exit()
                 if self.tally.own_exits > MAX_OWN_EXITS:
@@ -313,13 +312,24 @@ class Soak:
                     self.start_bot()
                 next_event = time.monotonic() + self._gap()
             self.bot.wait(0.25)  # wakes at once if the bot exits
+        self.stop_children()
+        return self.report()
+
+    def stop_children(self) -> None:
+        """The end of a run: the final SIGTERM of the bot (it must exit 0 in time), SIGINT to the sandbox
+        (SIGKILL if it has not exited 10 s later), then the tracebacks of their last output."""
         if self.bot.alive:
             self._stop_bot(final=True)
         self.sandbox.send(signal.SIGINT)
         if self.sandbox.wait(10) is None:
             self.sandbox.kill()
         self._note_tracebacks()
-        return self.report()
+
+    def _revive_sandbox(self) -> None:
+        """A sandbox that exited on its own is a problem; it is started again on its file."""
+        if not self.sandbox.alive:
+            self._problem(f"the sandbox exited on its own with status {self.sandbox.wait(0)}", self.sandbox)
+            self.start_sandbox()
 
     def _note_tracebacks(self) -> None:
         """Tracebacks in the children's output are problems (the bot must log failures in one line)."""
@@ -401,13 +411,13 @@ def build_parser() -> argparse.ArgumentParser:
         "sandbox file. Exit 0 if every game finished with no duplicate and the bot behaved, 1 if not, "
         "2 on bad options or if a child could not start.",
     )
-    parser.add_argument("--games", type=_at_least(1), default=10, help="games against the house (default 10)")
+    parser.add_argument("--games", type=at_least(1), default=10, help="games against the house (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the kill moments and of the faults (default 1)")
     parser.add_argument(
-        "--kills", type=_at_least(0), default=6, help="times the bot is stopped and restarted (default 6)"
+        "--kills", type=at_least(0), default=6, help="times the bot is stopped and restarted (default 6)"
     )
     parser.add_argument(
-        "--sandbox-kills", type=_at_least(0), default=1, help="times the sandbox is killed and restarted (default 1)"
+        "--sandbox-kills", type=at_least(0), default=1, help="times the sandbox is killed and restarted (default 1)"
     )
     parser.add_argument(
         "--sigterm-share",
@@ -428,6 +438,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--term-timeout", type=float, default=20.0, help="seconds the bot has to exit after SIGTERM (default 20)"
     )
     parser.add_argument("--port", type=int, default=0, help="port of the sandbox (default 0: a free one)")
+    add_keep_option(parser)
+    return parser
+
+
+def add_keep_option(parser: argparse.ArgumentParser) -> None:
+    """``--keep DIR``: where a soak's files go (``work_directory``)."""
     parser.add_argument(
         "--keep",
         type=Path,
@@ -435,20 +451,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep the files (sandbox.db, bot state, config, logs) in DIR, which must be empty or new; "
         "without it a temporary directory is used, removed after a run that passed",
     )
-    return parser
 
 
-def _at_least(low: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a number of at least {low}, got {value}")
-        return value
+def work_directory(parser: argparse.ArgumentParser, keep: Path | None, prefix: str) -> Path:
+    """The soak's files' directory: ``--keep DIR`` (made if new; a usage error if it is not empty), else a
+    new temporary one whose name starts with ``prefix``."""
+    if keep is None:
+        return Path(tempfile.mkdtemp(prefix=prefix))
+    if keep.exists() and any(keep.iterdir()):
+        parser.error(f"--keep {keep}: the directory is not empty")
+    keep.mkdir(parents=True, exist_ok=True)
+    return keep
 
-    return parse
+
+def run_and_report(
+    name: str, heading: str, work: Path, keep: Path | None, body: Callable[[], tuple[bool, list[str]]]
+) -> int:
+    """Run a soak's ``body`` (it returns whether the soak passed, and its closing lines) with SIGTERM
+    unwinding it (the children are killed on the way out), then print the verdict and the lines.
+
+    The work directory is removed after a pass unless it was ``--keep``'s. Exit status: 0 passed,
+    1 failed, 2 when the soak could not go on (SoakError, said on stderr as ``NAME: ...``)."""
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    ok = False
+    try:
+        ok, lines = body()
+    except SoakError as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if keep is None and ok:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"{name} {'PASSED' if ok else 'FAILED'} ({heading})")
+    print("\n".join(lines))
+    if not ok:
+        print(f"files kept in {work}")
+    return 0 if ok else 1
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
@@ -465,33 +504,18 @@ def main(argv: list[str] | None = None) -> int:
         args.kill_gap = 1.0 * args.games
     if min(args.kill_gap, args.time_limit, args.term_timeout) <= 0.3:
         parser.error("--kill-gap, --time-limit and --term-timeout must be more than 0.3 seconds")
-    if args.keep is not None:
-        if args.keep.exists() and any(args.keep.iterdir()):
-            parser.error(f"--keep {args.keep}: the directory is not empty")
-        args.keep.mkdir(parents=True, exist_ok=True)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="wordfeud-soak-"))
+    work = work_directory(parser, args.keep, "wordfeud-soak-")
     names = ("games", "seed", "kills", "sandbox_kills", "sigterm_share", "kill_gap", "time_limit", "term_timeout")
     options = Options(port=args.port, **{name: getattr(args, name) for name in names})
-    previous = signal.signal(signal.SIGTERM, _terminate)
     started = time.monotonic()
-    ok = False
-    try:
+
+    def body() -> tuple[bool, list[str]]:
         with Soak(options, work, lambda text: print(text, flush=True)) as soak:
             report = soak.run()
         lines = summary(report, soak.tally, time.monotonic() - started)
-        ok = passed(report, soak.tally)
-    except SoakError as exc:
-        print(f"soak: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        if args.keep is None and ok:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"soak {'PASSED' if ok else 'FAILED'} (seed {args.seed})")
-    print("\n".join(lines))
-    if not ok:
-        print(f"files kept in {work}")
-    return 0 if ok else 1
+        return passed(report, soak.tally), lines
+
+    return run_and_report("soak", f"seed {args.seed}", work, args.keep, body)
 
 
 if __name__ == "__main__":
