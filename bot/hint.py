@@ -53,7 +53,8 @@ class HintMove:
     #: a simulating strategy's mean value of the move: the points ahead after it, the opponent's reply and
     #: our next move, the tiles each side keeps counted (the score so far left out)
     sim_value: float | None = None
-    #: the share of the iterations that ended with us ahead in the game after those three moves; only when
+    #: the share of the iterations that ended with us ahead in the game after those three moves (each counted
+    #: by its chance of winning from there, engine.winprob, above the pre-endgame); only when
     #: the simulation ranked by it (fewer than ``SimSettings.by_wins_below`` tiles in the bag), since early
     #: in a game nearly every move ends ahead and the share says nothing about winning
     sim_ahead: float | None = None
@@ -166,7 +167,10 @@ def figures(situation: Situation, strategy: Strategy, ranked: Sequence[Move], pl
             "after the move, the opponent's reply and our next move, tiles kept counted"
         )
         if by_wins:
-            note += "; ahead: the share of iterations that end with us ahead in the game, which ranks them now"
+            note += (
+                "; ahead: the share of iterations that end with us ahead in the game, each counted by its"
+                " chance of winning from there (engine.winprob) above the pre-endgame; it ranks them now"
+            )
     weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
     moves = []
     for rank, move in enumerate(ranked, 1):

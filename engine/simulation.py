@@ -9,7 +9,9 @@ kept plus what we drew. A candidate's value in one iteration is the points of th
 ``min_iterations`` a candidate whose mean is below the leader's by more than ``z`` standard errors
 of both is dropped. The simulation stops when the time budget (on an injected clock) or the
 iteration limit is spent, or one candidate is left; near the end of the game (few tiles in the
-bag) candidates are ranked by how often they leave us ahead rather than by points. In the
+bag) candidates are ranked by their chance of winning rather than by points: each playout's lead at
+its horizon turned into a chance by ``engine.winprob`` (fitted on self-play), or in the pre-endgame,
+where playouts often end the game, by whether it leaves us ahead. In the
 pre-endgame (1 to ``pre_endgame`` tiles in the bag) every possible opponent rack is played out once,
 weighted by how many ways the unseen tiles give it, instead of random draws.
 
@@ -41,6 +43,7 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation
 from engine.tiles import board_tile
+from engine.winprob import WinModel
 
 #: Draws per kernel call when there is no time budget (iterations are counted, not timed).
 BATCH = 16
@@ -59,6 +62,7 @@ class SimSettings:
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
     inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
     pre_endgame: int = 6  # tiles in the bag up to which every possible opponent rack is played out
+    win_model: bool = True  # rank by wins through engine.winprob's chance (above pre_endgame), not the bare sign
 
 
 @dataclass
@@ -153,6 +157,7 @@ class Simulator:
         by_wins = situation.bag_count < settings.by_wins_below
         spread = situation.scores[0] - situation.scores[1]
         model = self.static._model(situation.rules)
+        won = self._winning(situation, by_wins)
         iterations = 0
         draws = self._every_rack(situation)
         limit = settings.max_iterations if draws is None else len(draws)
@@ -177,8 +182,7 @@ class Simulator:
             for (_, _, weight), row in zip(dealt, rows, strict=True):
                 for entry, value in zip(playing, row, strict=True):
                     if entry.alive:  # a candidate pruned earlier in the batch: its later values are not counted
-                        won = 1.0 if spread + value > 0 else 0.5 if spread + value == 0 else 0.0
-                        entry.add(value, won, weight)
+                        entry.add(value, won(entry.move, spread + value), weight)
                 iterations += 1
                 if iterations >= settings.min_iterations:
                     self._prune(stats, by_wins)
@@ -186,6 +190,22 @@ class Simulator:
                     break
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins)
+
+    def _winning(self, situation: Situation, by_wins: bool) -> Callable[[Move, float], float]:
+        """How a playout's lead at its horizon counts as a win: the bare sign (1, a half level, 0), or
+        with the win model the chance that lead wins with the tiles left then (the bag then guessed from
+        the candidate's tiles and two average replies). The sign stays in the pre-endgame, where
+        playouts often end the game and the lead is the result."""
+        if not (by_wins and self.settings.win_model and situation.bag_count > self.settings.pre_endgame):
+            return lambda move, lead: 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+        chance = WinModel.for_ruleset(situation.rules.id)
+        later = situation.bag_count - 2 * chance.tiles_per_move
+
+        def won(move: Move, lead: float) -> float:
+            drawn = len(move.tiles) if isinstance(move, Placement) else 0
+            return chance.probability(lead, round(max(0.0, later - drawn)))
+
+        return won
 
     # -- one iteration -----------------------------------------------------------------------
 

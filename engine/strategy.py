@@ -303,10 +303,10 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
 #: The strategies by name, for the command line and the config.
 def _simulating(options: str = "") -> Strategy:
     """``sim``, or ``sim:candidates=6,iterations=60,seconds=0`` (0 seconds: no time limit, so the same
-    moves on every machine)."""
+    moves on every machine; ``winmodel=0`` ranks by the bare sign of a playout's lead near the end)."""
     from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
-    names = {"candidates": "candidates", "iterations": "max_iterations", "seconds": "seconds"}
+    names = {"candidates": "candidates", "iterations": "max_iterations", "seconds": "seconds", "winmodel": "win_model"}
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
         key, _, text = part.partition("=")
@@ -316,7 +316,10 @@ def _simulating(options: str = "") -> Strategy:
             value = float(text)
         except ValueError:
             raise ValueError(f"sim option {key}={text!r}: expected a number") from None
-        if value < 0 or (key != "seconds" and (value < 1 or value != int(value))):
+        if key == "winmodel":
+            if value not in (0, 1):
+                raise ValueError(f"sim option winmodel={text!r}: expected 0 or 1")
+        elif value < 0 or (key != "seconds" and (value < 1 or value != int(value))):
             raise ValueError(f"sim option {key}={text!r}: expected a whole number of at least 1")
         values[names[key]] = value
     settings = SimSettings()
@@ -326,6 +329,7 @@ def _simulating(options: str = "") -> Strategy:
             candidates=int(values.get("candidates", settings.candidates)),
             max_iterations=int(values.get("max_iterations", settings.max_iterations)),
             seconds=seconds if seconds > 0 else float("inf"),
+            win_model=bool(values.get("win_model", settings.win_model)),
         )
     # fixed work: without a time limit every budget is a count, the endgame's too (its nodes)
     solver = EndgameBudget(seconds=10.0 if settings.seconds < float("inf") else settings.seconds, nodes=60_000)
@@ -344,7 +348,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
-#: ``sim:candidates=N,iterations=N,seconds=S`` simulates with other settings.
+#: ``sim:candidates=N,iterations=N,seconds=S,winmodel=0|1`` simulates with other settings.
 SIM_PREFIX = "sim:"
 #: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
 LEVEL_PREFIX = "level:"

@@ -1,0 +1,129 @@
+"""The win-chance model: its shape, its data, the fit that makes it, and how the simulation uses it."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from engine.errors import EngineError
+from engine.move import Direction, Pass, Placement
+from engine.rules import RULESET_IDS, Ruleset
+from engine.simulation import SimSettings, Simulator
+from engine.strategy import Equity, strategy_named
+from engine.winprob import FALLBACK_RULESET, WinModel
+from offline import winfit
+from offline.winfit import Sample
+from tests.engine.test_simulation import english, midgame
+
+
+def test_the_chance_rises_with_the_lead_and_a_lead_counts_more_late() -> None:
+    model = WinModel(5, tempo=20.0, scale=15.0, per_tile=0.5, tiles_per_move=4.5)
+    leads = [-300.0, -50.0, 0.0, 20.0, 40.0, 300.0]
+    chances = [model.probability(lead, 30) for lead in leads]
+    assert chances == sorted(chances) and chances[0] < 1e-3 and chances[-1] > 1 - 1e-3
+    assert model.probability(20.0, 50) == pytest.approx(0.5)  # the tempo is the even lead
+    assert model.probability(50.0, 0) > model.probability(50.0, 80) > 0.5
+    assert model.probability(-1e6, 0) == 0.0 and model.probability(1e6, 0) == 1.0  # no overflow
+
+
+@pytest.mark.parametrize(
+    ("scale", "per_tile", "tiles_per_move"),
+    [(0.0, 1.0, 4.0), (10.0, -1.0, 4.0), (10.0, 1.0, 0.0), (math.nan, 1.0, 4.0)],
+)
+def test_a_model_that_cannot_be_is_refused(scale: float, per_tile: float, tiles_per_move: float) -> None:
+    with pytest.raises(ValueError, match="not a win model"):
+        WinModel(5, 0.0, scale, per_tile, tiles_per_move)
+
+
+def test_every_ruleset_has_a_model_and_the_shipped_fits_say_where_they_come_from() -> None:
+    for ruleset in RULESET_IDS:
+        model = WinModel.for_ruleset(ruleset)
+        assert model.ruleset in (ruleset, FALLBACK_RULESET)
+        assert 0 < model.probability(0.0, 50) < 1
+    data = tomllib.loads((Path(winfit.__file__).parent.parent / "engine/data/winprob.toml").read_text())
+    assert str(FALLBACK_RULESET) in data["ruleset"]
+    for entry in data["ruleset"].values():
+        assert entry["source"].startswith("python -m offline.winfit")
+
+
+def test_the_fit_finds_the_parameters_samples_were_drawn_from() -> None:
+    truth = WinModel(5, tempo=18.0, scale=12.0, per_tile=0.7, tiles_per_move=4.0)
+    rng = random.Random(3)
+    samples = []
+    for _ in range(6000):
+        lead, bag = rng.uniform(-120, 160), rng.randrange(0, 90)
+        samples.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    fitted = winfit.fit(5, samples, 4.0)
+    assert fitted.tempo == pytest.approx(18.0, abs=3.0)
+    assert fitted.scale == pytest.approx(12.0, rel=0.3)
+    assert fitted.per_tile == pytest.approx(0.7, rel=0.3)
+    # and it predicts better than the bare sign of the lead on samples it was not fitted on
+    fresh = []
+    for _ in range(2000):
+        lead, bag = rng.uniform(-120, 160), rng.randrange(0, 90)
+        fresh.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    assert winfit.brier(fresh, lambda s: fitted.probability(s.lead, s.bag)) < winfit.brier(fresh, winfit.sign)
+
+
+def test_too_few_samples_are_refused() -> None:
+    with pytest.raises(EngineError, match="3 samples are too few"):
+        winfit.fit(5, [Sample(1.0, 1, 1.0)] * 3, 4.0)
+
+
+def test_self_play_samples_are_positions_of_a_finished_game() -> None:
+    samples, placed = winfit.play(Ruleset.for_id(5), english(), seed=11)
+    assert len(samples) > 10 and placed and all(1 <= n <= 7 for n in placed)
+    assert {s.result for s in samples} <= {0.0, 0.5, 1.0}
+    bags = [s.bag for s in samples]
+    assert bags == sorted(bags, reverse=True)  # in the order they were played
+    # the two sides alternate: their results are opposite (no draw in this game)
+    assert {s.result for s in samples[:2]} == {0.0, 1.0}
+
+
+def test_writing_a_fit_keeps_the_other_rulesets(tmp_path: Path) -> None:
+    path = tmp_path / "winprob.toml"
+    winfit.write(WinModel(5, 21.0, 15.0, 0.5, 4.5), "python -m offline.winfit --ruleset 5", path)
+    winfit.write(WinModel(1, 19.5, 14.0, 0.6, 4.2), "python -m offline.winfit --ruleset 1", path)
+    data = tomllib.loads(path.read_text())["ruleset"]
+    assert data["5"]["tempo"] == 21.0 and data["1"]["per_tile"] == 0.6
+    assert data["1"]["source"] == "python -m offline.winfit --ruleset 1"
+
+
+def test_winfit_refuses_a_bad_game_count(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        winfit.main(["--games", "2"])
+    assert stopped.value.code == 2
+    assert "--games must be at least 5, got 2" in capsys.readouterr().err
+
+
+def test_sim_counts_a_lead_by_its_chance_above_the_pre_endgame_and_by_its_sign_below() -> None:
+    situation = midgame(5)  # many tiles in the bag
+    assert situation.bag_count > 30
+    simulation = Simulator(Equity(), SimSettings(), rng=random.Random(1))
+    chance = WinModel.for_ruleset(5)
+    won = simulation._winning(situation, by_wins=True)
+    move = Pass()
+    later = round(max(0.0, situation.bag_count - 2 * chance.tiles_per_move))
+    assert won(move, 30.0) == pytest.approx(chance.probability(30.0, later))
+    assert 0 < won(move, chance.tempo - 10) < 0.5 < won(move, chance.tempo + 10) < 1  # the tempo is the even lead
+    # a placement draws its tiles first: fewer left at the horizon, a lead counts more
+    placement = Placement(((7, 7, 0), (7, 8, 1), (7, 9, 2)), Direction.ACROSS, 10)
+    assert won(placement, 60.0) > won(move, 60.0)
+    sign = simulation._winning(situation, by_wins=False)
+    assert (sign(move, 5.0), sign(move, 0.0), sign(move, -5.0)) == (1.0, 0.5, 0.0)
+    late = dataclasses.replace(situation, bag_count=SimSettings().pre_endgame)
+    assert simulation._winning(late, by_wins=True)(move, 5.0) == 1.0
+    without = Simulator(Equity(), SimSettings(win_model=False), rng=random.Random(1))._winning(situation, by_wins=True)
+    assert without(move, 5.0) == 1.0
+
+
+def test_the_sim_option_turns_the_model_off_and_names_bad_values() -> None:
+    assert strategy_named("sim:winmodel=0").settings.win_model is False  # type: ignore[attr-defined]
+    assert strategy_named("sim").settings.win_model is True  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="winmodel='2': expected 0 or 1"):
+        strategy_named("sim:winmodel=2")
