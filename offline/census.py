@@ -7,9 +7,12 @@ not among them; the played move's loss is the mean value of the simulation's bes
 played move's (points), and, where the simulation ranks by wins (bag under 16), the share of
 iterations won by the best minus the played move's. The figures are printed by phase: the opening (the
 game's first two moves), the middle (17 tiles or more in the bag), the late game (7 to 16), the
-pre-endgame (1 to 6) and the endgame (bag empty: counted but not measured; a ``sim`` plays the exact
-endgame search there). Only fixed-work strategies (``seconds=0``) are accepted, so the
-figures are the same on every machine. Progress goes to stderr, the table to stdout.
+pre-endgame (1 to 6) and the endgame (bag empty: both racks are known, so there the reference is the
+exact endgame search, within ``--endgame-nodes`` nodes a search: the played move's loss is the
+position's exact value minus the played move's, its points and the exact value of what follows; a
+decision whose searches do not finish is counted but not measured). Only fixed-work strategies
+(``seconds=0``) are accepted, so the figures are the same on every machine. Progress goes to stderr,
+the table to stdout.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from engine.dawg import Dawg
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
 from engine.move import Move, Pass, Placement
+from engine.nativeendgame import solve_endgame
+from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.simulation import Sim
 from engine.strategy import Situation, Strategy, strategy_named
@@ -36,6 +41,7 @@ from offline.workers import worker_lexicon
 DEFAULT_A = "sim:candidates=6,iterations=40,seconds=0"
 DEFAULT_B = "equity"
 DEFAULT_REFERENCE = "sim:candidates=12,iterations=400,seconds=0"
+DEFAULT_ENDGAME_NODES = 3_000_000
 PHASES = ("opening", "middle", "late", "pre-endgame", "endgame")
 PHASE_NOTES = {
     "opening": "the game's first 2 moves",
@@ -70,11 +76,52 @@ def phase_of(move_number: int, bag: int) -> str:
     return "middle"
 
 
-def measure(reference: Sim, situation: Situation, played: Move, phase: str) -> Decision:
+def endgame_value(situation: Situation, move: Move, nodes: int) -> tuple[int, int] | None:
+    """With the bag empty: the exact value of the position for the side to move (its spread from now to
+    the end) and of ``move`` there (its points and then the exact value of the rest, from the other
+    side); None when a search does not finish within ``nodes`` nodes."""
+    rules, board = situation.rules, situation.board
+    mine = situation.rack
+    theirs = Rack.from_bag_tiles(rules.alphabet, situation.unseen)
+
+    def solved(first: Rack, second: Rack, scoreless: int) -> int | None:
+        result = solve_endgame(
+            board, first, second, situation.lexicon, rules, scoreless=scoreless, seconds=math.inf, max_nodes=nodes
+        )
+        return result.value if result.complete else None
+
+    best = solved(mine, theirs, situation.scoreless)
+    if best is None:
+        return None
+    if isinstance(move, Placement):
+        kept = mine.leave([tile for _, _, tile in move.tiles])
+        points = move.score or 0
+        if not len(kept):  # out: the other side's rack counts twice, once to us and once against them
+            return best, points + 2 * theirs.points()
+        board.place(move.tiles)
+        try:
+            rest = solved(theirs, kept, 0)
+        finally:
+            board.undo()
+        return None if rest is None else (best, points - rest)
+    scoreless = min(situation.scoreless, rules.scoreless_turns_to_end - 1) + 1
+    if scoreless >= rules.scoreless_turns_to_end:  # the last scoreless turn: each loses their own rack
+        return best, theirs.points() - mine.points()
+    rest = solved(theirs, mine, scoreless)
+    return None if rest is None else (best, -rest)
+
+
+def measure(
+    reference: Sim, situation: Situation, played: Move, phase: str, endgame_nodes: int = DEFAULT_ENDGAME_NODES
+) -> Decision:
     """What ``played`` loses in ``situation`` against the reference's simulation of its own candidates
-    (plus ``played``)."""
+    (plus ``played``), or with the bag empty against the exact endgame."""
     if situation.bag_count == 0:
-        return Decision(phase, False, None, None)
+        values = endgame_value(situation, played, endgame_nodes)
+        if values is None:
+            return Decision(phase, False, None, None)
+        exact, of_played = values
+        return Decision(phase, of_played == exact, float(exact - of_played), None)
     width = reference.settings.candidates
     ranked = reference.static.best(situation, width)[:width]
     moves: list[Move] = [m for m in ranked if not isinstance(m, Pass)] or list(ranked)
@@ -90,7 +137,8 @@ def measure(reference: Sim, situation: Situation, played: Move, phase: str) -> D
 
 
 def census_game(
-    a: Strategy, b: Strategy, reference: Sim, rules: Ruleset, lexicon: Dawg, seed: int, seat_of_a: int
+    a: Strategy, b: Strategy, reference: Sim, rules: Ruleset, lexicon: Dawg, seed: int, seat_of_a: int,
+    endgame_nodes: int = DEFAULT_ENDGAME_NODES,
 ) -> list[Decision]:
     """Play one game of A (in ``seat_of_a``) against B and measure each of A's decisions."""
     game = Game(rules, lexicon, random.Random(seed))
@@ -107,7 +155,8 @@ def census_game(
         )  # fmt: skip
         choice = by_seat[seat].best(situation, 1)[0]
         if seat == seat_of_a:
-            decisions.append(measure(reference, situation, choice, phase_of(len(game.history), len(game.bag))))
+            phase = phase_of(len(game.history), len(game.bag))
+            decisions.append(measure(reference, situation, choice, phase, endgame_nodes))
         game.play(choice)
     return decisions
 
@@ -120,6 +169,7 @@ def run_census(
     games: int,
     ruleset: int,
     seed: int,
+    endgame_nodes: int = DEFAULT_ENDGAME_NODES,
     progress: Callable[[str], None] | None = None,
 ) -> list[Decision]:
     """Play ``games`` seeded games and return every measured decision of A, in order."""
@@ -133,7 +183,8 @@ def run_census(
     for index in range(games):
         # fresh strategies per game: nothing a strategy keeps between moves carries from game to game
         found = census_game(
-            fixed_work(a), fixed_work(b), checker, rules, lexicon, pair_seed(seed, index // 2), index % 2
+            fixed_work(a), fixed_work(b), checker, rules, lexicon, pair_seed(seed, index // 2), index % 2,
+            endgame_nodes,
         )
         decisions.extend(found)
         if progress:
@@ -211,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.splitlines()[0].split(": ", 1)[1],
         epilog="Phases: "
         + "; ".join(f"{k}: {v}" for k, v in PHASE_NOTES.items())
-        + ". The endgame is counted, not measured (a sim plays the exact endgame search there)."
+        + ". In the endgame the reference is the exact endgame search; an endgame decision whose searches"
+        " do not finish within --endgame-nodes is counted, not measured."
         " The 95% interval is over decisions (the decisions of one game are not independent, so it is narrow).",
     )
     parser.add_argument("--a", default=DEFAULT_A, help=f"the strategy measured (default: {DEFAULT_A})")
@@ -224,9 +276,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10; A alternates seats)")
     parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
     parser.add_argument("--seed", type=int, default=0, help="match seed: the bags of the games (default 0)")
+    parser.add_argument(
+        "--endgame-nodes", type=int, default=DEFAULT_ENDGAME_NODES,
+        help=f"nodes each exact endgame search may use (default {DEFAULT_ENDGAME_NODES:,})",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games {args.games}: expected at least 1")
+    if args.endgame_nodes < 1:
+        parser.error(f"--endgame-nodes {args.endgame_nodes}: expected at least 1")
     try:
         Ruleset.for_id(args.ruleset)
     except RulesetError as error:
@@ -242,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         decisions = run_census(
             args.a, args.b, args.reference, games=args.games, ruleset=args.ruleset, seed=args.seed,
-            progress=lambda line: print(line, file=sys.stderr, flush=True),
+            endgame_nodes=args.endgame_nodes, progress=lambda line: print(line, file=sys.stderr, flush=True),
         )  # fmt: skip
     except LexiconError as error:
         print(f"python -m offline.census: {error}", file=sys.stderr)
@@ -250,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"census of {args.a} against {args.b}, reference {args.reference}")
     for line in table_lines(decisions):
         print(line)
+    endgames = [d for d in decisions if d.phase == "endgame"]
+    solved = sum(d.loss is not None for d in endgames)
+    print(f"endgame: {solved} of {len(endgames)} decisions solved exactly within {args.endgame_nodes:,} nodes a search")
     print(f"ruleset {args.ruleset}, seed {args.seed}, {args.games} games, {time.monotonic() - started:.0f} s")
     return 0
 
