@@ -45,12 +45,7 @@ static int anchor_order(const void *pa, const void *pb) {
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
  * tiles left can be worth. No move from the anchor has a higher equity. */
 static double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                           double weight, double *table) {
-    if (table != NULL) {
-        for (int i = 0; i < SPAN * SPAN; i++) {
-            table[i] = -1e300;
-        }
-    }
+                           double weight) {
     int left[SIZE], nleft = 0, left_points = 0;
     if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
@@ -138,39 +133,12 @@ static double anchor_bound(const Search *s, int anchor, int previous, const int 
                 score = alone;
             }
             double equity = (double)score + weight * max_kept[s->rack_len - n];
-            if (table != NULL) {
-                table[k * SPAN + j] = equity;
-            }
             if (equity > best) {
                 best = equity;
             }
         }
     }
     return best;
-}
-
-/* One anchor's bounds by span (anchor_bound's table) and their running maxima (see Search.span_bound). */
-typedef struct {
-    double bound[SPAN * SPAN];
-    double reach[SPAN * SPAN];
-    double left[SPAN + 1];
-} Spans;
-
-static void span_reach(Spans *span) {
-    for (int k = 0; k < SPAN; k++) {
-        double most = -1e300;
-        for (int j = SPAN - 1; j >= 0; j--) {
-            if (span->bound[k * SPAN + j] > most) {
-                most = span->bound[k * SPAN + j];
-            }
-            span->reach[k * SPAN + j] = most;
-        }
-    }
-    span->left[SPAN] = -1e300;
-    for (int k = SPAN - 1; k >= 0; k--) {
-        double here = span->reach[k * SPAN + 1];
-        span->left[k] = here > span->left[k + 1] ? here : span->left[k + 1];
-    }
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag: the best placement (top_equity's order) or the
@@ -185,24 +153,9 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
     Search *s = k->search;
     int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
     Py_ssize_t nkept = kept_layout(s, &top, distinct, multiplicity, &ndistinct);
-    int kept[MAX_LETTERS];
-    double max_kept[MAX_RACK + 1];
-    for (int i = 0; i <= MAX_RACK; i++) {
-        max_kept[i] = -1e300;
-    }
-    for (Py_ssize_t index = 0; index < nkept; index++) {
-        int kept_blanks = kept_counts((int)index, distinct, multiplicity, ndistinct, s->letters, kept);
-        double value = leave_value(k->table, kept, kept_blanks);
-        k->kept[index] = value;
-        int size = kept_blanks;
-        for (int i = 0; i < s->letters; i++) {
-            size += kept[i];
-        }
-        if (value > max_kept[size]) {
-            max_kept[size] = value;
-        }
-    }
-    top.kept_value = k->kept;
+    const KeptValues *values = kept_values(k, hand, distinct, multiplicity, ndistinct, nkept);
+    const double *max_kept = values->max_kept;
+    top.kept_value = values->kept;
     if (s->rack_len > 0 && k->lex->nedges > 0) {
         int desc_points[MAX_RACK], n = 0;
         for (int i = 0; i < s->letters; i++) {
@@ -234,7 +187,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 int previous = -1;
                 for (int a = 0; a < count; a++) {
                     Anchor *entry = &k->anchors[nanchors++];
-                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight, NULL);
+                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight);
                     entry->line = nlines;
                     entry->anchor = found[a];
                     entry->previous = previous;
@@ -245,7 +198,6 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         }
         qsort(k->anchors, (size_t)nanchors, sizeof(Anchor), anchor_order);
         int current = -1;
-        Spans span;
         for (int a = 0; a < nanchors; a++) {
             const Anchor *entry = &k->anchors[a];
             if (top.count && entry->bound < item.equity) {
@@ -255,19 +207,8 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 memcpy((char *)s + LINE_FIRST, k->lines + (size_t)entry->line * LINE_BYTES, LINE_BYTES);
                 current = entry->line;
             }
-            if (top.count) {
-                /* its bounds by span stop the branches that cannot reach the best found */
-                anchor_bound(s, entry->anchor, entry->previous, desc_points, max_kept, weight, span.bound);
-                span_reach(&span);
-                s->span_bound = span.bound;
-                s->span_reach = span.reach;
-                s->left_reach = span.left;
-            } else {
-                s->span_bound = NULL;
-            }
             search_anchor(s, entry->anchor, entry->previous);
         }
-        s->span_bound = NULL;
     }
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
@@ -280,7 +221,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
             int blanks = kept_counts((int)index, distinct, multiplicity, ndistinct, s->letters, counts);
             Candidate c;
             memset(&c, 0, sizeof c);
-            c.equity = k->kept[index] - k->swap_cost;
+            c.equity = values->kept[index] - k->swap_cost;
             for (int b = blanks; b < s->blanks0; b++) {
                 c.tiles[3 * c.n++] = -1;
             }
@@ -333,12 +274,18 @@ static int ranked_order(const void *pa, const void *pb) {
     return tiles_order(a->move, b->move);
 }
 
-/* The highest score of a move by `hand` that uses all of its tiles (-1 if none). */
-static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand) {
+/* The highest score of a move by `hand` that uses all of its tiles (-1 if none), on `grid` after the
+ * move `tiles` ((row, col, tile) n times, on the board since k->cross was up to date). */
+static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, const int32_t *tiles, int n) {
+    const Cross *before = k->cross;
+    if (before != NULL) {
+        *k->after = *before;
+        cross_update(k, grid, k->after, tiles, n);
+        k->cross = k->after;
+    }
     setup(k, grid, hand, NULL);
+    k->cross = before;
     Search *s = k->search;
-    s->cross_allowed = NULL;  /* a move was put on the board for this search: its cross-checks are worked out */
-    s->cross_sum = NULL;
     if (search_all(s, k->lex, k->rules, ntiles) < 0) {
         k->failed = 1;
         return -1;
@@ -403,7 +350,7 @@ static void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, 
                 used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
                 grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
             }
-            int out = out_play(k, grid, ntiles + m[0], other);
+            int out = out_play(k, grid, ntiles + m[0], other, m + 3, m[0]);
             for (int t = 0; t < m[0]; t++) {
                 grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = EMPTY;
             }
