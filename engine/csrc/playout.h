@@ -105,6 +105,10 @@ static inline void hand_add(Hand *h, int bag_tile) {
     h->size++;
 }
 
+/* anchorbound.c */
+double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
+                    double weight);
+
 /* crossboard.c */
 void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
 void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n);

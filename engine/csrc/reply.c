@@ -32,113 +32,40 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
 }
 
 
-static int anchor_order(const void *pa, const void *pb) {
-    const Anchor *a = pa, *b = pb;
+/* Whether anchor a is searched before b: the higher bound first, then by line and square. */
+static inline int anchor_before(const Anchor *a, const Anchor *b) {
     if (a->bound != b->bound) {
-        return a->bound > b->bound ? -1 : 1;
+        return a->bound > b->bound;
     }
-    return a->line != b->line ? a->line - b->line : a->anchor - b->anchor;
+    return a->line != b->line ? a->line < b->line : a->anchor < b->anchor;
 }
 
-/* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
- * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
- * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
- * tiles left can be worth. No move from the anchor has a higher equity. */
-static double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                           double weight) {
-    int left[SIZE], nleft = 0, left_points = 0;
-    if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
-        for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
-            left_points += tile_points(s, s->cells[q]);
+/* The anchors as a heap, the one to search first on top: most replies stop after a third of them, so
+ * they are taken off one by one rather than all sorted. */
+static void sift_down(Anchor *heap, int n, int i) {
+    Anchor item = heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n) {
+            break;
         }
-    } else {
-        int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
-        int limit = anchor - previous - 1;
-        if (limit > max_left) {
-            limit = max_left;
+        if (child + 1 < n && anchor_before(&heap[child + 1], &heap[child])) {
+            child++;
         }
-        for (int k = 1; k <= limit; k++) {
-            left[nleft++] = anchor - k;
+        if (!anchor_before(&heap[child], &item)) {
+            break;
         }
+        heap[i] = heap[child];
+        i = child;
     }
-    int right[MAX_RACK], nright = 0;
-    uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
-    int best_points[MAX_RACK];
-    for (int p = anchor; p < SIZE && nright < s->rack_len; p = s->next_empty[p]) {
-        uint32_t fits = s->allowed[p] & s->rmask;
-        if (!(s->allowed[p] & usable)) {
-            break;  /* no tile of the rack fits here: no move covers this square */
-        }
-        int most = 0;  /* a blank scores 0 */
-        while (fits) {
-            int l = LOWEST(fits);
-            fits &= fits - 1;
-            if (s->points[l] > most) {
-                most = s->points[l];
-            }
-        }
-        best_points[nright] = most;
-        right[nright++] = p;  /* an empty square: prepare_line set where the next one is */
-    }
-    if (!nright) {
-        return -1e300;
-    }
-    double best = -1e300;
-    for (int k = 0; k <= nleft && k < s->rack_len; k++) {
-        int wmul = 1;
-        for (int i = 0; i < k; i++) {
-            wmul *= s->wm[left[i]];
-        }
-        for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
-            int p = right[j - 1];
-            wmul *= s->wm[p];
-            int board = left_points, cross = 0, coef[MAX_RACK], n = 0;
-            for (int i = 0; i < k; i++) {
-                coef[n++] = s->lm[left[i]] * wmul;
-            }
-            for (int i = 0; i < j; i++) {
-                int q = right[i];
-                board += s->run_points[q];
-                int c = s->lm[q] * wmul;
-                if (s->xsum[q] >= 0) {
-                    cross += s->xsum[q] * s->wm[q];
-                    c += s->lm[q] * s->wm[q];
-                }
-                coef[n++] = c;
-            }
-            /* the highest tile values on the highest coefficients */
-            for (int a = 1; a < n; a++) {
-                int v = coef[a], b = a;
-                while (b > 0 && coef[b - 1] < v) {
-                    coef[b] = coef[b - 1];
-                    b--;
-                }
-                coef[b] = v;
-            }
-            int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
-            /* each square's best tile alone (a tile the cross word allows there) is a second bound */
-            int alone = fixed;
-            for (int i = 0; i < k; i++) {
-                alone += s->lm[left[i]] * wmul * desc_points[0];
-            }
-            for (int i = 0; i < j; i++) {
-                int q = right[i];
-                alone += s->lm[q] * (wmul + (s->xsum[q] >= 0 ? s->wm[q] : 0)) * best_points[i];
-            }
-            int score = fixed;
-            for (int i = 0; i < n; i++) {
-                score += coef[i] * desc_points[i];
-            }
-            if (alone < score) {
-                score = alone;
-            }
-            double equity = (double)score + weight * max_kept[s->rack_len - n];
-            if (equity > best) {
-                best = equity;
-            }
-        }
-    }
-    return best;
+    heap[i] = item;
+}
+
+static Anchor take_first(Anchor *heap, int *n) {
+    Anchor first = heap[0];
+    heap[0] = heap[--*n];
+    sift_down(heap, *n, 0);
+    return first;
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag: the best placement (top_equity's order) or the
@@ -196,10 +123,13 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 nlines++;
             }
         }
-        qsort(k->anchors, (size_t)nanchors, sizeof(Anchor), anchor_order);
+        for (int a = nanchors / 2 - 1; a >= 0; a--) {
+            sift_down(k->anchors, nanchors, a);
+        }
         int current = -1;
-        for (int a = 0; a < nanchors; a++) {
-            const Anchor *entry = &k->anchors[a];
+        while (nanchors > 0) {
+            Anchor next = take_first(k->anchors, &nanchors);
+            const Anchor *entry = &next;
             if (top.count && entry->bound < item.equity) {
                 break;  /* no move of this anchor or of the ones after it reaches the best */
             }
