@@ -216,19 +216,11 @@ static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand,
     setup(k, grid, hand, NULL);
     k->cross = before;
     Search *s = k->search;
-    if (search_all(s, k->lex, k->rules, ntiles) < 0) {
-        k->failed = 1;
-        return -1;
-    }
-    int best = -1;
-    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
-        if (s->out.data[at] == hand->size && s->out.data[at + 2] > best) {
-            best = s->out.data[at + 2];
-        }
-    }
-    PyMem_Free(s->out.data);
-    s->out.data = NULL;
-    return best;
+    s->out_only = 1;  /* nothing is written out: the search keeps the best score of the moves going out */
+    s->best_out = -1;
+    search_all(s, k->lex, k->rules, ntiles);
+    s->out_only = 0;
+    return s->best_out;
 }
 
 /* Equity.best with the bag empty (Equity._static_endgame's first move): `other` is the opponent's rack. */

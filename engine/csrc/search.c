@@ -23,6 +23,12 @@ static int buffer_reserve(IntBuffer *buffer, size_t more) {
 
 /* One move out: the tiles placed, with `blank_set` (bit i: new tile i is a blank) and its score. */
 static void put_move(Search *s, uint32_t blank_set, int score) {
+    if (s->out_only) {
+        if (score > s->best_out) {
+            s->best_out = score;
+        }
+        return;
+    }
     if (s->top != NULL) {
         offer(s, blank_set, score);
         return;
@@ -180,7 +186,7 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
         s->pos[s->placed] = p;
         s->letter[s->placed] = l;
         s->placed++;
-        if (fin) {
+        if (fin && (!s->out_only || ntiles + 1 == s->rack_len)) {
             emit(s, main2 * wmul2 + cross2 + bonus, wmul2);
         }
         if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
