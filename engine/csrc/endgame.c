@@ -436,13 +436,14 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         for (int k = 0; k < move->n; k++) {
             next_key ^= square_keys[move->square[k]][move->tile[k]];
         }
+        /* the move's value is its points minus the reply: the reply's window is shifted by them */
         int reply;
         if (depth - 1 == 0) {
             /* a leaf unless the table knows it: its moves are not generated, the board need not change */
-            reply = value_of(sv, 0, -beta, -alpha, other, &left, 0, next_key, NULL);
+            reply = value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
         } else {
             int mark = put_on_board(sv, move);
-            reply = value_of(sv, depth - 1, -beta, -alpha, other, &left, 0, next_key, NULL);
+            reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
             take_back(sv, move, mark);
         }
         return move->score - reply;
@@ -515,7 +516,17 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         for (long i = start; i < count; i++) {
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
-            int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+            int value;
+            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta) {
+                value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+            } else {
+                /* principal variation search: a later move only has to be shown no better than alpha
+                 * (a null window); when it is better, it is searched again with the whole window */
+                value = after(sv, &move, depth, alpha, alpha + 1, mover, other, scoreless, board_key);
+                if (!sv->stop && value > alpha && value < beta) {
+                    value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+                }
+            }
             if (sv->stop) {
                 sv->nmoves = base;
                 return 0;
