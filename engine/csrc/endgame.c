@@ -12,7 +12,10 @@
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
  * on the solver's own board, ordered by the remembered best move (tried before the others are
  * generated: when it cuts off they never are), then by immediate value (going out counts the other's
- * rack twice), then by the tiles, the pass last: the reference's order, so both visit the same nodes.
+ * rack twice) plus ORDER_TILES per tile and ORDER_POINTS per point of tile played, then by the
+ * tiles, the pass last. Moves after the first are searched with a null window (principal variation
+ * search), and again with the whole window when they prove better: the value is the reference's (both
+ * are exact), the nodes visited are not.
  * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
  * generator reads them instead of working them out for each line.
  *
@@ -152,11 +155,13 @@ long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMov
         e->n = (uint8_t)m[0];
         e->view = (uint8_t)m[1];
         e->score = (int16_t)m[2];
+        int played = 0;
         for (int k = 0; k < e->n; k++) {
             e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
             e->tile[k] = (uint8_t)m[5 + 3 * k];
+            played += (e->tile[k] & BLANK_FLAG) ? 0 : sv->points[e->tile[k]];
         }
-        int order = m[2] + (e->n == mover->size ? bonus : 0);
+        int order = m[2] + (e->n == mover->size ? bonus : 0) + ORDER_TILES * e->n + ORDER_POINTS * played;
         keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
         at += 3 + 3 * (size_t)m[0];
     }

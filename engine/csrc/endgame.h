@@ -18,6 +18,14 @@
 #define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
 #define TABLE_BITS_MAX 24
 #define ORDER_BIAS (1 << 30)
+/* move order: points, twice the other's rack when going out, and per tile played and per point of
+ * tile played (emptying the rack ends the game; a heavy tile kept costs its points at the end) */
+#ifndef ORDER_TILES
+#define ORDER_TILES 2
+#endif
+#ifndef ORDER_POINTS
+#define ORDER_POINTS 2
+#endif
 
 typedef struct {
     uint8_t n;                /* tiles placed; 0 for a pass */
