@@ -20,6 +20,9 @@
 #define ORDER_BIAS (1 << 30)
 /* move order: points, twice the other's rack when going out, and per tile played and per point of
  * tile played (emptying the rack ends the game; a heavy tile kept costs its points at the end) */
+#ifndef ASPIRATION
+#define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
+#endif
 #ifndef ORDER_TILES
 #define ORDER_TILES 2
 #endif
