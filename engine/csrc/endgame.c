@@ -119,6 +119,7 @@ long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMov
     s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
     s->rack_len = mover->size;
     sv->generations++;
+    bring_up_to_date(sv);
     if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
         return -1;
     }
@@ -259,23 +260,34 @@ size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
     return (size_t)(keys[i] & 0xFFFFFFFFu);
 }
 
-/* Work out the cross-check of empty square (row, col) in `view` again (its old value saved). */
+/* Mark the cross-check of empty square (row, col) in `view` to be worked out again (its old value
+ * saved): `bring_up_to_date` does it before the next generation, so that a node cut off by the table
+ * never pays for it. */
 static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
     sv->saved[sv->nsaved].index = index;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
     sv->nsaved++;
-    int line = view == 0 ? row : col, p = view == 0 ? col : row;
-    sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+}
+
+/* Work out the cross-checks marked since the last generation, on the board as it is now. */
+void bring_up_to_date(Solver *sv) {
+    for (int i = sv->ncomputed; i < sv->nsaved; i++) {
+        int index = sv->saved[i].index;
+        int view = index / SQUARES, row = index % SQUARES / SIZE, col = index % SIZE;
+        int line = view == 0 ? row : col, p = view == 0 ? col : row;
+        sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+    }
+    sv->ncomputed = sv->nsaved;
 }
 
 /* Put the move's tiles on the board and bring the cross-checks it changes up to date: in each tile's
  * column the squares just above and below its run of tiles (view 0), in its row those just left and
  * right (view 1). Returns the mark to hand to `take_back`. */
-static int put_on_board(Solver *sv, const EMove *move) {
+static Mark put_on_board(Solver *sv, const EMove *move) {
     int8_t *grid = sv->gen.grid;
-    int mark = sv->nsaved;
+    Mark mark = {sv->nsaved, sv->ncomputed};
     for (int k = 0; k < move->n; k++) {
         grid[move->square[k]] = (int8_t)move->tile[k];
     }
@@ -314,8 +326,12 @@ static int put_on_board(Solver *sv, const EMove *move) {
 }
 
 /* Undo put_on_board. */
-static void take_back(Solver *sv, const EMove *move, int mark) {
-    while (sv->nsaved > mark) {
+static void take_back(Solver *sv, const EMove *move, Mark mark) {
+    /* the marks worked out below this move were worked out on its board: they are to do again */
+    if (sv->ncomputed > mark.computed) {
+        sv->ncomputed = mark.computed;
+    }
+    while (sv->nsaved > mark.saved) {
         sv->nsaved--;
         int index = sv->saved[sv->nsaved].index;
         sv->cross_allowed[index] = sv->saved[sv->nsaved].allowed;
@@ -447,7 +463,7 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
             /* a leaf unless the table knows it: its moves are not generated, the board need not change */
             reply = value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
         } else {
-            int mark = put_on_board(sv, move);
+            Mark mark = put_on_board(sv, move);
             reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
             take_back(sv, move, mark);
         }
