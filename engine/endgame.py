@@ -161,7 +161,8 @@ class _Search:
                 next_key ^= _square_key(row, col, tile)
             self.board.place(move.tiles)
             try:
-                reply, _ = self.value(depth - 1, -beta, -alpha, other, left, 0, next_key)
+                # the move's value is its points minus the reply: the reply's window is shifted by them
+                reply, _ = self.value(depth - 1, points - beta, points - alpha, other, left, 0, next_key)
             finally:
                 self.board.undo()
             return points - reply

@@ -1,10 +1,10 @@
 """The exact endgame in C (``engine/csrc/endgame.c``), and ``solve_endgame``, which takes it when the
 extension is built and the pure-Python reference (``engine.endgame.solve``) otherwise.
 
-Both run the same search (negamax, alpha-beta, a transposition table, iterative deepening, the game's
-end rules, the same move order and budget checks): the C one visits the same nodes and returns the
-same move, value and depth, as long as its fixed table (``TABLE_BITS``) is less than 3/4 full (then
-it overwrites entries, where the reference's dict grows). A budget in nodes (``max_nodes``) is a count:
+Both find the exact value with the same game's end rules (negamax, alpha-beta, a transposition table,
+iterative deepening); the C one orders its moves by more than their points (tiles and tile points
+played) and searches the moves after the first with a null window, so it visits other nodes than the
+reference and may pick another move of the same value. A budget in nodes (``max_nodes``) is a count:
 the same result on every machine. The time budget is read from the injected ``clock`` (every 64
 nodes, as in the reference); ``seconds=math.inf`` searches without reading it.
 """

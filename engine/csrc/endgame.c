@@ -12,7 +12,10 @@
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
  * on the solver's own board, ordered by the remembered best move (tried before the others are
  * generated: when it cuts off they never are), then by immediate value (going out counts the other's
- * rack twice), then by the tiles, the pass last: the reference's order, so both visit the same nodes.
+ * rack twice) plus ORDER_TILES per tile and ORDER_POINTS per point of tile played, then by the
+ * tiles, the pass last. Moves after the first are searched with a null window (principal variation
+ * search), and again with the whole window when they prove better: the value is the reference's (both
+ * are exact), the nodes visited are not.
  * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
  * generator reads them instead of working them out for each line.
  *
@@ -116,6 +119,7 @@ long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMov
     s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
     s->rack_len = mover->size;
     sv->generations++;
+    bring_up_to_date(sv);
     if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
         return -1;
     }
@@ -152,11 +156,13 @@ long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMov
         e->n = (uint8_t)m[0];
         e->view = (uint8_t)m[1];
         e->score = (int16_t)m[2];
+        int played = 0;
         for (int k = 0; k < e->n; k++) {
             e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
             e->tile[k] = (uint8_t)m[5 + 3 * k];
+            played += (e->tile[k] & BLANK_FLAG) ? 0 : sv->points[e->tile[k]];
         }
-        int order = m[2] + (e->n == mover->size ? bonus : 0);
+        int order = m[2] + (e->n == mover->size ? bonus : 0) + ORDER_TILES * e->n + ORDER_POINTS * played;
         keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
         at += 3 + 3 * (size_t)m[0];
     }
@@ -254,23 +260,34 @@ size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
     return (size_t)(keys[i] & 0xFFFFFFFFu);
 }
 
-/* Work out the cross-check of empty square (row, col) in `view` again (its old value saved). */
+/* Mark the cross-check of empty square (row, col) in `view` to be worked out again (its old value
+ * saved): `bring_up_to_date` does it before the next generation, so that a node cut off by the table
+ * never pays for it. */
 static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
     sv->saved[sv->nsaved].index = index;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
     sv->nsaved++;
-    int line = view == 0 ? row : col, p = view == 0 ? col : row;
-    sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+}
+
+/* Work out the cross-checks marked since the last generation, on the board as it is now. */
+void bring_up_to_date(Solver *sv) {
+    for (int i = sv->ncomputed; i < sv->nsaved; i++) {
+        int index = sv->saved[i].index;
+        int view = index / SQUARES, row = index % SQUARES / SIZE, col = index % SIZE;
+        int line = view == 0 ? row : col, p = view == 0 ? col : row;
+        sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+    }
+    sv->ncomputed = sv->nsaved;
 }
 
 /* Put the move's tiles on the board and bring the cross-checks it changes up to date: in each tile's
  * column the squares just above and below its run of tiles (view 0), in its row those just left and
  * right (view 1). Returns the mark to hand to `take_back`. */
-static int put_on_board(Solver *sv, const EMove *move) {
+static Mark put_on_board(Solver *sv, const EMove *move) {
     int8_t *grid = sv->gen.grid;
-    int mark = sv->nsaved;
+    Mark mark = {sv->nsaved, sv->ncomputed};
     for (int k = 0; k < move->n; k++) {
         grid[move->square[k]] = (int8_t)move->tile[k];
     }
@@ -309,8 +326,12 @@ static int put_on_board(Solver *sv, const EMove *move) {
 }
 
 /* Undo put_on_board. */
-static void take_back(Solver *sv, const EMove *move, int mark) {
-    while (sv->nsaved > mark) {
+static void take_back(Solver *sv, const EMove *move, Mark mark) {
+    /* the marks worked out below this move were worked out on its board: they are to do again */
+    if (sv->ncomputed > mark.computed) {
+        sv->ncomputed = mark.computed;
+    }
+    while (sv->nsaved > mark.saved) {
         sv->nsaved--;
         int index = sv->saved[sv->nsaved].index;
         sv->cross_allowed[index] = sv->saved[sv->nsaved].allowed;
@@ -436,13 +457,14 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         for (int k = 0; k < move->n; k++) {
             next_key ^= square_keys[move->square[k]][move->tile[k]];
         }
+        /* the move's value is its points minus the reply: the reply's window is shifted by them */
         int reply;
         if (depth - 1 == 0) {
             /* a leaf unless the table knows it: its moves are not generated, the board need not change */
-            reply = value_of(sv, 0, -beta, -alpha, other, &left, 0, next_key, NULL);
+            reply = value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
         } else {
-            int mark = put_on_board(sv, move);
-            reply = value_of(sv, depth - 1, -beta, -alpha, other, &left, 0, next_key, NULL);
+            Mark mark = put_on_board(sv, move);
+            reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
             take_back(sv, move, mark);
         }
         return move->score - reply;
@@ -515,7 +537,17 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         for (long i = start; i < count; i++) {
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
-            int value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+            int value;
+            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta) {
+                value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+            } else {
+                /* principal variation search: a later move only has to be shown no better than alpha
+                 * (a null window); when it is better, it is searched again with the whole window */
+                value = after(sv, &move, depth, alpha, alpha + 1, mover, other, scoreless, board_key);
+                if (!sv->stop && value > alpha && value < beta) {
+                    value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
+                }
+            }
             if (sv->stop) {
                 sv->nmoves = base;
                 return 0;

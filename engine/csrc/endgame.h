@@ -18,6 +18,17 @@
 #define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
 #define TABLE_BITS_MAX 24
 #define ORDER_BIAS (1 << 30)
+/* move order: points, twice the other's rack when going out, and per tile played and per point of
+ * tile played (emptying the rack ends the game; a heavy tile kept costs its points at the end) */
+#ifndef ASPIRATION
+#define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
+#endif
+#ifndef ORDER_TILES
+#define ORDER_TILES 2
+#endif
+#ifndef ORDER_POINTS
+#define ORDER_POINTS 2
+#endif
 
 typedef struct {
     uint8_t n;                /* tiles placed; 0 for a pass */
@@ -72,8 +83,13 @@ typedef struct {
         int sum;
     } saved[MAX_DEPTH * MAX_RACK * 4];
     int nsaved;
+    int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
     int cut;
 } Solver;
+
+typedef struct {
+    int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
+} Mark;
 
 extern uint64_t square_keys[SQUARES][TILE_CODES];
 
@@ -81,6 +97,7 @@ extern uint64_t square_keys[SQUARES][TILE_CODES];
 void make_keys(void);
 void rack_rehash(ERack *rack);
 void check_all(Solver *sv);
+void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);
 size_t pick(const EMove *moves, uint64_t *keys, long count, long i);
 int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other, int scoreless,

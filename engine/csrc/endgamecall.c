@@ -161,11 +161,20 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         }
     }
     EMove best_move;
+    memset(&best_move, 0, sizeof(EMove));
     int best_value = 0, finished = 0, complete = 0, have_best = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
+        /* an aspiration window around the last iteration's value; searched again with the whole window
+         * when the value falls outside it */
+        int low = have_best ? best_value - ASPIRATION : -INFINITE_VALUE;
+        int high = have_best ? best_value + ASPIRATION : INFINITE_VALUE;
         sv->cut = 0;
         EMove move;
-        int value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, &mine, &theirs, scoreless, key, &move);
+        int value = value_of(sv, depth, low, high, &mine, &theirs, scoreless, key, &move);
+        if (!sv->stop && (value <= low || value >= high) && have_best) {
+            sv->cut = 0;
+            value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, &mine, &theirs, scoreless, key, &move);
+        }
         if (sv->stop) {
             break;
         }

@@ -397,9 +397,24 @@ void search_anchor(Search *s, int anchor, int previous) {
     }
 }
 
-static void search_line(Search *s, const RulesObject *rules, int view, int line, int empty_board) {
+/* `occupied[view][line]`: bit p set when square p of that line holds a tile (see search_all). */
+static void search_line(Search *s, const RulesObject *rules, int view, int line, int empty_board,
+                        const uint16_t occupied[2][SIZE]) {
     int anchors[SIZE];
-    int nanchors = line_anchors(s, rules, view, line, empty_board, anchors);
+    int nanchors = 0;
+    if (empty_board) {
+        nanchors = line_anchors(s, rules, view, line, empty_board, anchors);
+    } else {
+        /* the anchors: empty squares next to a tile along the line or in the lines either side */
+        uint32_t here = occupied[view][line];
+        uint32_t near = (here << 1) | (here >> 1) | (line > 0 ? occupied[view][line - 1] : 0) |
+                        (line < SIZE - 1 ? occupied[view][line + 1] : 0);
+        uint32_t bits = near & ~here & ((1u << SIZE) - 1);
+        while (bits) {
+            anchors[nanchors++] = LOWEST(bits);
+            bits &= bits - 1;
+        }
+    }
     if (!nanchors) {
         return;
     }
@@ -550,9 +565,16 @@ int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles) {
     if (s->rack_len == 0 || lex->nedges == 0) {
         return 0;
     }
+    uint16_t occupied[2][SIZE] = {{0}};
+    for (int sq = 0; sq < SQUARES; sq++) {
+        if (s->grid[sq] != EMPTY) {
+            occupied[0][sq / SIZE] |= (uint16_t)(1u << (sq % SIZE));
+            occupied[1][sq % SIZE] |= (uint16_t)(1u << (sq / SIZE));
+        }
+    }
     for (int view = 0; view < 2 && !s->failed; view++) {
         for (int line = 0; line < SIZE && !s->failed; line++) {
-            search_line(s, rules, view, line, tiles == 0);
+            search_line(s, rules, view, line, tiles == 0, occupied);
         }
     }
     if (s->failed) {
