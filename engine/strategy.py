@@ -302,11 +302,14 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
 
 #: The strategies by name, for the command line and the config.
 def _simulating(options: str = "") -> Strategy:
-    """``sim``, or ``sim:candidates=6,iterations=60,seconds=0`` (0 seconds: no time limit, so the same
-    moves on every machine)."""
+    """``sim``, or ``sim:candidates=6,iterations=60,playouts=2000,seconds=0`` (0 seconds: no time limit,
+    so the same moves on every machine; playouts: candidate playouts, the iterations times the
+    candidates still in the running)."""
     from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
-    names = {"candidates": "candidates", "iterations": "max_iterations", "seconds": "seconds"}
+    names = {
+        "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "seconds": "seconds"
+    }
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
         key, _, text = part.partition("=")
@@ -322,9 +325,11 @@ def _simulating(options: str = "") -> Strategy:
     settings = SimSettings()
     if values:
         seconds = values.get("seconds", settings.seconds)
-        settings = SimSettings(
+        settings = replace(
+            settings,
             candidates=int(values.get("candidates", settings.candidates)),
             max_iterations=int(values.get("max_iterations", settings.max_iterations)),
+            max_playouts=int(values.get("max_playouts", settings.max_playouts)),
             seconds=seconds if seconds > 0 else float("inf"),
         )
     # fixed work: without a time limit every budget is a count, the endgame's too (its nodes)
@@ -344,7 +349,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
-#: ``sim:candidates=N,iterations=N,seconds=S`` simulates with other settings.
+#: ``sim:candidates=N,iterations=N,playouts=N,seconds=S`` simulates with other settings.
 SIM_PREFIX = "sim:"
 #: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
 LEVEL_PREFIX = "level:"

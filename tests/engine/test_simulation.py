@@ -16,7 +16,7 @@ from dictionaries import bundled_path
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.inference import RackInference
-from engine.move import Placement
+from engine.move import Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.simulation import Sim, SimSettings, Simulator
@@ -82,6 +82,25 @@ def test_a_clearly_worse_candidate_is_dropped() -> None:
     assert not result.ranked[1].alive and result.iterations < 200  # pruned, and the run stopped early
 
 
+def test_identical_candidates_end_the_simulation_at_the_first_pruning() -> None:
+    """Two candidates that play out alike cannot be told apart: the later one is dropped as soon as
+    pruning starts, instead of both running to the iteration limit."""
+    situation = midgame(1)
+    best = Equity().best(situation, 1)[0]
+    settings = SimSettings(max_iterations=400, seconds=float("inf"), min_iterations=12)
+    result = Simulator(Equity(), settings).simulate(situation, [best, best])
+    assert result.iterations == 12 and result.playouts == 24
+    assert result.ranked[0].static_rank == 0 and result.ranked[0].alive and not result.ranked[1].alive
+
+
+def test_the_playout_budget_counts_the_candidates_in_the_running() -> None:
+    situation = midgame(4)
+    candidates = Equity().best(situation, 4)
+    settings = SimSettings(max_iterations=400, max_playouts=41, seconds=float("inf"), min_iterations=10**6)
+    result = Simulator(Equity(), settings).simulate(situation, candidates)
+    assert (result.iterations, result.playouts) == (11, 44)  # four a time; the eleventh iteration passes 41
+
+
 def test_the_budget_is_read_from_the_injected_clock() -> None:
     situation = midgame(4)
     ticks = iter(range(10**6))
@@ -115,7 +134,10 @@ def test_sim_options_in_the_name() -> None:
     assert (sim.settings.candidates, sim.settings.max_iterations, sim.settings.seconds) == (3, 7, float("inf"))
     assert sim.name == "sim:candidates=3,iterations=7,seconds=0"
     assert isinstance(strategy_named("sim"), Sim)
-    with pytest.raises(ValueError, match="sim option 'depth' is not one of candidates, iterations, seconds"):
+    playouts = strategy_named("sim:playouts=900,seconds=0")
+    assert isinstance(playouts, Sim) and playouts.settings.max_playouts == 900
+    assert playouts.settings.candidates == SimSettings().candidates  # the other settings keep their defaults
+    with pytest.raises(ValueError, match="sim option 'depth' is not one of candidates, iterations, playouts, seconds"):
         strategy_named("sim:depth=2")
     with pytest.raises(ValueError, match="iterations='many': expected a number"):
         strategy_named("sim:iterations=many")
@@ -222,3 +244,18 @@ def test_a_budget_as_long_as_the_simulation_s_still_caps_the_endgame_search() ->
     assert budgeted.settings.seconds == 2.0
     assert budgeted.static.solver is not None and budgeted.static.solver.seconds == 2.0
     assert sim.budgeted(30.0) is sim
+
+
+def test_the_best_swap_is_simulated_when_no_static_candidate_is_a_swap() -> None:
+    situation = midgame(5)
+    static = Equity().best(situation, 3)
+    assert not any(isinstance(move, Swap) for move in static) and situation.bag_count >= EN.swap_min_bag
+    best_swap = next(move for move in Equity().rank(situation, []) if isinstance(move, Swap))
+    settings = SimSettings(candidates=3, max_iterations=20, seconds=float("inf"))
+    sim = Sim(settings=settings)
+    sim.best(situation, 1)
+    assert sim.last is not None
+    assert {entry.move for entry in sim.last.ranked} == {*static, best_swap}
+    without = Sim(settings=dataclasses.replace(settings, swaps=0))
+    without.best(situation, 1)
+    assert without.last is not None and {entry.move for entry in without.last.ranked} == set(static)
