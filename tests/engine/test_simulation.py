@@ -137,7 +137,10 @@ def test_sim_options_in_the_name() -> None:
     playouts = strategy_named("sim:playouts=900,seconds=0")
     assert isinstance(playouts, Sim) and playouts.settings.max_playouts == 900
     assert playouts.settings.candidates == SimSettings().candidates  # the other settings keep their defaults
-    with pytest.raises(ValueError, match="sim option 'depth' is not one of candidates, iterations, playouts, seconds"):
+    assert strategy_named("sim:z=2.5,seconds=0").settings.z == 2.5  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="sim option z='0': expected a positive number"):
+        strategy_named("sim:z=0")
+    with pytest.raises(ValueError, match="is not one of candidates, iterations, playouts, z, seconds"):
         strategy_named("sim:depth=2")
     with pytest.raises(ValueError, match="iterations='many': expected a number"):
         strategy_named("sim:iterations=many")
