@@ -12,7 +12,7 @@ simulation stops when one candidate is left (the leader is clear), or when the t
 injected clock), the iteration limit or the limit of candidate playouts is spent; near the end of the
 game (few tiles in the bag) candidates are ranked by how often they leave us ahead rather than by points. In the
 pre-endgame (1 to ``pre_endgame`` tiles in the bag) every possible opponent rack is played out once,
-weighted by how many ways the unseen tiles give it, instead of random draws.
+weighted by how many ways the unseen tiles give it, in a random order, instead of random draws.
 
 Randomness comes only from the injected ``random.Random``; with an iteration limit and no time
 limit the choice is the same on every machine (the arena plays that way).
@@ -247,6 +247,9 @@ class Simulator:
             bag = list((pool - Counter(rack)).elements())
             self.rng.shuffle(bag)
             draws.append((Rack.from_bag_tiles(alphabet, rack), bag, float(ways)))
+        # in a random order: the pruning and the stop judge the racks played so far, which must be a fair
+        # sample of all of them (in the order enumerated, the first racks share their lowest tiles)
+        self.rng.shuffle(draws)
         return draws
 
     def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:

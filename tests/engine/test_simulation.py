@@ -196,6 +196,24 @@ def test_in_the_pre_endgame_every_opponent_rack_is_played_out_once() -> None:
     assert result.iterations == len(draws) and result.by_wins
 
 
+def test_in_the_pre_endgame_the_racks_come_in_a_random_order() -> None:
+    """The pruning judges the racks played so far: in the order they are enumerated the first ones all
+    hold the lowest tiles (an unfair sample that dropped candidates better over all racks)."""
+    game = played(13, lambda game: len(game.bag) <= 5 or game.is_over)
+    situation = seen_by_mover(game)
+    assert situation.bag_count == 5
+    simulator = Simulator(Equity(), SimSettings(max_iterations=5000, seconds=float("inf")))
+    draws = simulator._every_rack(situation)
+    assert draws is not None and len(draws) > 100
+
+    racks = [tuple(sorted(rack.bag_tiles())) for rack, _, _ in draws]
+    assert racks != sorted(racks) and racks != sorted(racks, reverse=True)
+    lowest = min(situation.unseen)
+    first = sum(lowest in rack for rack in racks[:24]) / 24
+    overall = sum(lowest in rack for rack in racks) / len(racks)
+    assert abs(first - overall) < 0.25, (first, overall)
+
+
 class Clock:
     """An injected clock that advances ``step`` seconds at every reading."""
 
