@@ -56,7 +56,8 @@ static double hand_leave(const Kernel *k, const Hand *h) {
     return leave_value(k->table, h->counts, h->blanks);
 }
 
-/* One playout: the candidate (already on `grid`, its rack `mine` before the refill). */
+/* One playout: the candidate (already on `grid`, its rack `mine` before the refill; the board's
+ * cross-checks in k->work, which the opponent's reply brings up to date). */
 static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidate, Hand mine, Hand theirs, Bag *bag) {
     int points = candidate->score;
     if (candidate->kind == KIND_PLACE) {
@@ -75,6 +76,9 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
     best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), &reply);
     int their_points = reply.score;
     ntiles += apply(grid, &theirs, bag, &reply);
+    if (reply.kind == KIND_PLACE) {
+        cross_update(k, grid, k->work, reply.tiles, reply.n);
+    }
     if (theirs.size == 0 && bag_left(bag) == 0) {
         return (double)(points - their_points - 2 * hand_points(k, &mine));
     }
@@ -233,6 +237,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     PyObject *result = NULL;
     Play *plays = NULL;
+    Cross *crosses = NULL;  /* per candidate: the cross-checks of the board after it */
     int8_t *grids = NULL;
     Hand *mine = NULL;
     double *values = NULL;
@@ -241,7 +246,8 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
     k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
-    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL) {
+    k.work = PyMem_Malloc(sizeof(Cross));
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.work == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -283,18 +289,20 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         }
     }
     plays = PyMem_Calloc((size_t)ncand, sizeof(Play));
+    crosses = PyMem_Malloc((size_t)ncand * sizeof(Cross));
     grids = PyMem_Malloc((size_t)ncand * SQUARES);
     mine = PyMem_Calloc((size_t)ncand, sizeof(Hand));
     values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
     bag.cap = (size_t)bag_size + 3 * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
     bag.tiles = PyMem_Malloc(sizeof(int32_t) * bag.cap);
-    if (plays == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL) {
+    if (plays == NULL || crosses == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     if (read_candidates(moves_view.buf, moves_view.len / 4, &k.base, &rack, plays, ncand) < 0) {
         goto done;
     }
+    cross_fill(&k, k.base.grid, k.work);
     for (int c = 0; c < ncand; c++) {
         memcpy(grids + (size_t)c * SQUARES, k.base.grid, SQUARES);
         mine[c] = rack;
@@ -305,7 +313,12 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
                 grids[(size_t)c * SQUARES + plays[c].tiles[3 * i] * SIZE + plays[c].tiles[3 * i + 1]] = (int8_t)tile;
             }
         }
+        crosses[c] = *k.work;
+        if (plays[c].kind == KIND_PLACE) {
+            cross_update(&k, grids + (size_t)c * SQUARES, &crosses[c], plays[c].tiles, plays[c].n);
+        }
     }
+    k.cross = k.work;
     int8_t grid_now[SQUARES];
     for (Py_ssize_t it = 0; it < iterations && !k.failed; it++) {
         const int32_t *d = draws + it * width;
@@ -319,6 +332,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
             bag.len = (size_t)bag_size;
             bag.front = 0;
             memcpy(grid_now, grids + (size_t)c * SQUARES, SQUARES);
+            *k.work = crosses[c];
             values[it * ncand + c] = play_out(&k, grid_now, ntiles, &plays[c], mine[c], theirs, &bag);
         }
     }
@@ -330,6 +344,8 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
 done:
     PyMem_Free(values);
     PyMem_Free(plays);
+    PyMem_Free(crosses);
+    PyMem_Free(k.work);
     PyMem_Free(grids);
     PyMem_Free(mine);
     PyMem_Free(bag.tiles);

@@ -37,6 +37,13 @@ typedef struct {
     int previous;
 } Anchor;
 
+/* Every square's cross-checks in both views, as Search.cross_allowed and cross_sum read them
+ * ([view * SQUARES + row * SIZE + col]); crossboard.c keeps them up to date. */
+typedef struct {
+    uint32_t allowed[2 * SQUARES];
+    int sum[2 * SQUARES];
+} Cross;
+
 typedef struct {
     LexiconObject *lex;
     RulesObject *rules;
@@ -46,6 +53,8 @@ typedef struct {
     double *kept;    /* the value of each kept multiset of the rack being searched */
     char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
     Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
+    const Cross *cross;  /* the cross-checks of the board a reply is searched on (NULL: worked out) */
+    Cross *work;         /* the playout's board's cross-checks (scratch) */
     double swap_cost;
     int swap_min_bag;
     int endgame_width;
@@ -83,6 +92,10 @@ static inline void hand_add(Hand *h, int bag_tile) {
     }
     h->size++;
 }
+
+/* crossboard.c */
+void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
+void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n);
 
 /* reply.c */
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);

@@ -25,6 +25,10 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
     s->placed = 0;
     s->out.data = NULL;
     s->out.len = s->out.cap = 0;
+    if (k->cross != NULL) {
+        s->cross_allowed = k->cross->allowed;
+        s->cross_sum = k->cross->sum;
+    }
 }
 
 
@@ -41,7 +45,12 @@ static int anchor_order(const void *pa, const void *pb) {
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
  * tiles left can be worth. No move from the anchor has a higher equity. */
 static double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                           double weight) {
+                           double weight, double *table) {
+    if (table != NULL) {
+        for (int i = 0; i < SPAN * SPAN; i++) {
+            table[i] = -1e300;
+        }
+    }
     int left[SIZE], nleft = 0, left_points = 0;
     if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
@@ -129,12 +138,39 @@ static double anchor_bound(const Search *s, int anchor, int previous, const int 
                 score = alone;
             }
             double equity = (double)score + weight * max_kept[s->rack_len - n];
+            if (table != NULL) {
+                table[k * SPAN + j] = equity;
+            }
             if (equity > best) {
                 best = equity;
             }
         }
     }
     return best;
+}
+
+/* One anchor's bounds by span (anchor_bound's table) and their running maxima (see Search.span_bound). */
+typedef struct {
+    double bound[SPAN * SPAN];
+    double reach[SPAN * SPAN];
+    double left[SPAN + 1];
+} Spans;
+
+static void span_reach(Spans *span) {
+    for (int k = 0; k < SPAN; k++) {
+        double most = -1e300;
+        for (int j = SPAN - 1; j >= 0; j--) {
+            if (span->bound[k * SPAN + j] > most) {
+                most = span->bound[k * SPAN + j];
+            }
+            span->reach[k * SPAN + j] = most;
+        }
+    }
+    span->left[SPAN] = -1e300;
+    for (int k = SPAN - 1; k >= 0; k--) {
+        double here = span->reach[k * SPAN + 1];
+        span->left[k] = here > span->left[k + 1] ? here : span->left[k + 1];
+    }
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag: the best placement (top_equity's order) or the
@@ -198,7 +234,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 int previous = -1;
                 for (int a = 0; a < count; a++) {
                     Anchor *entry = &k->anchors[nanchors++];
-                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight);
+                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight, NULL);
                     entry->line = nlines;
                     entry->anchor = found[a];
                     entry->previous = previous;
@@ -209,6 +245,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         }
         qsort(k->anchors, (size_t)nanchors, sizeof(Anchor), anchor_order);
         int current = -1;
+        Spans span;
         for (int a = 0; a < nanchors; a++) {
             const Anchor *entry = &k->anchors[a];
             if (top.count && entry->bound < item.equity) {
@@ -218,8 +255,19 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 memcpy((char *)s + LINE_FIRST, k->lines + (size_t)entry->line * LINE_BYTES, LINE_BYTES);
                 current = entry->line;
             }
+            if (top.count) {
+                /* its bounds by span stop the branches that cannot reach the best found */
+                anchor_bound(s, entry->anchor, entry->previous, desc_points, max_kept, weight, span.bound);
+                span_reach(&span);
+                s->span_bound = span.bound;
+                s->span_reach = span.reach;
+                s->left_reach = span.left;
+            } else {
+                s->span_bound = NULL;
+            }
             search_anchor(s, entry->anchor, entry->previous);
         }
+        s->span_bound = NULL;
     }
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
@@ -289,6 +337,8 @@ static int ranked_order(const void *pa, const void *pb) {
 static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand) {
     setup(k, grid, hand, NULL);
     Search *s = k->search;
+    s->cross_allowed = NULL;  /* a move was put on the board for this search: its cross-checks are worked out */
+    s->cross_sum = NULL;
     if (search_all(s, k->lex, k->rules, ntiles) < 0) {
         k->failed = 1;
         return -1;

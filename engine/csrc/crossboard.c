@@ -1,0 +1,80 @@
+/*
+ * The cross-checks of every square of a playout's board, kept up to date as tiles go down (playout.c).
+ *
+ * A reply's search reads each line's cross-checks from these arrays (Search.cross_allowed and
+ * cross_sum, as the endgame does) instead of working them out square by square for every reply: the
+ * arrays are filled once per kernel call for the board, brought up to date once per candidate for
+ * its tiles, and once per playout for the opponent's reply before our reply is searched.
+ */
+
+#include "playout.h"
+
+/* Load `grid` into the kernel's scratch search (no rack: only cross_check reads it). */
+static Search *board_search(Kernel *k, const int8_t *grid) {
+    Search *s = k->search;
+    memcpy(s, &k->base, sizeof(Search));
+    memcpy(s->grid, grid, SQUARES);
+    s->cross_allowed = NULL;
+    s->cross_sum = NULL;
+    return s;
+}
+
+static void check_square(const Search *s, Cross *cross, int view, int row, int col) {
+    int index = view * SQUARES + row * SIZE + col;
+    int line = view == 0 ? row : col, p = view == 0 ? col : row;
+    cross->allowed[index] = cross_check(s, view, line, p, &cross->sum[index]);
+}
+
+/* Every square's cross-checks on `grid` (an occupied square: nothing allowed, no cross word). */
+void cross_fill(Kernel *k, const int8_t *grid, Cross *cross) {
+    const Search *s = board_search(k, grid);
+    for (int view = 0; view < 2; view++) {
+        for (int sq = 0; sq < SQUARES; sq++) {
+            if (grid[sq] == EMPTY) {
+                check_square(s, cross, view, sq / SIZE, sq % SIZE);
+            } else {
+                cross->allowed[view * SQUARES + sq] = 0;
+                cross->sum[view * SQUARES + sq] = -1;
+            }
+        }
+    }
+}
+
+/* Bring `cross` up to date after the placement `tiles` ((row, col, tile) n times, already on `grid`):
+ * a new tile changes only the cross word of the empty squares at the ends of its runs, in its column
+ * the squares just above and below (view 0), in its row those just left and right (view 1). */
+void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n) {
+    const Search *s = board_search(k, grid);
+    for (int i = 0; i < n; i++) {
+        int row = tiles[3 * i], col = tiles[3 * i + 1];
+        for (int view = 0; view < 2; view++) {
+            cross->allowed[view * SQUARES + row * SIZE + col] = 0;
+            cross->sum[view * SQUARES + row * SIZE + col] = -1;
+        }
+        int top = row, bottom = row, left = col, right = col;
+        while (top > 0 && grid[(top - 1) * SIZE + col] != EMPTY) {
+            top--;
+        }
+        while (bottom < SIZE - 1 && grid[(bottom + 1) * SIZE + col] != EMPTY) {
+            bottom++;
+        }
+        while (left > 0 && grid[row * SIZE + left - 1] != EMPTY) {
+            left--;
+        }
+        while (right < SIZE - 1 && grid[row * SIZE + right + 1] != EMPTY) {
+            right++;
+        }
+        if (top > 0) {
+            check_square(s, cross, 0, top - 1, col);
+        }
+        if (bottom < SIZE - 1) {
+            check_square(s, cross, 0, bottom + 1, col);
+        }
+        if (left > 0) {
+            check_square(s, cross, 1, row, left - 1);
+        }
+        if (right < SIZE - 1) {
+            check_square(s, cross, 1, row, right + 1);
+        }
+    }
+}
