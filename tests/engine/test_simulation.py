@@ -246,10 +246,15 @@ def test_fixed_work_gives_the_same_move_under_a_fast_and_a_slow_clock(phase: str
         game = played(13, lambda game: len(game.bag) <= bag_left or game.is_over)
         assert not game.is_over and len(game.bag) <= bag_left
         situation = seen_by_mover(game)
-    name = "sim:candidates=4,iterations=12,seconds=0"
-    fast = fixed_work(name, Clock(1e-6)).best(situation, 1)
-    slow = fixed_work(name, Clock(3600.0)).best(situation, 1)
+    name = "sim:candidates=4,iterations=12,playouts=40,seconds=0"
+    fast_sim, slow_sim = fixed_work(name, Clock(1e-6)), fixed_work(name, Clock(3600.0))
+    fast = fast_sim.best(situation, 1)
+    slow = slow_sim.best(situation, 1)
     assert fast == slow
+    if phase == "midgame":  # the playout budget ended both, at the same count
+        assert fast_sim.last is not None and slow_sim.last is not None
+        assert fast_sim.last.iterations == slow_sim.last.iterations < 12
+        assert fast_sim.last.playouts == slow_sim.last.playouts >= 40
     if phase == "endgame":
         # the endgame search really ran to its node budget: a seconds budget would have cut it short
         nodes = fixed_work(name, Clock(3600.0))
