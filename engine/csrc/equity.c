@@ -42,19 +42,24 @@ void top_insert(struct TopK *top, const Candidate *c) {
 void offer(Search *s, uint32_t blank_set, int score) {
     struct TopK *top = s->top;
     int index = top->full;
+    for (int i = 0; i < s->placed; i++) {
+        index -= (blank_set >> i) & 1 ? top->blank_stride : top->stride[s->letter[i]];
+    }
+    double equity = (double)score + top->weight * top->kept_value[index];
+    if (top->count == top->k && top->k > 0 && equity < top->items[top->count - 1].equity) {
+        return;  /* below the last of a full list: top_insert would drop it */
+    }
     Candidate c;
     c.n = s->placed;
     c.view = s->view;
     c.score = score;
+    c.equity = equity;
     for (int i = 0; i < s->placed; i++) {
-        int blank = (blank_set >> i) & 1;
         int p = s->pos[i];
         c.tiles[3 * i] = s->view == 0 ? s->line : p;
         c.tiles[3 * i + 1] = s->view == 0 ? p : s->line;
-        c.tiles[3 * i + 2] = s->letter[i] | (blank ? BLANK_FLAG : 0);
-        index -= blank ? top->blank_stride : top->stride[s->letter[i]];
+        c.tiles[3 * i + 2] = s->letter[i] | ((blank_set >> i) & 1 ? BLANK_FLAG : 0);
     }
-    c.equity = (double)score + top->weight * top->kept_value[index];
     top_insert(top, &c);
 }
 

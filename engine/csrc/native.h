@@ -34,7 +34,6 @@ static inline int popcount32(uint32_t x) {
 #define POPCOUNT(x) popcount32(x)
 #endif
 #define LOWEST(x) __builtin_ctz(x)
-#define SPAN (MAX_RACK + 2)  /* the row length of the span bounds (Search.span_bound) */
 #define COPIES 3  /* copies of one tile with a leave feature of their own */
 
 typedef struct {
@@ -96,14 +95,6 @@ typedef struct {
      * worked out: [view * SQUARES + row * SIZE + col] */
     const uint32_t *cross_allowed;
     const int *cross_sum;
-    /* when set (the playouts' best-first replies, reply.c, with a top list of one), bounds on the equity
-     * of a move from the anchor being searched by its span, k tiles left of the anchor and j squares
-     * from it on, read as [k * SPAN + j]: a branch whose bounds are below the best move found so far
-     * is not searched (none of its moves could take the best's place) */
-    const double *span_bound;
-    const double *span_reach;  /* the most of span_bound over the spans [k][j' >= j] */
-    const double *left_reach;  /* [k]: the most of span_reach over [k' >= k][1] */
-    int left_k;                /* the tiles of the current left part from the rack */
     IntBuffer out;
     int failed;
     /* equity mode (top_equity): moves go to a top-k list instead of `out` */

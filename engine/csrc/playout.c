@@ -243,15 +243,19 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     double *values = NULL;
     Bag bag = {NULL, 0, 0, 0};
     k.search = PyMem_Malloc(sizeof(Search));
-    k.kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
+    k.kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
     k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
     k.work = PyMem_Malloc(sizeof(Cross));
-    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.work == NULL) {
+    k.after = PyMem_Malloc(sizeof(Cross));
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.work == NULL ||
+        k.after == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     k.search->out.data = NULL;
+    k.memo[0].kept = k.kept;
+    k.memo[1].kept = k.kept + ((size_t)1 << rules->rack_size);
     int ntiles;
     if (prepare_search(k.search, lex, rules, grid, counts, blanks, NULL, &ntiles) < 0) {
         goto done;
@@ -346,6 +350,7 @@ done:
     PyMem_Free(plays);
     PyMem_Free(crosses);
     PyMem_Free(k.work);
+    PyMem_Free(k.after);
     PyMem_Free(grids);
     PyMem_Free(mine);
     PyMem_Free(bag.tiles);

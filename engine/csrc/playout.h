@@ -44,17 +44,29 @@ typedef struct {
     int sum[2 * SQUARES];
 } Cross;
 
+/* What one rack can keep: the value of each kept multiset (kept_layout's index) and the most a leave of
+ * each size is worth (keptvalues.c). */
+typedef struct {
+    Hand rack;
+    int filled;
+    double max_kept[MAX_RACK + 1];
+    double *kept;
+} KeptValues;
+
 typedef struct {
     LexiconObject *lex;
     RulesObject *rules;
     const LeaveTableObject *table;
     Search base;     /* the lexicon and ruleset fields, copied into every search */
     Search *search;  /* scratch */
-    double *kept;    /* the value of each kept multiset of the rack being searched */
+    double *kept;    /* the storage of memo's values */
+    KeptValues memo[2];  /* the last two racks' */
+    int recent;          /* the memo used last */
     char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
     Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
     const Cross *cross;  /* the cross-checks of the board a reply is searched on (NULL: worked out) */
     Cross *work;         /* the playout's board's cross-checks (scratch) */
+    Cross *after;        /* the cross-checks after a move tried in the static endgame (scratch) */
     double swap_cost;
     int swap_min_bag;
     int endgame_width;
@@ -93,9 +105,17 @@ static inline void hand_add(Hand *h, int bag_tile) {
     h->size++;
 }
 
+/* anchorbound.c */
+double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
+                    double weight);
+
 /* crossboard.c */
 void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
 void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n);
+
+/* keptvalues.c */
+const KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
+                              Py_ssize_t nkept);
 
 /* reply.c */
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);

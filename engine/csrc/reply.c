@@ -32,145 +32,40 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
 }
 
 
-static int anchor_order(const void *pa, const void *pb) {
-    const Anchor *a = pa, *b = pb;
+/* Whether anchor a is searched before b: the higher bound first, then by line and square. */
+static inline int anchor_before(const Anchor *a, const Anchor *b) {
     if (a->bound != b->bound) {
-        return a->bound > b->bound ? -1 : 1;
+        return a->bound > b->bound;
     }
-    return a->line != b->line ? a->line - b->line : a->anchor - b->anchor;
+    return a->line != b->line ? a->line < b->line : a->anchor < b->anchor;
 }
 
-/* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
- * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
- * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
- * tiles left can be worth. No move from the anchor has a higher equity. */
-static double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                           double weight, double *table) {
-    if (table != NULL) {
-        for (int i = 0; i < SPAN * SPAN; i++) {
-            table[i] = -1e300;
+/* The anchors as a heap, the one to search first on top: most replies stop after a third of them, so
+ * they are taken off one by one rather than all sorted. */
+static void sift_down(Anchor *heap, int n, int i) {
+    Anchor item = heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n) {
+            break;
         }
+        if (child + 1 < n && anchor_before(&heap[child + 1], &heap[child])) {
+            child++;
+        }
+        if (!anchor_before(&heap[child], &item)) {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
     }
-    int left[SIZE], nleft = 0, left_points = 0;
-    if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
-        for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
-            left_points += tile_points(s, s->cells[q]);
-        }
-    } else {
-        int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
-        int limit = anchor - previous - 1;
-        if (limit > max_left) {
-            limit = max_left;
-        }
-        for (int k = 1; k <= limit; k++) {
-            left[nleft++] = anchor - k;
-        }
-    }
-    int right[MAX_RACK], nright = 0;
-    uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
-    int best_points[MAX_RACK];
-    for (int p = anchor; p < SIZE && nright < s->rack_len; p = s->next_empty[p]) {
-        uint32_t fits = s->allowed[p] & s->rmask;
-        if (!(s->allowed[p] & usable)) {
-            break;  /* no tile of the rack fits here: no move covers this square */
-        }
-        int most = 0;  /* a blank scores 0 */
-        while (fits) {
-            int l = LOWEST(fits);
-            fits &= fits - 1;
-            if (s->points[l] > most) {
-                most = s->points[l];
-            }
-        }
-        best_points[nright] = most;
-        right[nright++] = p;  /* an empty square: prepare_line set where the next one is */
-    }
-    if (!nright) {
-        return -1e300;
-    }
-    double best = -1e300;
-    for (int k = 0; k <= nleft && k < s->rack_len; k++) {
-        int wmul = 1;
-        for (int i = 0; i < k; i++) {
-            wmul *= s->wm[left[i]];
-        }
-        for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
-            int p = right[j - 1];
-            wmul *= s->wm[p];
-            int board = left_points, cross = 0, coef[MAX_RACK], n = 0;
-            for (int i = 0; i < k; i++) {
-                coef[n++] = s->lm[left[i]] * wmul;
-            }
-            for (int i = 0; i < j; i++) {
-                int q = right[i];
-                board += s->run_points[q];
-                int c = s->lm[q] * wmul;
-                if (s->xsum[q] >= 0) {
-                    cross += s->xsum[q] * s->wm[q];
-                    c += s->lm[q] * s->wm[q];
-                }
-                coef[n++] = c;
-            }
-            /* the highest tile values on the highest coefficients */
-            for (int a = 1; a < n; a++) {
-                int v = coef[a], b = a;
-                while (b > 0 && coef[b - 1] < v) {
-                    coef[b] = coef[b - 1];
-                    b--;
-                }
-                coef[b] = v;
-            }
-            int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
-            /* each square's best tile alone (a tile the cross word allows there) is a second bound */
-            int alone = fixed;
-            for (int i = 0; i < k; i++) {
-                alone += s->lm[left[i]] * wmul * desc_points[0];
-            }
-            for (int i = 0; i < j; i++) {
-                int q = right[i];
-                alone += s->lm[q] * (wmul + (s->xsum[q] >= 0 ? s->wm[q] : 0)) * best_points[i];
-            }
-            int score = fixed;
-            for (int i = 0; i < n; i++) {
-                score += coef[i] * desc_points[i];
-            }
-            if (alone < score) {
-                score = alone;
-            }
-            double equity = (double)score + weight * max_kept[s->rack_len - n];
-            if (table != NULL) {
-                table[k * SPAN + j] = equity;
-            }
-            if (equity > best) {
-                best = equity;
-            }
-        }
-    }
-    return best;
+    heap[i] = item;
 }
 
-/* One anchor's bounds by span (anchor_bound's table) and their running maxima (see Search.span_bound). */
-typedef struct {
-    double bound[SPAN * SPAN];
-    double reach[SPAN * SPAN];
-    double left[SPAN + 1];
-} Spans;
-
-static void span_reach(Spans *span) {
-    for (int k = 0; k < SPAN; k++) {
-        double most = -1e300;
-        for (int j = SPAN - 1; j >= 0; j--) {
-            if (span->bound[k * SPAN + j] > most) {
-                most = span->bound[k * SPAN + j];
-            }
-            span->reach[k * SPAN + j] = most;
-        }
-    }
-    span->left[SPAN] = -1e300;
-    for (int k = SPAN - 1; k >= 0; k--) {
-        double here = span->reach[k * SPAN + 1];
-        span->left[k] = here > span->left[k + 1] ? here : span->left[k + 1];
-    }
+static Anchor take_first(Anchor *heap, int *n) {
+    Anchor first = heap[0];
+    heap[0] = heap[--*n];
+    sift_down(heap, *n, 0);
+    return first;
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag: the best placement (top_equity's order) or the
@@ -185,24 +80,9 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
     Search *s = k->search;
     int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
     Py_ssize_t nkept = kept_layout(s, &top, distinct, multiplicity, &ndistinct);
-    int kept[MAX_LETTERS];
-    double max_kept[MAX_RACK + 1];
-    for (int i = 0; i <= MAX_RACK; i++) {
-        max_kept[i] = -1e300;
-    }
-    for (Py_ssize_t index = 0; index < nkept; index++) {
-        int kept_blanks = kept_counts((int)index, distinct, multiplicity, ndistinct, s->letters, kept);
-        double value = leave_value(k->table, kept, kept_blanks);
-        k->kept[index] = value;
-        int size = kept_blanks;
-        for (int i = 0; i < s->letters; i++) {
-            size += kept[i];
-        }
-        if (value > max_kept[size]) {
-            max_kept[size] = value;
-        }
-    }
-    top.kept_value = k->kept;
+    const KeptValues *values = kept_values(k, hand, distinct, multiplicity, ndistinct, nkept);
+    const double *max_kept = values->max_kept;
+    top.kept_value = values->kept;
     if (s->rack_len > 0 && k->lex->nedges > 0) {
         int desc_points[MAX_RACK], n = 0;
         for (int i = 0; i < s->letters; i++) {
@@ -234,7 +114,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 int previous = -1;
                 for (int a = 0; a < count; a++) {
                     Anchor *entry = &k->anchors[nanchors++];
-                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight, NULL);
+                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight);
                     entry->line = nlines;
                     entry->anchor = found[a];
                     entry->previous = previous;
@@ -243,11 +123,13 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 nlines++;
             }
         }
-        qsort(k->anchors, (size_t)nanchors, sizeof(Anchor), anchor_order);
+        for (int a = nanchors / 2 - 1; a >= 0; a--) {
+            sift_down(k->anchors, nanchors, a);
+        }
         int current = -1;
-        Spans span;
-        for (int a = 0; a < nanchors; a++) {
-            const Anchor *entry = &k->anchors[a];
+        while (nanchors > 0) {
+            Anchor next = take_first(k->anchors, &nanchors);
+            const Anchor *entry = &next;
             if (top.count && entry->bound < item.equity) {
                 break;  /* no move of this anchor or of the ones after it reaches the best */
             }
@@ -255,19 +137,8 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 memcpy((char *)s + LINE_FIRST, k->lines + (size_t)entry->line * LINE_BYTES, LINE_BYTES);
                 current = entry->line;
             }
-            if (top.count) {
-                /* its bounds by span stop the branches that cannot reach the best found */
-                anchor_bound(s, entry->anchor, entry->previous, desc_points, max_kept, weight, span.bound);
-                span_reach(&span);
-                s->span_bound = span.bound;
-                s->span_reach = span.reach;
-                s->left_reach = span.left;
-            } else {
-                s->span_bound = NULL;
-            }
             search_anchor(s, entry->anchor, entry->previous);
         }
-        s->span_bound = NULL;
     }
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
@@ -280,7 +151,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
             int blanks = kept_counts((int)index, distinct, multiplicity, ndistinct, s->letters, counts);
             Candidate c;
             memset(&c, 0, sizeof c);
-            c.equity = k->kept[index] - k->swap_cost;
+            c.equity = values->kept[index] - k->swap_cost;
             for (int b = blanks; b < s->blanks0; b++) {
                 c.tiles[3 * c.n++] = -1;
             }
@@ -333,12 +204,18 @@ static int ranked_order(const void *pa, const void *pb) {
     return tiles_order(a->move, b->move);
 }
 
-/* The highest score of a move by `hand` that uses all of its tiles (-1 if none). */
-static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand) {
+/* The highest score of a move by `hand` that uses all of its tiles (-1 if none), on `grid` after the
+ * move `tiles` ((row, col, tile) n times, on the board since k->cross was up to date). */
+static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, const int32_t *tiles, int n) {
+    const Cross *before = k->cross;
+    if (before != NULL) {
+        *k->after = *before;
+        cross_update(k, grid, k->after, tiles, n);
+        k->cross = k->after;
+    }
     setup(k, grid, hand, NULL);
+    k->cross = before;
     Search *s = k->search;
-    s->cross_allowed = NULL;  /* a move was put on the board for this search: its cross-checks are worked out */
-    s->cross_sum = NULL;
     if (search_all(s, k->lex, k->rules, ntiles) < 0) {
         k->failed = 1;
         return -1;
@@ -403,7 +280,7 @@ static void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, 
                 used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
                 grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
             }
-            int out = out_play(k, grid, ntiles + m[0], other);
+            int out = out_play(k, grid, ntiles + m[0], other, m + 3, m[0]);
             for (int t = 0; t < m[0]; t++) {
                 grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = EMPTY;
             }

@@ -117,31 +117,7 @@ static inline void return_tile(Search *s, int l, int on_blank) {
     }
 }
 
-/* The best equity found so far (the top list's first), when moves below it need not be searched. */
-static inline int bar_of(const Search *s, double *bar) {
-    if (s->span_bound == NULL || s->top->count == 0) {
-        return 0;
-    }
-    *bar = s->top->items[0].equity;
-    return 1;
-}
-
 static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
-    int deeper_ok = 1;
-    double bar;
-    if (bar_of(s, &bar)) {
-        /* the tile on p is the j-th from the anchor on: end the word here, or go on, only if it can pay */
-        int at = s->left_k * SPAN + ntiles - s->left_k + 1;
-        if (s->span_bound[at] < bar) {
-            can_end = 0;
-        }
-        if (s->span_reach[at + 1] < bar) {
-            deeper_ok = 0;
-            if (!can_end) {
-                return;
-            }
-        }
-    }
     uint32_t nm = s->mask[node];
     uint32_t m = nm & s->allowed[p];
     if (s->blanks_left == 0) {
@@ -152,7 +128,7 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
     }
     int np = s->next_empty[p];
     int has_run = np != p + 1;
-    uint32_t next_allowed = (deeper_ok && ntiles + 1 < s->rack_len && np < SIZE) ? s->allowed[np] : 0;
+    uint32_t next_allowed = (ntiles + 1 < s->rack_len && np < SIZE) ? s->allowed[np] : 0;
     uint32_t e = can_end ? s->ends[node] : 0;
     if (!has_run && !next_allowed) {
         m &= e;  /* the word cannot go on past p: only letters that end it here */
@@ -220,10 +196,6 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
 
 /* Left parts from the rack, `depth` letters so far ending at the anchor's left; each is extended. */
 static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limit) {
-    double bar;
-    if (bar_of(s, &bar) && s->left_reach[depth + 1] < bar) {
-        return;  /* no move with a left part this long or longer can pay */
-    }
     uint32_t nm = s->mask[node];
     uint32_t m = nm;
     if (s->blanks_left == 0) {
@@ -247,7 +219,6 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
             wmul *= s->wm[p];
         }
         s->placed = k;
-        s->left_k = k;
         if (s->mask[n2] & s->allowed[anchor]) {
             extend(s, anchor, n2, main, wmul, 0, k, 1);
         }
@@ -386,7 +357,6 @@ void search_anchor(Search *s, int anchor, int previous) {
     /* a lone tile that makes a word across is produced by the across pass only */
     int lone = s->view == 0 || s->xsum[anchor] < 0;
     s->placed = 0;
-    s->left_k = 0;
     if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         /* the left part is the run of board tiles left of the anchor */
         int first = anchor - 1, points = 0;

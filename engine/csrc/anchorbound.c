@@ -1,0 +1,118 @@
+/*
+ * The upper bound on the equity of a move from one anchor (reply.c searches the anchors best first by
+ * it and stops at the first whose bound is below the best move found).
+ */
+
+#include "playout.h"
+
+/* Put `v` in its place in coef[0..n) (highest first); returns n + 1. */
+static inline int insert_desc(int *coef, int n, int v) {
+    int b = n;
+    while (b > 0 && coef[b - 1] < v) {
+        coef[b] = coef[b - 1];
+        b--;
+    }
+    coef[b] = v;
+    return n + 1;
+}
+
+/* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
+ * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
+ * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
+ * tiles left can be worth. No move from the anchor has a higher equity. The spans of one left part
+ * are taken square by square to the right, their sums and sorted multipliers carried along. */
+double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
+                    double weight) {
+    int left_lm[SIZE], nleft = 0, left_points = 0;
+    int left_wm[SIZE];
+    if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
+        for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
+            left_points += tile_points(s, s->cells[q]);
+        }
+    } else {
+        int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
+        int limit = anchor - previous - 1;
+        if (limit > max_left) {
+            limit = max_left;
+        }
+        for (int k = 1; k <= limit; k++) {
+            left_lm[nleft] = s->lm[anchor - k];
+            left_wm[nleft++] = s->wm[anchor - k];
+        }
+    }
+    /* the squares from the anchor on: letter and word multiplier, the cross word's multiplier on the
+     * tile (0 without one) and its board points, the board tiles after it, its best tile value */
+    int lm[MAX_RACK], wm[MAX_RACK], cx[MAX_RACK], cross_points[MAX_RACK], run[MAX_RACK], best_points[MAX_RACK];
+    int nright = 0;
+    uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
+    for (int p = anchor; p < SIZE && nright < s->rack_len; p = s->next_empty[p]) {
+        if (!(s->allowed[p] & usable)) {
+            break;  /* no tile of the rack fits here: no move covers this square */
+        }
+        int most = 0;  /* a blank scores 0 */
+        for (uint32_t fits = s->allowed[p] & s->rmask; fits; fits &= fits - 1) {
+            int l = LOWEST(fits);
+            if (s->points[l] > most) {
+                most = s->points[l];
+            }
+        }
+        lm[nright] = s->lm[p];
+        wm[nright] = s->wm[p];
+        cx[nright] = s->xsum[p] >= 0 ? s->lm[p] * s->wm[p] : 0;
+        cross_points[nright] = s->xsum[p] >= 0 ? s->xsum[p] * s->wm[p] : 0;
+        run[nright] = s->run_points[p];
+        best_points[nright++] = most;  /* an empty square: prepare_line set where the next one is */
+    }
+    if (!nright) {
+        return -1e300;
+    }
+    double best = -1e300;
+    int left_lm_sum = 0, left_wmul = 1;
+    for (int k = 0; k <= nleft && k < s->rack_len; k++) {
+        if (k > 0) {
+            left_lm_sum += left_lm[k - 1];
+            left_wmul *= left_wm[k - 1];
+        }
+        int wmul = left_wmul, board = left_points, cross = 0, alone_main = 0, alone_cross = 0;
+        int coef[MAX_RACK], n = 0;
+        for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
+            int i = j - 1;
+            board += run[i];
+            cross += cross_points[i];
+            alone_main += lm[i] * best_points[i];
+            alone_cross += cx[i] * best_points[i];
+            if (wm[i] == 1) {
+                n = insert_desc(coef, n, lm[i] * wmul + cx[i]);  /* the others' multipliers stay */
+            } else {
+                wmul *= wm[i];
+                n = 0;
+                for (int q = 0; q < k; q++) {
+                    n = insert_desc(coef, n, left_lm[q] * wmul);
+                }
+                for (int q = 0; q < j; q++) {
+                    n = insert_desc(coef, n, lm[q] * wmul + cx[q]);
+                }
+            }
+            if (n == j && k > 0) {  /* the left part's squares join the first time round */
+                for (int q = 0; q < k; q++) {
+                    n = insert_desc(coef, n, left_lm[q] * wmul);
+                }
+            }
+            int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
+            /* each square's best tile alone (a tile the cross word allows there) is a second bound */
+            int alone = fixed + wmul * (left_lm_sum * desc_points[0] + alone_main) + alone_cross;
+            int score = fixed;
+            for (int q = 0; q < n; q++) {
+                score += coef[q] * desc_points[q];
+            }
+            if (alone < score) {
+                score = alone;
+            }
+            double equity = (double)score + weight * max_kept[s->rack_len - n];
+            if (equity > best) {
+                best = equity;
+            }
+        }
+    }
+    return best;
+}
