@@ -110,7 +110,8 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 def decision_line(label: str, found: Sequence[Decision]) -> str:
-    """A summary line: wall ms median, p95, the slowest (and where), CPU ms median, iterations reached and
+    """A summary line: wall ms median, p95, the slowest (and where), CPU ms median and the most (and
+    where: under load the slowest in wall time need not be the one that worked most), iterations reached and
     candidate playouts played (median, the most)."""
     walls = [d.wall * 1000 for d in found]
     slowest = max(found, key=lambda d: d.wall)
@@ -126,7 +127,8 @@ def decision_line(label: str, found: Sequence[Decision]) -> str:
     return (
         f"# decision {label}\tpositions={len(found)}\tmedian_ms={statistics.median(walls):.0f}"
         f"\tp95_ms={percentile(walls, 95):.0f}\tmax_ms={slowest.wall * 1000:.0f} ({slowest.name})"
-        f"\tcpu_median_ms={statistics.median(d.cpu * 1000 for d in found):.0f}\t{reached}"
+        f"\tcpu_median_ms={statistics.median(d.cpu * 1000 for d in found):.0f}"
+        f"\tcpu_max_ms={max(d.cpu for d in found) * 1000:.0f} ({max(found, key=lambda d: d.cpu).name})\t{reached}"
     )
 
 
