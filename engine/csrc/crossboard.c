@@ -25,9 +25,32 @@ static void check_square(const Search *s, Cross *cross, int view, int row, int c
     cross->allowed[index] = cross_check(s, view, line, p, &cross->sum[index]);
 }
 
-/* Every square's cross-checks on `grid` (an occupied square: nothing allowed, no cross word). */
+static void set_anchor(Cross *cross, int row, int col, int on) {
+    if (on) {
+        cross->anchors[0][row] |= (uint16_t)(1u << col);
+        cross->anchors[1][col] |= (uint16_t)(1u << row);
+    } else {
+        cross->anchors[0][row] &= (uint16_t)~(1u << col);
+        cross->anchors[1][col] &= (uint16_t)~(1u << row);
+    }
+}
+
+static int occupied(const int8_t *grid, int row, int col) {
+    return row >= 0 && row < SIZE && col >= 0 && col < SIZE && grid[row * SIZE + col] != EMPTY;
+}
+
+/* Every square's cross-checks on `grid` (an occupied square: nothing allowed, no cross word) and the
+ * anchors. */
 void cross_fill(Kernel *k, const int8_t *grid, Cross *cross) {
     const Search *s = board_search(k, grid);
+    memset(cross->anchors, 0, sizeof cross->anchors);
+    for (int sq = 0; sq < SQUARES; sq++) {
+        int row = sq / SIZE, col = sq % SIZE;
+        if (grid[sq] == EMPTY && (occupied(grid, row - 1, col) || occupied(grid, row + 1, col) ||
+                                  occupied(grid, row, col - 1) || occupied(grid, row, col + 1))) {
+            set_anchor(cross, row, col, 1);
+        }
+    }
     for (int view = 0; view < 2; view++) {
         for (int sq = 0; sq < SQUARES; sq++) {
             if (grid[sq] == EMPTY) {
@@ -42,7 +65,8 @@ void cross_fill(Kernel *k, const int8_t *grid, Cross *cross) {
 
 /* Bring `cross` up to date after the placement `tiles` ((row, col, tile) n times, already on `grid`):
  * a new tile changes only the cross word of the empty squares at the ends of its runs, in its column
- * the squares just above and below (view 0), in its row those just left and right (view 1). */
+ * the squares just above and below (view 0), in its row those just left and right (view 1), and makes
+ * its empty neighbours anchors. */
 void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n) {
     const Search *s = board_search(k, grid);
     for (int i = 0; i < n; i++) {
@@ -50,6 +74,15 @@ void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *ti
         for (int view = 0; view < 2; view++) {
             cross->allowed[view * SQUARES + row * SIZE + col] = 0;
             cross->sum[view * SQUARES + row * SIZE + col] = -1;
+        }
+        /* the square is no anchor now; its empty neighbours are */
+        set_anchor(cross, row, col, 0);
+        static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        for (int d = 0; d < 4; d++) {
+            int r = row + steps[d][0], c = col + steps[d][1];
+            if (r >= 0 && r < SIZE && c >= 0 && c < SIZE && grid[r * SIZE + c] == EMPTY) {
+                set_anchor(cross, r, c, 1);
+            }
         }
         int top = row, bottom = row, left = col, right = col;
         while (top > 0 && grid[(top - 1) * SIZE + col] != EMPTY) {

@@ -95,6 +95,10 @@ typedef struct {
      * worked out: [view * SQUARES + row * SIZE + col] */
     const uint32_t *cross_allowed;
     const int *cross_sum;
+    /* when set (the static endgame's out-plays, reply.c): only moves that use the whole rack count, and
+     * instead of being written out the highest score of them is kept in best_out (-1: none) */
+    int out_only;
+    int best_out;
     IntBuffer out;
     int failed;
     /* equity mode (top_equity): moves go to a top-k list instead of `out` */

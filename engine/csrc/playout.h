@@ -38,10 +38,12 @@ typedef struct {
 } Anchor;
 
 /* Every square's cross-checks in both views, as Search.cross_allowed and cross_sum read them
- * ([view * SQUARES + row * SIZE + col]); crossboard.c keeps them up to date. */
+ * ([view * SQUARES + row * SIZE + col]), and the anchors (empty squares next to a tile) of each line;
+ * crossboard.c keeps them up to date. */
 typedef struct {
     uint32_t allowed[2 * SQUARES];
     int sum[2 * SQUARES];
+    uint16_t anchors[2][SIZE];  /* [view][line]: bit p for the line's square p */
 } Cross;
 
 /* What one rack can keep: the value of each kept multiset (kept_layout's index) and the most a leave of

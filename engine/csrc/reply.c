@@ -32,6 +32,22 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
 }
 
 
+/* The anchors of a line (as line_anchors finds them), from the kept-up-to-date board when there is one;
+ * when the cross-checks are known, a line none of whose anchors takes a tile of the rack has none. */
+static int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found) {
+    if (k->cross == NULL || ntiles == 0) {
+        return line_anchors(s, k->rules, view, line, ntiles == 0, found);
+    }
+    uint32_t usable = s->blanks0 ? s->all_letters : s->rmask, fits = 0;
+    int count = 0;
+    for (uint32_t bits = k->cross->anchors[view][line]; bits; bits &= bits - 1) {
+        int p = LOWEST(bits);
+        found[count++] = p;
+        fits |= k->cross->allowed[view * SQUARES + (view == 0 ? line * SIZE + p : p * SIZE + line)] & usable;
+    }
+    return fits ? count : 0;
+}
+
 /* Whether anchor a is searched before b: the higher bound first, then by line and square. */
 static inline int anchor_before(const Anchor *a, const Anchor *b) {
     if (a->bound != b->bound) {
@@ -102,10 +118,11 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
             desc_points[b] = v;
         }
         int nanchors = 0, nlines = 0;
+        uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
         for (int view = 0; view < 2; view++) {
             for (int line = 0; line < SIZE; line++) {
                 int found[SIZE];
-                int count = line_anchors(s, k->rules, view, line, ntiles == 0, found);
+                int count = board_anchors(k, s, view, line, ntiles, found);
                 if (!count) {
                     continue;
                 }
@@ -113,6 +130,12 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
                 int previous = -1;
                 for (int a = 0; a < count; a++) {
+                    if (!(s->allowed[found[a]] & usable)) {
+                        /* no tile of the rack fits on it: no move from it, but the left parts of the next
+                         * anchor still stop short of it */
+                        previous = found[a];
+                        continue;
+                    }
                     Anchor *entry = &k->anchors[nanchors++];
                     entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight);
                     entry->line = nlines;
@@ -216,19 +239,11 @@ static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand,
     setup(k, grid, hand, NULL);
     k->cross = before;
     Search *s = k->search;
-    if (search_all(s, k->lex, k->rules, ntiles) < 0) {
-        k->failed = 1;
-        return -1;
-    }
-    int best = -1;
-    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
-        if (s->out.data[at] == hand->size && s->out.data[at + 2] > best) {
-            best = s->out.data[at + 2];
-        }
-    }
-    PyMem_Free(s->out.data);
-    s->out.data = NULL;
-    return best;
+    s->out_only = 1;  /* nothing is written out: the search keeps the best score of the moves going out */
+    s->best_out = -1;
+    search_all(s, k->lex, k->rules, ntiles);
+    s->out_only = 0;
+    return s->best_out;
 }
 
 /* Equity.best with the bag empty (Equity._static_endgame's first move): `other` is the opponent's rack. */

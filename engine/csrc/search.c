@@ -23,6 +23,12 @@ static int buffer_reserve(IntBuffer *buffer, size_t more) {
 
 /* One move out: the tiles placed, with `blank_set` (bit i: new tile i is a blank) and its score. */
 static void put_move(Search *s, uint32_t blank_set, int score) {
+    if (s->out_only) {
+        if (score > s->best_out) {
+            s->best_out = score;
+        }
+        return;
+    }
     if (s->top != NULL) {
         offer(s, blank_set, score);
         return;
@@ -67,7 +73,9 @@ static void emit(Search *s, int total, int wmul) {
         int cross_mult = s->xsum[p] >= 0 ? s->wm[p] : 0;
         loss[i] = s->points[s->letter[i]] * s->lm[p] * (wmul + cross_mult);
     }
-    for (uint32_t set = 0; set < (1u << n); set++) {
+    /* the sets of new tiles on blanks in increasing order; with one blank, none and each single tile */
+    int one = s->blanks0 == 1;
+    for (uint32_t set = 0; set < (1u << n); set = one ? (set ? set << 1 : 1) : set + 1) {
         if (POPCOUNT(set) > s->blanks0) {
             continue;
         }
@@ -180,7 +188,7 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
         s->pos[s->placed] = p;
         s->letter[s->placed] = l;
         s->placed++;
-        if (fin) {
+        if (fin && (!s->out_only || ntiles + 1 == s->rack_len)) {
             emit(s, main2 * wmul2 + cross2 + bonus, wmul2);
         }
         if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
@@ -209,20 +217,25 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
         int on_blank = take_tile(s, l);
         s->left_letters[depth] = l;
         int k = depth + 1;
-        /* the left part covers anchor - k .. anchor - 1 */
-        int main = 0, wmul = 1;
-        for (int i = 0; i < k; i++) {
-            int p = anchor - k + i;
-            s->pos[i] = p;
-            s->letter[i] = s->left_letters[i];
-            main += s->points[s->left_letters[i]] * s->lm[p];
-            wmul *= s->wm[p];
+        /* extended only when a tile left on the rack can go on the anchor after it */
+        uint32_t next = s->mask[n2] & s->allowed[anchor];
+        if (s->blanks_left == 0) {
+            next &= s->rmask;
         }
-        s->placed = k;
-        if (s->mask[n2] & s->allowed[anchor]) {
+        if (next) {
+            /* the left part covers anchor - k .. anchor - 1 */
+            int main = 0, wmul = 1;
+            for (int i = 0; i < k; i++) {
+                int p = anchor - k + i;
+                s->pos[i] = p;
+                s->letter[i] = s->left_letters[i];
+                main += s->points[s->left_letters[i]] * s->lm[p];
+                wmul *= s->wm[p];
+            }
+            s->placed = k;
             extend(s, anchor, n2, main, wmul, 0, k, 1);
+            s->placed = 0;
         }
-        s->placed = 0;
         if (k < limit && !s->failed) {
             left_parts(s, anchor, n2, k, limit);
         }
