@@ -6,14 +6,15 @@ every candidate with those same draws (common random numbers, so that the candid
 on equal luck): the candidate, the opponent's best static reply, our best static reply from what we
 kept plus what we drew. A candidate's value in one iteration is the points of the three moves
 (ours minus theirs) plus the value of the tiles each side keeps at the end. After
-``min_iterations`` a candidate whose mean is below the leader's by more than ``z`` standard errors
-of both is dropped. The simulation stops when the time budget (on an injected clock) or the
-iteration limit is spent, or one candidate is left; near the end of the game (few tiles in the
-bag) candidates are ranked by their chance of winning rather than by points: each playout's lead at
-its horizon turned into a chance by ``engine.winprob`` (fitted on self-play), or in the pre-endgame,
-where playouts often end the game, by whether it leaves us ahead. In the
+``min_iterations`` a candidate that cannot beat the leader by more than ``tolerance`` at ``z``
+standard errors of their difference over the shared draws is dropped (``engine.stopping``). The
+simulation stops when one candidate is left (the leader is clear), or when the time budget (on an
+injected clock), the iteration limit or the limit of candidate playouts is spent; near the end of the
+game (few tiles in the bag) candidates are ranked by their chance of winning rather than by points:
+each playout's lead at its horizon turned into a chance by ``engine.winprob`` (fitted on self-play),
+or in the pre-endgame, where playouts often end the game, by whether it leaves us ahead. In the
 pre-endgame (1 to ``pre_endgame`` tiles in the bag) every possible opponent rack is played out once,
-weighted by how many ways the unseen tiles give it, instead of random draws.
+weighted by how many ways the unseen tiles give it, in a random order, instead of random draws.
 
 Randomness comes only from the injected ``random.Random``; with an iteration limit and no time
 limit the choice is the same on every machine (the arena plays that way).
@@ -41,6 +42,7 @@ from engine.move import Move, Pass, Placement, Swap
 from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.stopping import PairedStop, metric
 from engine.strategy import EndgameBudget, Equity, Situation
 from engine.tiles import board_tile
 from engine.winprob import WinModel
@@ -54,15 +56,19 @@ class SimSettings:
     """How hard to look: candidates, the time budget and iteration limits, the pruning rule, and
     from how many tiles in the bag on the ranking is by wins."""
 
-    candidates: int = 8
+    candidates: int = 15
     seconds: float = 2.0
-    max_iterations: int = 400
+    max_iterations: int = 1000
     min_iterations: int = 24
     z: float = 2.0
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
     inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
     pre_endgame: int = 6  # tiles in the bag up to which every possible opponent rack is played out
     win_model: bool = True  # rank by wins through engine.winprob's chance (above pre_endgame), not the bare sign
+    max_playouts: int = 4000  # candidate playouts (each iteration counts the candidates it plays)
+    tolerance: float = 0.5  # points: a candidate that cannot beat the leader by more is dropped
+    win_tolerance: float = 0.005  # the same by wins: a share of the iterations
+    swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
 
 
 @dataclass
@@ -120,6 +126,7 @@ class SimResult:
     seconds: float
     by_wins: bool
     notes: list[str] = field(default_factory=list)
+    playouts: int = 0  # candidate playouts: the candidates in the running, summed over the iterations
 
 
 def _draw(rack: Rack, bag: list[int], count: int) -> Rack:
@@ -165,7 +172,11 @@ class Simulator:
         # a batch of draws per kernel call; one at a time under a time budget, so that the clock is
         # read before every iteration as in the reference
         batch = 1 if kernel is None or math.isfinite(settings.seconds) else BATCH
-        while iterations < limit and sum(s.alive for s in stats) > 1:
+        stop = PairedStop(
+            len(stats), z=settings.z, tolerance=settings.win_tolerance if by_wins else settings.tolerance
+        )
+        playouts = 0  # candidate playouts counted: the candidates in the running, summed over iterations
+        while iterations < limit and playouts < settings.max_playouts and sum(s.alive for s in stats) > 1:
             if iterations and self.clock() - started >= settings.seconds:
                 break
             size = min(batch, limit - iterations)
@@ -173,23 +184,29 @@ class Simulator:
                 dealt = [self._deal(situation) for _ in range(size)]
             else:
                 dealt = draws[iterations : iterations + size]
-            playing = [entry for entry in stats if entry.alive]
+            playing = [(index, entry) for index, entry in enumerate(stats) if entry.alive]
             if kernel is None:
                 theirs, bag, _ = dealt[0]
-                rows = [[self._play_out(situation, entry.move, theirs, list(bag), model) for entry in playing]]
+                rows = [[self._play_out(situation, entry.move, theirs, list(bag), model) for _, entry in playing]]
             else:
-                rows = kernel.run([entry.move for entry in playing], dealt)
+                rows = kernel.run([entry.move for _, entry in playing], dealt)
             for (_, _, weight), row in zip(dealt, rows, strict=True):
-                for entry, value in zip(playing, row, strict=True):
+                metrics = []
+                for (index, entry), value in zip(playing, row, strict=True):
                     if entry.alive:  # a candidate pruned earlier in the batch: its later values are not counted
-                        entry.add(value, won(entry.move, spread + value), weight)
+                        chance = won(entry.move, spread + value)
+                        entry.add(value, chance, weight)
+                        metrics.append((index, metric(value, chance, by_wins)))
+                stop.add(metrics, weight)
                 iterations += 1
+                playouts += len(metrics)
                 if iterations >= settings.min_iterations:
-                    self._prune(stats, by_wins)
-                if sum(s.alive for s in stats) <= 1:
+                    for index in stop.dropped([index for index, _ in metrics]):
+                        stats[index].alive = False
+                if sum(s.alive for s in stats) <= 1 or playouts >= settings.max_playouts:
                     break
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
-        return SimResult(ranked, iterations, self.clock() - started, by_wins)
+        return SimResult(ranked, iterations, self.clock() - started, by_wins, playouts=playouts)
 
     def _winning(self, situation: Situation, by_wins: bool) -> Callable[[Move, float], float]:
         """How a playout's lead at its horizon counts as a win: the bare sign (1, a half level, 0), or
@@ -251,6 +268,9 @@ class Simulator:
             bag = list((pool - Counter(rack)).elements())
             self.rng.shuffle(bag)
             draws.append((Rack.from_bag_tiles(alphabet, rack), bag, float(ways)))
+        # in a random order: the pruning and the stop judge the racks played so far, which must be a fair
+        # sample of all of them (in the order enumerated, the first racks share their lowest tiles)
+        self.rng.shuffle(draws)
         return draws
 
     def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
@@ -302,28 +322,10 @@ class Simulator:
 
     # -- ranking -------------------------------------------------------------------------------
 
-    def _key(self, entry: CandidateStats, by_wins: bool) -> tuple[float, float, int]:
-        if by_wins:
-            return (-entry.win_rate, -entry.mean, entry.static_rank)
-        return (-entry.mean, 0.0, entry.static_rank)
-
-    def _prune(self, stats: list[CandidateStats], by_wins: bool) -> None:
-        """Drop candidates whose upper bound is below the leader's lower bound (by value, or by wins)."""
-        alive = [s for s in stats if s.alive]
-        if by_wins:
-            def bounds(s: CandidateStats) -> tuple[float, float]:
-                p = s.win_rate
-                n = max(s.effective, 1.0)
-                half = self.settings.z * math.sqrt(max(p * (1 - p), 0.25 / n) / n)
-                return p - half, p + half
-        else:
-            def bounds(s: CandidateStats) -> tuple[float, float]:
-                half = self.settings.z * s.error
-                return s.mean - half, s.mean + half
-        leader_low = max(bounds(s)[0] for s in alive)
-        for entry in alive:
-            if bounds(entry)[1] < leader_low:
-                entry.alive = False
+    def _key(self, entry: CandidateStats, by_wins: bool) -> tuple[bool, float, int]:
+        """Best first: those still in the running, by the mean metric the pruning compares
+        (``engine.stopping``), then in static order."""
+        return (not entry.alive, -metric(entry.mean, entry.win_rate, by_wins), entry.static_rank)
 
 
 class Sim:
@@ -360,15 +362,28 @@ class Sim:
         ranked = self.static.rank(situation, placements)
         if situation.bag_count == 0:
             return ranked
-        width = self.settings.candidates
-        return [*self._simulated(situation, ranked[:width]), *ranked[width:]]
+        chosen = self._candidates(situation, ranked)
+        return [*self._simulated(situation, chosen), *(m for m in ranked if m not in chosen)]
 
     def best(self, situation: Situation, k: int) -> list[Move]:
         width = self.settings.candidates
         if situation.bag_count == 0:
             return self.static.best(situation, k)
-        candidates = self.static.best(situation, max(k, width))
-        return [*self._simulated(situation, candidates[:width]), *candidates[width:]][:k]
+        ranked = self.static.best(situation, max(k, width))
+        chosen = self._candidates(situation, ranked)
+        return [*self._simulated(situation, chosen), *(m for m in ranked if m not in chosen)][:k]
+
+    def _candidates(self, situation: Situation, ranked: Sequence[Move]) -> list[Move]:
+        """The static best ``candidates`` moves, and the best ``swaps`` swaps when none of those is a swap
+        and the bag allows one: a rack worth changing may have placements whose equity hides it, and the
+        simulation can tell."""
+        chosen = list(ranked[: self.settings.candidates])
+        wanted = self.settings.swaps
+        allowed = situation.bag_count >= situation.rules.swap_min_bag and len(situation.rack) > 0
+        if wanted and allowed and not any(isinstance(move, Swap) for move in chosen):
+            swaps = [move for move in self.static.rank(situation, []) if isinstance(move, Swap)]
+            chosen += [move for move in swaps[:wanted] if move not in chosen]
+        return chosen
 
     def _simulated(self, situation: Situation, candidates: Sequence[Move]) -> list[Move]:
         moves: list[Move] = [m for m in candidates if not isinstance(m, Pass)] or list(candidates)

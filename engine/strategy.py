@@ -11,6 +11,7 @@ would score. Ties break by a fixed key, so decisions are reproducible.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -302,11 +303,16 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
 
 #: The strategies by name, for the command line and the config.
 def _simulating(options: str = "") -> Strategy:
-    """``sim``, or ``sim:candidates=6,iterations=60,seconds=0`` (0 seconds: no time limit, so the same
-    moves on every machine; ``winmodel=0`` ranks by the bare sign of a playout's lead near the end)."""
+    """``sim``, or ``sim:candidates=6,iterations=60,playouts=2000,z=2.5,seconds=0`` (0 seconds: no time
+    limit, so the same moves on every machine; playouts: candidate playouts, the iterations times the
+    candidates still in the running; z: the standard errors of the stopping rule; ``winmodel=0`` ranks by
+    the bare sign of a playout's lead near the end instead of by engine.winprob's chance)."""
     from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
-    names = {"candidates": "candidates", "iterations": "max_iterations", "seconds": "seconds", "winmodel": "win_model"}
+    names = {
+        "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
+        "seconds": "seconds", "winmodel": "win_model",
+    }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
         key, _, text = part.partition("=")
@@ -319,15 +325,20 @@ def _simulating(options: str = "") -> Strategy:
         if key == "winmodel":
             if value not in (0, 1):
                 raise ValueError(f"sim option winmodel={text!r}: expected 0 or 1")
-        elif value < 0 or (key != "seconds" and (value < 1 or value != int(value))):
+        elif key == "z" and not 0 < value < math.inf:
+            raise ValueError(f"sim option z={text!r}: expected a positive number of standard errors")
+        elif value < 0 or (key not in ("seconds", "z") and (value < 1 or value != int(value))):
             raise ValueError(f"sim option {key}={text!r}: expected a whole number of at least 1")
         values[names[key]] = value
     settings = SimSettings()
     if values:
         seconds = values.get("seconds", settings.seconds)
-        settings = SimSettings(
+        settings = replace(
+            settings,
             candidates=int(values.get("candidates", settings.candidates)),
             max_iterations=int(values.get("max_iterations", settings.max_iterations)),
+            max_playouts=int(values.get("max_playouts", settings.max_playouts)),
+            z=values.get("z", settings.z),
             seconds=seconds if seconds > 0 else float("inf"),
             win_model=bool(values.get("win_model", settings.win_model)),
         )
@@ -348,7 +359,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
-#: ``sim:candidates=N,iterations=N,seconds=S,winmodel=0|1`` simulates with other settings.
+#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1`` simulates with other settings.
 SIM_PREFIX = "sim:"
 #: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
 LEVEL_PREFIX = "level:"

@@ -79,12 +79,14 @@ def playout_rates(positions: Sequence[Named], candidates: int, draws: int, pytho
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision: the position, wall and CPU seconds, the simulation's iterations (0 when none ran)."""
+    """One decision: the position, wall and CPU seconds, the simulation's iterations and candidate
+    playouts (0 when none ran)."""
 
     name: str
     wall: float
     cpu: float
     iterations: int
+    playouts: int = 0
 
 
 def decisions(strategy: Callable[[], Sim], positions: Sequence[Named]) -> list[Decision]:
@@ -95,7 +97,8 @@ def decisions(strategy: Callable[[], Sim], positions: Sequence[Named]) -> list[D
         wall, cpu = time.perf_counter(), time.process_time()
         sim.best(situation, 1)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        found.append(Decision(name, wall, cpu, sim.last.iterations if sim.last is not None else 0))
+        last = sim.last
+        found.append(Decision(name, wall, cpu, last.iterations if last else 0, last.playouts if last else 0))
     return found
 
 
@@ -107,20 +110,25 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 def decision_line(label: str, found: Sequence[Decision]) -> str:
-    """A summary line: wall ms median, p95, the slowest (and where), CPU ms median, iterations reached."""
+    """A summary line: wall ms median, p95, the slowest (and where), CPU ms median and the most (and
+    where: under load the slowest in wall time need not be the one that worked most), iterations reached and
+    candidate playouts played (median, the most)."""
     walls = [d.wall * 1000 for d in found]
     slowest = max(found, key=lambda d: d.wall)
     simulated = [d.iterations for d in found if d.iterations]
     reached = (
         f"iterations_median={statistics.median(simulated):.0f}\titerations_p5={percentile(simulated, 5):.0f}"
         f"\titerations_min={min(simulated)}\tsimulated={len(simulated)}"
+        f"\tplayouts_median={statistics.median(d.playouts for d in found if d.iterations):.0f}"
+        f"\tplayouts_max={max(d.playouts for d in found)}"
         if simulated
         else "iterations=none"
     )
     return (
         f"# decision {label}\tpositions={len(found)}\tmedian_ms={statistics.median(walls):.0f}"
         f"\tp95_ms={percentile(walls, 95):.0f}\tmax_ms={slowest.wall * 1000:.0f} ({slowest.name})"
-        f"\tcpu_median_ms={statistics.median(d.cpu * 1000 for d in found):.0f}\t{reached}"
+        f"\tcpu_median_ms={statistics.median(d.cpu * 1000 for d in found):.0f}"
+        f"\tcpu_max_ms={max(d.cpu for d in found) * 1000:.0f} ({max(found, key=lambda d: d.cpu).name})\t{reached}"
     )
 
 

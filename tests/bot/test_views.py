@@ -296,12 +296,14 @@ def test_hint_shows_a_simulating_strategys_figures(recorded: Recorded) -> None:
     assert situation.bag_count > 16
     result = hint(situation, sim, 6)
     simulated = [m for m in result.moves if m.sim_value is not None]
-    assert len(simulated) == 4 and result.moves[: len(simulated)] == simulated  # the simulated candidates first
+    # the static best four and, none of them a swap, the best swap; the simulated candidates first
+    assert len(simulated) == 5 and result.moves[: len(simulated)] == simulated
+    assert sum(m.kind == "swap" for m in simulated) == 1
     assert all(m.equity is not None for m in simulated)  # static figures too
     assert all(m.sim_ahead is None for m in result.moves)  # ranked by value: no share of wins to show
     values = [m.sim_value for m in simulated if m.sim_value is not None]
     assert values == sorted(values, reverse=True)  # ranked by the simulation's value (wins only near the end)
-    assert "simulated 4 candidates over" in result.note
+    assert "simulated 5 candidates over" in result.note
     text = hint_text(result, situation)
     [header] = [line for line in text.splitlines() if line.lstrip().startswith("#  move")]
     assert header.rstrip().endswith("sim value") and "wins" not in text

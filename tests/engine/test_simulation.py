@@ -16,7 +16,7 @@ from dictionaries import bundled_path
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.inference import RackInference
-from engine.move import Placement
+from engine.move import Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.simulation import Sim, SimSettings, Simulator
@@ -82,6 +82,25 @@ def test_a_clearly_worse_candidate_is_dropped() -> None:
     assert not result.ranked[1].alive and result.iterations < 200  # pruned, and the run stopped early
 
 
+def test_identical_candidates_end_the_simulation_at_the_first_pruning() -> None:
+    """Two candidates that play out alike cannot be told apart: the later one is dropped as soon as
+    pruning starts, instead of both running to the iteration limit."""
+    situation = midgame(1)
+    best = Equity().best(situation, 1)[0]
+    settings = SimSettings(max_iterations=400, seconds=float("inf"), min_iterations=12)
+    result = Simulator(Equity(), settings).simulate(situation, [best, best])
+    assert result.iterations == 12 and result.playouts == 24
+    assert result.ranked[0].static_rank == 0 and result.ranked[0].alive and not result.ranked[1].alive
+
+
+def test_the_playout_budget_counts_the_candidates_in_the_running() -> None:
+    situation = midgame(4)
+    candidates = Equity().best(situation, 4)
+    settings = SimSettings(max_iterations=400, max_playouts=41, seconds=float("inf"), min_iterations=10**6)
+    result = Simulator(Equity(), settings).simulate(situation, candidates)
+    assert (result.iterations, result.playouts) == (11, 44)  # four a time; the eleventh iteration passes 41
+
+
 def test_the_budget_is_read_from_the_injected_clock() -> None:
     situation = midgame(4)
     ticks = iter(range(10**6))
@@ -115,7 +134,13 @@ def test_sim_options_in_the_name() -> None:
     assert (sim.settings.candidates, sim.settings.max_iterations, sim.settings.seconds) == (3, 7, float("inf"))
     assert sim.name == "sim:candidates=3,iterations=7,seconds=0"
     assert isinstance(strategy_named("sim"), Sim)
-    with pytest.raises(ValueError, match="sim option 'depth' is not one of candidates, iterations, seconds"):
+    playouts = strategy_named("sim:playouts=900,seconds=0")
+    assert isinstance(playouts, Sim) and playouts.settings.max_playouts == 900
+    assert playouts.settings.candidates == SimSettings().candidates  # the other settings keep their defaults
+    assert strategy_named("sim:z=2.5,seconds=0").settings.z == 2.5  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="sim option z='0': expected a positive number"):
+        strategy_named("sim:z=0")
+    with pytest.raises(ValueError, match="is not one of candidates, iterations, playouts, z, seconds"):
         strategy_named("sim:depth=2")
     with pytest.raises(ValueError, match="iterations='many': expected a number"):
         strategy_named("sim:iterations=many")
@@ -171,6 +196,24 @@ def test_in_the_pre_endgame_every_opponent_rack_is_played_out_once() -> None:
     assert result.iterations == len(draws) and result.by_wins
 
 
+def test_in_the_pre_endgame_the_racks_come_in_a_random_order() -> None:
+    """The pruning judges the racks played so far: in the order they are enumerated the first ones all
+    hold the lowest tiles (an unfair sample that dropped candidates better over all racks)."""
+    game = played(13, lambda game: len(game.bag) <= 5 or game.is_over)
+    situation = seen_by_mover(game)
+    assert situation.bag_count == 5
+    simulator = Simulator(Equity(), SimSettings(max_iterations=5000, seconds=float("inf")))
+    draws = simulator._every_rack(situation)
+    assert draws is not None and len(draws) > 100
+
+    racks = [tuple(sorted(rack.bag_tiles())) for rack, _, _ in draws]
+    assert racks != sorted(racks) and racks != sorted(racks, reverse=True)
+    lowest = min(situation.unseen)
+    first = sum(lowest in rack for rack in racks[:24]) / 24
+    overall = sum(lowest in rack for rack in racks) / len(racks)
+    assert abs(first - overall) < 0.25, (first, overall)
+
+
 class Clock:
     """An injected clock that advances ``step`` seconds at every reading."""
 
@@ -203,10 +246,15 @@ def test_fixed_work_gives_the_same_move_under_a_fast_and_a_slow_clock(phase: str
         game = played(13, lambda game: len(game.bag) <= bag_left or game.is_over)
         assert not game.is_over and len(game.bag) <= bag_left
         situation = seen_by_mover(game)
-    name = "sim:candidates=4,iterations=12,seconds=0"
-    fast = fixed_work(name, Clock(1e-6)).best(situation, 1)
-    slow = fixed_work(name, Clock(3600.0)).best(situation, 1)
+    name = "sim:candidates=4,iterations=12,playouts=40,seconds=0"
+    fast_sim, slow_sim = fixed_work(name, Clock(1e-6)), fixed_work(name, Clock(3600.0))
+    fast = fast_sim.best(situation, 1)
+    slow = slow_sim.best(situation, 1)
     assert fast == slow
+    if phase == "midgame":  # the playout budget ended both, at the same count
+        assert fast_sim.last is not None and slow_sim.last is not None
+        assert fast_sim.last.iterations == slow_sim.last.iterations < 12
+        assert fast_sim.last.playouts == slow_sim.last.playouts >= 40
     if phase == "endgame":
         # the endgame search really ran to its node budget: a seconds budget would have cut it short
         nodes = fixed_work(name, Clock(3600.0))
@@ -222,3 +270,18 @@ def test_a_budget_as_long_as_the_simulation_s_still_caps_the_endgame_search() ->
     assert budgeted.settings.seconds == 2.0
     assert budgeted.static.solver is not None and budgeted.static.solver.seconds == 2.0
     assert sim.budgeted(30.0) is sim
+
+
+def test_the_best_swap_is_simulated_when_no_static_candidate_is_a_swap() -> None:
+    situation = midgame(5)
+    static = Equity().best(situation, 3)
+    assert not any(isinstance(move, Swap) for move in static) and situation.bag_count >= EN.swap_min_bag
+    best_swap = next(move for move in Equity().rank(situation, []) if isinstance(move, Swap))
+    settings = SimSettings(candidates=3, max_iterations=20, seconds=float("inf"))
+    sim = Sim(settings=settings)
+    sim.best(situation, 1)
+    assert sim.last is not None
+    assert {entry.move for entry in sim.last.ranked} == {*static, best_swap}
+    without = Sim(settings=dataclasses.replace(settings, swaps=0))
+    without.best(situation, 1)
+    assert without.last is not None and {entry.move for entry in without.last.ranked} == set(static)

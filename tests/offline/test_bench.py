@@ -214,7 +214,11 @@ def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys
     assert "# decision sim:candidates=2,iterations=3\tpositions=2\tmedian_ms=" in out
     fixed = out.split("# decision sim:candidates=3,iterations=4,seconds=0\t")[1].splitlines()[0]
     assert "max_ms=" in fixed and ("(start)" in fixed or "(mid)" in fixed)
+    assert "\tcpu_max_ms=" in fixed
     assert "iterations_median=4\titerations_p5=4\titerations_min=4\tsimulated=2" in fixed
+    fields = dict(field.split("=", 1) for field in fixed.split("\t") if "=" in field)
+    # four iterations of three candidates, or four when the best swap joins them
+    assert fields["playouts_median"] in ("12", "14", "16") and fields["playouts_max"] in ("12", "16")
 
 
 def test_sim_names_a_strategy_that_does_not_simulate(
