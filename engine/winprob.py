@@ -12,7 +12,7 @@ uses the English (international) fit.
 >>> model = WinModel.for_ruleset(5)
 >>> model.probability(200.0, 0) > 0.99 and model.probability(-200.0, 0) < 0.01
 True
->>> model.probability(20.0, 0) > model.probability(20.0, 60)  # the same lead is safer late
+>>> model.probability(40.0, 0) > model.probability(40.0, 60)  # the same lead is safer late
 True
 """
 

@@ -84,19 +84,8 @@ void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *ti
                 set_anchor(cross, r, c, 1);
             }
         }
-        int top = row, bottom = row, left = col, right = col;
-        while (top > 0 && grid[(top - 1) * SIZE + col] != EMPTY) {
-            top--;
-        }
-        while (bottom < SIZE - 1 && grid[(bottom + 1) * SIZE + col] != EMPTY) {
-            bottom++;
-        }
-        while (left > 0 && grid[row * SIZE + left - 1] != EMPTY) {
-            left--;
-        }
-        while (right < SIZE - 1 && grid[row * SIZE + right + 1] != EMPTY) {
-            right++;
-        }
+        int top, bottom, left, right;
+        run_ends(grid, row, col, &top, &bottom, &left, &right);
         if (top > 0) {
             check_square(s, cross, 0, top - 1, col);
         }

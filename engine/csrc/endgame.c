@@ -294,19 +294,8 @@ static Mark put_on_board(Solver *sv, const EMove *move) {
     sv->tiles += move->n;
     for (int k = 0; k < move->n; k++) {
         int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
-        int top = row, bottom = row, left = col, right = col;
-        while (top > 0 && grid[(top - 1) * SIZE + col] != EMPTY) {
-            top--;
-        }
-        while (bottom < SIZE - 1 && grid[(bottom + 1) * SIZE + col] != EMPTY) {
-            bottom++;
-        }
-        while (left > 0 && grid[row * SIZE + left - 1] != EMPTY) {
-            left--;
-        }
-        while (right < SIZE - 1 && grid[row * SIZE + right + 1] != EMPTY) {
-            right++;
-        }
+        int top, bottom, left, right;
+        run_ends(grid, row, col, &top, &bottom, &left, &right);
         /* the tiles of a move share one run along its line: its ends are worked out once */
         int along = k > 0 ? move->view : -1;
         if (along != 1 && top > 0) {

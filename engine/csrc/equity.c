@@ -122,30 +122,17 @@ static PyObject *leave_table_new(PyTypeObject *type, PyObject *args, PyObject *k
     return (PyObject *)self;
 }
 
-/* The value of a leave, summed feature by feature in the reference's order (so equal to the last bit). */
-double leave_value(const LeaveTableObject *table, const int *counts, int blanks) {
+/* The value of a leave given as its distinct tiles (`present`, codes ascending with the blank, code
+ * letters, last), their `copies`, its `size` and its `vowels`: the features summed one by one in the
+ * reference's order (so equal to the last bit). */
+double leave_features_value(const LeaveTableObject *table, const int *present, const int *copies, int npresent,
+                            int size, int vowels) {
     int tiles = table->letters + 1;
-    int present[MAX_LETTERS + 1], npresent = 0, size = 0, vowels = 0;
-    for (int code = 0; code < table->letters; code++) {
-        if (counts[code]) {
-            present[npresent++] = code;
-            size += counts[code];
-            if ((table->vowels >> code) & 1) {
-                vowels += counts[code];
-            }
-        }
-    }
-    if (blanks) {
-        present[npresent++] = tiles - 1;
-        size += blanks;
-    }
     double value = 0.0;
     const double *w = table->weights;
     for (int i = 0; i < npresent; i++) {
-        int code = present[i];
-        int n = code < table->letters ? counts[code] : blanks;
-        for (int k = 0; k < n && k < COPIES; k++) {
-            value += w[code * COPIES + k];
+        for (int k = 0; k < copies[i] && k < COPIES; k++) {
+            value += w[present[i] * COPIES + k];
         }
     }
     int pair_base = tiles * COPIES;
@@ -164,6 +151,27 @@ double leave_value(const LeaveTableObject *table, const int *counts, int blanks)
         value += w[shape_base + (size - 1) * (size + 2) / 2 + (vowels < size ? vowels : size)];
     }
     return value;
+}
+
+/* The value of a leave given as counts per letter and blanks. */
+double leave_value(const LeaveTableObject *table, const int *counts, int blanks) {
+    int present[MAX_LETTERS + 1], copies[MAX_LETTERS + 1], npresent = 0, size = 0, vowels = 0;
+    for (int code = 0; code < table->letters; code++) {
+        if (counts[code]) {
+            present[npresent] = code;
+            copies[npresent++] = counts[code];
+            size += counts[code];
+            if ((table->vowels >> code) & 1) {
+                vowels += counts[code];
+            }
+        }
+    }
+    if (blanks) {
+        present[npresent] = table->letters;
+        copies[npresent++] = blanks;
+        size += blanks;
+    }
+    return leave_features_value(table, present, copies, npresent, size, vowels);
 }
 
 static PyObject *leave_table_value(LeaveTableObject *self, PyObject *args) {

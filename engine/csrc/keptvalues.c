@@ -27,27 +27,7 @@ static double kept_value(const LeaveTableObject *table, int index, const int *di
         }
     }
     *size = total;
-    double value = 0.0;
-    const double *w = table->weights;
-    for (int i = 0; i < npresent; i++) {
-        for (int k = 0; k < copies[i] && k < COPIES; k++) {
-            value += w[present[i] * COPIES + k];
-        }
-    }
-    int pair_base = tiles * COPIES;
-    for (int i = 0; i < npresent; i++) {
-        int a = present[i];
-        int row = pair_base + a * tiles - a * (a + 1) / 2;
-        for (int j = i + 1; j < npresent; j++) {
-            value += w[row + present[j] - a - 1];
-        }
-    }
-    if (total) {
-        int shape_base = pair_base + tiles * (tiles - 1) / 2;
-        int capped = total > table->max_size ? table->max_size : total;
-        value += w[shape_base + (capped - 1) * (capped + 2) / 2 + (vowels < capped ? vowels : capped)];
-    }
-    return value;
+    return leave_features_value(table, present, copies, npresent, total, vowels);
 }
 
 static int same_rack(const Hand *a, const Hand *b, int letters) {

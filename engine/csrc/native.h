@@ -105,6 +105,25 @@ typedef struct {
     struct TopK *top;
 } Search;
 
+/* The ends of the runs of tiles through (row, col) on `grid`: its column from *top to *bottom, its row
+ * from *left to *right (the square itself when it stands alone). */
+static inline void run_ends(const int8_t *grid, int row, int col, int *top, int *bottom, int *left, int *right) {
+    int t = row, b = row, l = col, r = col;
+    while (t > 0 && grid[(t - 1) * SIZE + col] != EMPTY) {
+        t--;
+    }
+    while (b < SIZE - 1 && grid[(b + 1) * SIZE + col] != EMPTY) {
+        b++;
+    }
+    while (l > 0 && grid[row * SIZE + l - 1] != EMPTY) {
+        l--;
+    }
+    while (r < SIZE - 1 && grid[row * SIZE + r + 1] != EMPTY) {
+        r++;
+    }
+    *top = t, *bottom = b, *left = l, *right = r;
+}
+
 static inline int tile_points(const Search *s, int tile) {
     return (tile & BLANK_FLAG) ? 0 : s->points[tile & LETTER_MASK];
 }
@@ -171,6 +190,8 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
 void offer(Search *s, uint32_t blank_set, int score);
 void top_insert(struct TopK *top, const Candidate *c);
 double leave_value(const LeaveTableObject *table, const int *counts, int blanks);
+double leave_features_value(const LeaveTableObject *table, const int *present, const int *copies, int npresent,
+                            int size, int vowels);
 Py_ssize_t kept_layout(const Search *s, struct TopK *top, int *distinct, int *multiplicity, int *ndistinct);
 int kept_counts(int index, const int *distinct, const int *multiplicity, int ndistinct, int letters, int *counts);
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
