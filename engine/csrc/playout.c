@@ -10,7 +10,9 @@
  * search as top_equity ranks it) or the best swap, a placement winning a tie; with the bag empty the
  * static endgame (going out first, twice the points kept, the opponent's out-play after the most
  * promising moves; reply.c). The draws come from Python, so both sides see the same luck; the result
- * is one double per (iteration, candidate), and Python keeps the statistics.
+ * is one double per (iteration, candidate), and Python keeps the statistics. Within an iteration the
+ * opponent's reply with tiles in the bag is searched line by line, shared between the candidates: a
+ * line a candidate left as it was is searched once (replyshare.c).
  *
  * Everything from Python is checked first (the board and rack as the generator checks them, every
  * candidate's squares and tiles, every drawn tile); bad input raises ValueError or TypeError.
@@ -73,7 +75,11 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
         return (double)(points + 2 * hand_points(k, &theirs));
     }
     Play reply, ours;
-    best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), &reply);
+    if (k->share != NULL && theirs.size > 0 && bag_left(bag) > 0) {
+        shared_reply(k, k->share, grid, &theirs, bag_left(bag), k->changed, &reply);
+    } else {
+        best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), &reply);
+    }
     int their_points = reply.score;
     ntiles += apply(grid, &theirs, bag, &reply);
     if (reply.kind == KIND_PLACE) {
@@ -322,6 +328,15 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
             cross_update(&k, grids + (size_t)c * SQUARES, &crosses[c], plays[c].tiles, plays[c].n);
         }
     }
+    if (ntiles > 0 && bag_size > 0) {
+        /* with tiles on the board, the opponent's replies are shared between the candidates of a draw */
+        k.share = share_new(ncand);
+        if (k.share == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        share_prepare(&k, k.share, k.work, grids, crosses, ncand);
+    }
     k.cross = k.work;
     int8_t grid_now[SQUARES];
     for (Py_ssize_t it = 0; it < iterations && !k.failed; it++) {
@@ -331,7 +346,11 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         for (int i = 0; i < held; i++) {
             hand_add(&theirs, d[i]);
         }
+        if (k.share != NULL) {
+            share_next_draw(k.share);
+        }
         for (int c = 0; c < ncand && !k.failed; c++) {
+            k.changed = k.share != NULL ? share_changed(k.share, c) : 0;
             memcpy(bag.tiles, d + held, sizeof(int32_t) * (size_t)bag_size);
             bag.len = (size_t)bag_size;
             bag.front = 0;
@@ -358,6 +377,7 @@ done:
     PyMem_Free(k.kept);
     PyMem_Free(k.lines);
     PyMem_Free(k.anchors);
+    share_free(k.share);
     PyBuffer_Release(&moves_view);
     PyBuffer_Release(&draws_view);
     return result;

@@ -73,6 +73,8 @@ typedef struct {
     int swap_min_bag;
     int endgame_width;
     int failed;      /* out of memory */
+    struct Share *share;  /* the opponent's replies shared between the candidates of a draw (NULL: none) */
+    uint32_t changed;     /* the lines of the current candidate's board that differ from the position's */
 } Kernel;
 
 typedef struct {
@@ -119,7 +121,84 @@ void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *ti
 const KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
                               Py_ssize_t nkept);
 
+/* Whether anchor a is searched before b: the higher bound first, then by line and square. */
+static inline int anchor_before(const Anchor *a, const Anchor *b) {
+    if (a->bound != b->bound) {
+        return a->bound > b->bound;
+    }
+    return a->line != b->line ? a->line < b->line : a->anchor < b->anchor;
+}
+
+/* The anchors as a heap, the one to search first on top: most replies stop after a third of them, so
+ * they are taken off one by one rather than all sorted. */
+static inline void anchor_sift_down(Anchor *heap, int n, int i) {
+    Anchor item = heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && anchor_before(&heap[child + 1], &heap[child])) {
+            child++;
+        }
+        if (!anchor_before(&heap[child], &item)) {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = item;
+}
+
+static inline void anchor_heapify(Anchor *heap, int n) {
+    for (int a = n / 2 - 1; a >= 0; a--) {
+        anchor_sift_down(heap, n, a);
+    }
+}
+
+static inline Anchor anchor_take(Anchor *heap, int *n) {
+    Anchor first = heap[0];
+    heap[0] = heap[--*n];
+    anchor_sift_down(heap, *n, 0);
+    return first;
+}
+
+static inline void anchor_push(Anchor *heap, int *n, const Anchor *item) {
+    int i = (*n)++;
+    while (i > 0 && anchor_before(item, &heap[(i - 1) / 2])) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap[i] = *item;
+}
+
+/* A reply's search with tiles in the bag, between reply_begin and reply_finish (reply.c). */
+typedef struct {
+    Candidate item;     /* the best placement found, when top.count is 1 */
+    struct TopK top;
+    double weight;      /* of the leave */
+    int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
+    Py_ssize_t nkept;
+    const KeptValues *values;
+    int desc_points[MAX_RACK];  /* the rack's tile values, highest first */
+    uint32_t usable;            /* letters a tile of the rack can stand for */
+} Reply;
+
+/* replyshare.c */
+typedef struct Share Share;
+Share *share_new(int ncand);
+void share_free(Share *share);
+void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses, int ncand);
+void share_next_draw(Share *share);
+uint32_t share_changed(const Share *share, int candidate);
+void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
+                  Play *play);
+
 /* reply.c */
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);
+int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
+void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
+int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out);
+void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 
 #endif

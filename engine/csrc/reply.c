@@ -34,7 +34,7 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
 
 /* The anchors of a line (as line_anchors finds them), from the kept-up-to-date board when there is one;
  * when the cross-checks are known, a line none of whose anchors takes a tile of the rack has none. */
-static int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found) {
+int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found) {
     if (k->cross == NULL || ntiles == 0) {
         return line_anchors(s, k->rules, view, line, ntiles == 0, found);
     }
@@ -48,133 +48,75 @@ static int board_anchors(const Kernel *k, const Search *s, int view, int line, i
     return fits ? count : 0;
 }
 
-/* Whether anchor a is searched before b: the higher bound first, then by line and square. */
-static inline int anchor_before(const Anchor *a, const Anchor *b) {
-    if (a->bound != b->bound) {
-        return a->bound > b->bound;
-    }
-    return a->line != b->line ? a->line < b->line : a->anchor < b->anchor;
-}
-
-/* The anchors as a heap, the one to search first on top: most replies stop after a third of them, so
- * they are taken off one by one rather than all sorted. */
-static void sift_down(Anchor *heap, int n, int i) {
-    Anchor item = heap[i];
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= n) {
-            break;
-        }
-        if (child + 1 < n && anchor_before(&heap[child + 1], &heap[child])) {
-            child++;
-        }
-        if (!anchor_before(&heap[child], &item)) {
-            break;
-        }
-        heap[i] = heap[child];
-        i = child;
-    }
-    heap[i] = item;
-}
-
-static Anchor take_first(Anchor *heap, int *n) {
-    Anchor first = heap[0];
-    heap[0] = heap[--*n];
-    sift_down(heap, *n, 0);
-    return first;
-}
-
-/* Equity.best(situation, 1)[0] with tiles in the bag: the best placement (top_equity's order) or the
- * best swap (allowed from swap_min_bag tiles), a placement first on equal equity; else a pass. The
- * anchors are searched in the order of their bounds, and the search stops at the first anchor whose
- * bound is below the best equity found: the same move as the whole search. */
-static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, Play *play) {
-    Candidate item;
-    double weight = bag >= 7 ? 1.0 : bag / 7.0;
-    struct TopK top = {.k = 1, .count = 0, .items = &item, .weight = weight};
-    setup(k, grid, hand, &top);
+/* Set up the search of a reply with tiles in the bag (`bag` tiles to draw): the rack on `grid`, its
+ * kept values, its tile values highest first, the weight of the leave. */
+void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r) {
+    r->weight = bag >= 7 ? 1.0 : bag / 7.0;
+    r->top = (struct TopK){.k = 1, .count = 0, .items = &r->item, .weight = r->weight};
+    setup(k, grid, hand, &r->top);
     Search *s = k->search;
-    int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
-    Py_ssize_t nkept = kept_layout(s, &top, distinct, multiplicity, &ndistinct);
-    const KeptValues *values = kept_values(k, hand, distinct, multiplicity, ndistinct, nkept);
-    const double *max_kept = values->max_kept;
-    top.kept_value = values->kept;
-    if (s->rack_len > 0 && k->lex->nedges > 0) {
-        int desc_points[MAX_RACK], n = 0;
-        for (int i = 0; i < s->letters; i++) {
-            for (int c = 0; c < s->counts0[i]; c++) {
-                desc_points[n++] = s->points[i];
-            }
-        }
-        for (int b = 0; b < s->blanks0; b++) {
-            desc_points[n++] = 0;
-        }
-        for (int a = 1; a < n; a++) {
-            int v = desc_points[a], b = a;
-            while (b > 0 && desc_points[b - 1] < v) {
-                desc_points[b] = desc_points[b - 1];
-                b--;
-            }
-            desc_points[b] = v;
-        }
-        int nanchors = 0, nlines = 0;
-        uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
-        for (int view = 0; view < 2; view++) {
-            for (int line = 0; line < SIZE; line++) {
-                int found[SIZE];
-                int count = board_anchors(k, s, view, line, ntiles, found);
-                if (!count) {
-                    continue;
-                }
-                prepare_line(s, k->rules, view, line);
-                memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
-                int previous = -1;
-                for (int a = 0; a < count; a++) {
-                    if (!(s->allowed[found[a]] & usable)) {
-                        /* no tile of the rack fits on it: no move from it, but the left parts of the next
-                         * anchor still stop short of it */
-                        previous = found[a];
-                        continue;
-                    }
-                    Anchor *entry = &k->anchors[nanchors++];
-                    entry->bound = anchor_bound(s, found[a], previous, desc_points, max_kept, weight);
-                    entry->line = nlines;
-                    entry->anchor = found[a];
-                    entry->previous = previous;
-                    previous = found[a];
-                }
-                nlines++;
-            }
-        }
-        for (int a = nanchors / 2 - 1; a >= 0; a--) {
-            sift_down(k->anchors, nanchors, a);
-        }
-        int current = -1;
-        while (nanchors > 0) {
-            Anchor next = take_first(k->anchors, &nanchors);
-            const Anchor *entry = &next;
-            if (top.count && entry->bound < item.equity) {
-                break;  /* no move of this anchor or of the ones after it reaches the best */
-            }
-            if (entry->line != current) {
-                memcpy((char *)s + LINE_FIRST, k->lines + (size_t)entry->line * LINE_BYTES, LINE_BYTES);
-                current = entry->line;
-            }
-            search_anchor(s, entry->anchor, entry->previous);
+    r->nkept = kept_layout(s, &r->top, r->distinct, r->multiplicity, &r->ndistinct);
+    r->values = kept_values(k, hand, r->distinct, r->multiplicity, r->ndistinct, r->nkept);
+    r->top.kept_value = r->values->kept;
+    r->usable = s->blanks0 ? s->all_letters : s->rmask;
+    int n = 0;
+    for (int i = 0; i < s->letters; i++) {
+        for (int c = 0; c < s->counts0[i]; c++) {
+            r->desc_points[n++] = s->points[i];
         }
     }
+    for (int b = 0; b < s->blanks0; b++) {
+        r->desc_points[n++] = 0;
+    }
+    for (int a = 1; a < n; a++) {
+        int v = r->desc_points[a], b = a;
+        while (b > 0 && r->desc_points[b - 1] < v) {
+            r->desc_points[b] = r->desc_points[b - 1];
+            b--;
+        }
+        r->desc_points[b] = v;
+    }
+}
+
+/* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
+ * with their bounds, into `out` (each tagged `tag`); returns how many. */
+int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out) {
+    const Search *s = k->search;
+    int previous = -1, n = 0;
+    for (int a = 0; a < count; a++) {
+        if (!(s->allowed[found[a]] & r->usable)) {
+            /* no tile of the rack fits on it: no move from it, but the left parts of the next anchor
+             * still stop short of it */
+            previous = found[a];
+            continue;
+        }
+        Anchor *entry = &out[n++];
+        entry->bound = anchor_bound(s, found[a], previous, r->desc_points, r->values->max_kept, r->weight);
+        entry->line = tag;
+        entry->anchor = found[a];
+        entry->previous = previous;
+        previous = found[a];
+    }
+    return n;
+}
+
+/* The reply once the placements are searched (r->item, if r->top.count): Equity.best(situation, 1)[0]
+ * with tiles in the bag, the best placement or the best swap (allowed from swap_min_bag tiles), a
+ * placement first on equal equity; else a pass. */
+void reply_finish(Kernel *k, int bag, Reply *r, Play *play) {
+    const Search *s = k->search;
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
     if (bag >= k->swap_min_bag) {
         int counts[MAX_LETTERS];
-        for (Py_ssize_t index = 0; index < nkept; index++) {
-            if (index == top.full) {
+        for (Py_ssize_t index = 0; index < r->nkept; index++) {
+            if (index == r->top.full) {
                 continue;
             }
-            int blanks = kept_counts((int)index, distinct, multiplicity, ndistinct, s->letters, counts);
+            int blanks = kept_counts((int)index, r->distinct, r->multiplicity, r->ndistinct, s->letters, counts);
             Candidate c;
             memset(&c, 0, sizeof c);
-            c.equity = values->kept[index] - k->swap_cost;
+            c.equity = r->values->kept[index] - k->swap_cost;
             for (int b = blanks; b < s->blanks0; b++) {
                 c.tiles[3 * c.n++] = -1;
             }
@@ -186,11 +128,12 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
             top_insert(&swaps, &c);
         }
     }
-    if (top.count && (!swaps.count || item.equity >= swap.equity)) {
+    const Candidate *item = &r->item;
+    if (r->top.count && (!swaps.count || item->equity >= swap.equity)) {
         play->kind = KIND_PLACE;
-        play->n = item.n;
-        play->score = item.score;
-        memcpy(play->tiles, item.tiles, sizeof(int32_t) * 3 * (size_t)item.n);
+        play->n = item->n;
+        play->score = item->score;
+        memcpy(play->tiles, item->tiles, sizeof(int32_t) * 3 * (size_t)item->n);
     } else if (swaps.count) {
         play->kind = KIND_SWAP;
         play->n = swap.n;
@@ -202,6 +145,45 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         play->kind = KIND_PASS;
         play->n = play->score = 0;
     }
+}
+
+/* Equity.best(situation, 1)[0] with tiles in the bag. The anchors are searched in the order of their
+ * bounds, and the search stops at the first anchor whose bound is below the best equity found: the
+ * same move as the whole search. */
+static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, Play *play) {
+    Reply r;
+    reply_begin(k, grid, hand, bag, &r);
+    Search *s = k->search;
+    if (s->rack_len > 0 && k->lex->nedges > 0) {
+        int nanchors = 0, nlines = 0;
+        for (int view = 0; view < 2; view++) {
+            for (int line = 0; line < SIZE; line++) {
+                int found[SIZE];
+                int count = board_anchors(k, s, view, line, ntiles, found);
+                if (!count) {
+                    continue;
+                }
+                prepare_line(s, k->rules, view, line);
+                memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
+                nanchors += reply_anchors(k, &r, found, count, nlines, k->anchors + nanchors);
+                nlines++;
+            }
+        }
+        anchor_heapify(k->anchors, nanchors);
+        int current = -1;
+        while (nanchors > 0) {
+            Anchor next = anchor_take(k->anchors, &nanchors);
+            if (r.top.count && next.bound < r.item.equity) {
+                break;  /* no move of this anchor or of the ones after it reaches the best */
+            }
+            if (next.line != current) {
+                memcpy((char *)s + LINE_FIRST, k->lines + (size_t)next.line * LINE_BYTES, LINE_BYTES);
+                current = next.line;
+            }
+            search_anchor(s, next.anchor, next.previous);
+        }
+    }
+    reply_finish(k, bag, &r, play);
 }
 
 typedef struct {

@@ -1,0 +1,209 @@
+/*
+ * The opponent's reply shared between the candidates of one draw (playout.c).
+ *
+ * Within a draw every candidate faces the same opponent rack, on boards that differ from the position's
+ * board only where the candidate's tiles went. With tiles in the bag, the moves of one line (a row or a
+ * column) and their scores depend only on that line's squares (its tiles, the cross-checks and cross
+ * words' points of its empty squares, its anchors), and their equity on the rack and on the weight of
+ * the leave (the bag left after the candidate). So a line a candidate did not change has the same best
+ * move as on the position's board: it is searched once per draw and weight, anchor by anchor as the
+ * candidates need it (each line keeps its anchors in the order of their bounds, the best move of those
+ * searched, and where the search stopped), and each candidate searches the lines it changed on its own
+ * board. The best of all, taken in top_equity's order (equity, then the tiles), is the same move as
+ * the search of the whole candidate's board: an anchor is left out only when its bound is below the
+ * best found, as in reply.c.
+ */
+
+#include "playout.h"
+
+#define LINES (2 * SIZE)
+#define BASE_TAG LINES  /* the heap's tag of a shared line l: BASE_TAG + l; a candidate's line: its index */
+#define SLOTS 8         /* by the bag left after the candidate: 1 to 6, and 7 or more (one weight) */
+
+typedef struct {
+    int n, next;           /* its anchors that take a tile of the rack, by bound; searched: [0, next) */
+    int found;             /* whether best holds a move */
+    Anchor anchors[SIZE];
+    Candidate best;        /* the best move of the anchors searched */
+} SharedLine;
+
+struct Share {
+    long draw;                   /* the current draw */
+    long stamp[SLOTS][LINES];    /* the draw each shared line was set up for */
+    SharedLine lines[SLOTS][LINES];
+    char prepared[LINES][LINE_BYTES];  /* the position's board's lines, as prepare_line leaves them */
+    int count[LINES];                  /* their anchors */
+    int anchors[LINES][SIZE];
+    uint32_t *changed;                 /* per candidate: bit l when its board's line l is not the position's */
+};
+
+Share *share_new(int ncand) {
+    Share *share = PyMem_Malloc(sizeof(Share));
+    if (share == NULL) {
+        return NULL;
+    }
+    share->changed = PyMem_Calloc((size_t)ncand, sizeof(uint32_t));
+    if (share->changed == NULL) {
+        PyMem_Free(share);
+        return NULL;
+    }
+    share->draw = 0;
+    memset(share->stamp, 0xff, sizeof share->stamp);  /* -1: never set up */
+    return share;
+}
+
+void share_free(Share *share) {
+    if (share != NULL) {
+        PyMem_Free(share->changed);
+        PyMem_Free(share);
+    }
+}
+
+void share_next_draw(Share *share) {
+    share->draw++;
+}
+
+uint32_t share_changed(const Share *share, int candidate) {
+    return share->changed[candidate];
+}
+
+/* Whether line `line` of view `view` differs between the two boards (tiles, cross-checks, anchors). */
+static int line_differs(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b, int view,
+                        int line) {
+    if (a->anchors[view][line] != b->anchors[view][line]) {
+        return 1;
+    }
+    for (int p = 0; p < SIZE; p++) {
+        int square = view == 0 ? line * SIZE + p : p * SIZE + line;
+        int index = view * SQUARES + square;
+        if (grid_a[square] != grid_b[square] || a->allowed[index] != b->allowed[index] ||
+            a->sum[index] != b->sum[index]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The position's board's lines (k->base's grid, its cross-checks `cross`) and, for each of the ncand
+ * candidates' boards (grids[c], crosses[c]), the lines that differ from them. */
+void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
+                   int ncand) {
+    Search *s = k->search;
+    memcpy(s, &k->base, sizeof(Search));
+    s->cross_allowed = cross->allowed;
+    s->cross_sum = cross->sum;
+    for (int l = 0; l < LINES; l++) {
+        int view = l / SIZE, line = l % SIZE;
+        prepare_line(s, k->rules, view, line);
+        memcpy(share->prepared[l], (char *)s + LINE_FIRST, LINE_BYTES);
+        int n = 0;
+        for (uint32_t bits = cross->anchors[view][line]; bits; bits &= bits - 1) {
+            share->anchors[l][n++] = LOWEST(bits);
+        }
+        share->count[l] = n;
+    }
+    for (int c = 0; c < ncand; c++) {
+        uint32_t changed = 0;
+        for (int l = 0; l < LINES; l++) {
+            if (line_differs(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c], l / SIZE, l % SIZE)) {
+                changed |= 1u << l;
+            }
+        }
+        share->changed[c] = changed;
+    }
+}
+
+/* Shared line l of the slot, set up for this draw: its anchors' bounds for the rack (r), by bound. */
+static SharedLine *shared_line(Kernel *k, Share *share, int slot, int l, const Reply *r) {
+    SharedLine *shared = &share->lines[slot][l];
+    if (share->stamp[slot][l] == share->draw) {
+        return shared;
+    }
+    share->stamp[slot][l] = share->draw;
+    memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
+    int n = reply_anchors(k, r, share->anchors[l], share->count[l], BASE_TAG + l, shared->anchors);
+    for (int a = 1; a < n; a++) {  /* by bound, highest first (at most SIZE of them) */
+        Anchor item = shared->anchors[a];
+        int b = a;
+        while (b > 0 && anchor_before(&item, &shared->anchors[b - 1])) {
+            shared->anchors[b] = shared->anchors[b - 1];
+            b--;
+        }
+        shared->anchors[b] = item;
+    }
+    shared->n = n;
+    shared->next = 0;
+    shared->found = 0;
+    return shared;
+}
+
+/* The opponent's reply (rack `hand`, `bag` > 0 tiles left to draw) on a candidate's board `grid`
+ * (its cross-checks in k->cross; `changed`: its lines that differ from the position's board): the same
+ * move as best_move's. */
+void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
+                  Play *play) {
+    Reply r;
+    reply_begin(k, grid, hand, bag, &r);
+    Search *s = k->search;
+    if (s->rack_len > 0 && k->lex->nedges > 0) {
+        int slot = bag >= 7 ? 7 : bag;
+        int nanchors = 0, nlines = 0;
+        for (int l = 0; l < LINES; l++) {
+            int view = l / SIZE, line = l % SIZE;
+            if (changed >> l & 1) {
+                int found[SIZE];
+                int count = board_anchors(k, s, view, line, 1, found);
+                if (!count) {
+                    continue;
+                }
+                prepare_line(s, k->rules, view, line);
+                memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
+                nanchors += reply_anchors(k, &r, found, count, nlines, k->anchors + nanchors);
+                nlines++;
+            } else if (share->count[l]) {
+                const SharedLine *shared = shared_line(k, share, slot, l, &r);
+                if (shared->found) {
+                    top_insert(&r.top, &shared->best);
+                }
+                if (shared->next < shared->n) {
+                    k->anchors[nanchors++] = shared->anchors[shared->next];
+                }
+            }
+        }
+        anchor_heapify(k->anchors, nanchors);
+        int current = -1;
+        while (nanchors > 0) {
+            Anchor next = anchor_take(k->anchors, &nanchors);
+            if (r.top.count && next.bound < r.item.equity) {
+                break;  /* no move of this anchor or of the ones after it reaches the best */
+            }
+            if (next.line != current) {
+                const char *prepared = next.line >= BASE_TAG ? share->prepared[next.line - BASE_TAG]
+                                                             : k->lines + (size_t)next.line * LINE_BYTES;
+                memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
+                current = next.line;
+            }
+            if (next.line < BASE_TAG) {
+                search_anchor(s, next.anchor, next.previous);
+                continue;
+            }
+            /* a shared line's next anchor: its moves go to the line's best, then to the reply's */
+            SharedLine *shared = &share->lines[slot][next.line - BASE_TAG];
+            struct TopK own = r.top;
+            own.items = &shared->best;
+            own.count = shared->found;
+            s->top = &own;
+            search_anchor(s, next.anchor, next.previous);
+            s->top = &r.top;
+            shared->found = own.count;
+            shared->next++;
+            if (shared->found) {
+                top_insert(&r.top, &shared->best);
+            }
+            if (shared->next < shared->n) {
+                anchor_push(k->anchors, &nanchors, &shared->anchors[shared->next]);
+            }
+        }
+    }
+    reply_finish(k, bag, &r, play);
+}
