@@ -191,6 +191,7 @@ void share_free(Share *share);
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses, int ncand);
 void share_next_draw(Share *share);
 uint32_t share_changed(const Share *share, int candidate);
+uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b);
 void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
                   Play *play);
 

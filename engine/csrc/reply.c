@@ -209,19 +209,74 @@ static int ranked_order(const void *pa, const void *pb) {
     return tiles_order(a->move, b->move);
 }
 
-/* The highest score of a move by `hand` that uses all of its tiles (-1 if none), on `grid` after the
- * move `tiles` ((row, col, tile) n times, on the board since k->cross was up to date). */
-static int out_play(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, const int32_t *tiles, int n) {
-    const Cross *before = k->cross;
-    if (before != NULL) {
-        *k->after = *before;
-        cross_update(k, grid, k->after, tiles, n);
-        k->cross = k->after;
-    }
+/* The highest score of a move by `hand` that uses all of its tiles on each line l of `grid` in `lines`
+ * (bit l: view * SIZE + line) into best[l] (-1: none), its cross-checks in k->cross. */
+static void out_lines(Kernel *k, const int8_t *grid, const Hand *hand, uint32_t lines, int *best) {
     setup(k, grid, hand, NULL);
-    k->cross = before;
     Search *s = k->search;
     s->out_only = 1;  /* nothing is written out: the search keeps the best score of the moves going out */
+    for (int l = 0; l < 2 * SIZE; l++) {
+        if (!(lines >> l & 1)) {
+            continue;
+        }
+        best[l] = -1;
+        int found[SIZE];
+        int count = s->rack_len > 0 && k->lex->nedges > 0 ? board_anchors(k, s, l / SIZE, l % SIZE, 1, found) : 0;
+        if (!count) {
+            continue;
+        }
+        prepare_line(s, k->rules, l / SIZE, l % SIZE);
+        s->best_out = -1;
+        int previous = -1;
+        for (int a = 0; a < count; a++) {
+            search_anchor(s, found[a], previous);
+            previous = found[a];
+        }
+        best[l] = s->best_out;
+    }
+    s->out_only = 0;
+}
+
+/* The out-plays of the opponent's rack after the moves of one static endgame: on each line the move
+ * left as it was, the best on the board before the move (searched once, when first needed). */
+typedef struct {
+    const int8_t *grid;  /* the board before the moves */
+    int best[2 * SIZE];
+    uint32_t known;
+} OutLines;
+
+/* The highest score of a move by `hand` that uses all of its tiles (-1 if none), on `grid`, which is
+ * shared->grid (k->cross its cross-checks) with the move `tiles` ((row, col, tile) n times) on it: the
+ * lines the move changed are searched, the others' best taken from `shared`. */
+static int out_play(Kernel *k, const int8_t *grid, const Hand *hand, const int32_t *tiles, int n, OutLines *shared) {
+    const Cross *before = k->cross;
+    *k->after = *before;
+    cross_update(k, grid, k->after, tiles, n);
+    uint32_t changed = lines_changed(shared->grid, before, grid, k->after);
+    uint32_t missing = ((1u << 2 * SIZE) - 1) & ~changed & ~shared->known;
+    if (missing) {
+        out_lines(k, shared->grid, hand, missing, shared->best);
+        shared->known |= missing;
+    }
+    int after[2 * SIZE];
+    k->cross = k->after;
+    out_lines(k, grid, hand, changed, after);
+    k->cross = before;
+    int best = -1;
+    for (int l = 0; l < 2 * SIZE; l++) {
+        int value = changed >> l & 1 ? after[l] : shared->best[l];
+        if (value > best) {
+            best = value;
+        }
+    }
+    return best;
+}
+
+/* out_play without the board's cross-checks (k->cross NULL) or on an empty board: the whole search. */
+static int out_play_whole(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand) {
+    setup(k, grid, hand, NULL);
+    Search *s = k->search;
+    s->out_only = 1;
     s->best_out = -1;
     search_all(s, k->lex, k->rules, ntiles);
     s->out_only = 0;
@@ -264,6 +319,9 @@ static void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, 
         i++;
     }
     if (count) {
+        int8_t before[SQUARES];
+        memcpy(before, grid, SQUARES);
+        OutLines shared = {.grid = before, .known = 0};
         qsort(ranked, count, sizeof(Ranked), ranked_order);
         size_t width = count < (size_t)k->endgame_width ? count : (size_t)k->endgame_width;
         for (i = 0; i < width && !k->failed; i++) {
@@ -277,7 +335,8 @@ static void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, 
                 used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
                 grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
             }
-            int out = out_play(k, grid, ntiles + m[0], other, m + 3, m[0]);
+            int out = k->cross != NULL && ntiles > 0 ? out_play(k, grid, other, m + 3, m[0], &shared)
+                                                     : out_play_whole(k, grid, ntiles + m[0], other);
             for (int t = 0; t < m[0]; t++) {
                 grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = EMPTY;
             }

@@ -84,6 +84,17 @@ static int line_differs(const int8_t *grid_a, const Cross *a, const int8_t *grid
     return 0;
 }
 
+/* The lines (bit view * SIZE + line) that differ between the two boards. */
+uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b) {
+    uint32_t changed = 0;
+    for (int l = 0; l < LINES; l++) {
+        if (line_differs(grid_a, a, grid_b, b, l / SIZE, l % SIZE)) {
+            changed |= 1u << l;
+        }
+    }
+    return changed;
+}
+
 /* The position's board's lines (k->base's grid, its cross-checks `cross`) and, for each of the ncand
  * candidates' boards (grids[c], crosses[c]), the lines that differ from them. */
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
@@ -103,13 +114,7 @@ void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *gr
         share->count[l] = n;
     }
     for (int c = 0; c < ncand; c++) {
-        uint32_t changed = 0;
-        for (int l = 0; l < LINES; l++) {
-            if (line_differs(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c], l / SIZE, l % SIZE)) {
-                changed |= 1u << l;
-            }
-        }
-        share->changed[c] = changed;
+        share->changed[c] = lines_changed(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c]);
     }
 }
 

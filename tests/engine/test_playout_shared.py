@@ -3,7 +3,9 @@ kernel searches each line of the position's board once per draw and leave weight
 only the lines its tiles changed. Every value must still be the reference's (``Simulator._play_out``),
 also for candidates that block the opponent's best move on the position's board (a tile on one of its
 squares) or change its line next to it, for swaps among the candidates, and for candidates after which
-different numbers of tiles are left in the bag (a different leave weight for the same opponent rack)."""
+different numbers of tiles are left in the bag (a different leave weight for the same opponent rack).
+With the bag empty the static endgame's out-plays are shared the same way between the moves it tries
+(only the lines a move changed are searched again); candidates that empty the bag reach it."""
 
 from __future__ import annotations
 
@@ -70,7 +72,7 @@ def left_after(situation: Situation, move: Move) -> int:
 
 
 def test_shared_replies_give_the_reference_values() -> None:
-    playouts = blocked = changed_reply = weights_mixed = swapped = 0
+    playouts = blocked = changed_reply = weights_mixed = swapped = emptied = 0
     for index, situation in enumerate(situations()):
         equity = Equity()
         kernel = NativePlayouts.for_situation(situation, equity)
@@ -89,6 +91,7 @@ def test_shared_replies_give_the_reference_values() -> None:
             swapped += sum(isinstance(move, Swap) for move in candidates) >= 2
             lefts = {left_after(situation, move) for move in candidates if isinstance(move, Placement)}
             weights_mixed += len({min(left, 7) for left in lefts if left > 0}) >= 2
+            emptied += 0 in lefts
             for move in near:
                 blocked += bool(squares(move) & squares(base_reply))
                 board = situation.board.copy()
@@ -96,6 +99,5 @@ def test_shared_replies_give_the_reference_values() -> None:
                 mine = situation.rack.leave([tile for _, _, tile in move.tiles])
                 after = simulator._best(board, theirs, mine, list(bag)[len(move.tiles) :], situation)
                 changed_reply += after != base_reply
-    assert playouts >= 1000 and blocked >= 50 and changed_reply >= 50 and weights_mixed >= 10 and swapped >= 20, (
-        playouts, blocked, changed_reply, weights_mixed, swapped,
-    )  # fmt: skip
+    counts = (playouts, blocked, changed_reply, weights_mixed, swapped, emptied)
+    assert all(count >= least for count, least in zip(counts, (1000, 50, 50, 10, 20, 10), strict=True)), counts
