@@ -107,10 +107,22 @@ void reply_finish(Kernel *k, int bag, Reply *r, Play *play) {
     const Search *s = k->search;
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
+    const Candidate *item = &r->item;
     if (bag >= k->swap_min_bag) {
-        int counts[MAX_LETTERS];
+        /* the best swap's equity first: only swaps of that equity can be chosen, and none when the
+         * placement reaches it */
+        double most = -HUGE_VAL;
+        int any = 0;
         for (Py_ssize_t index = 0; index < r->nkept; index++) {
-            if (index == r->top.full) {
+            double equity = r->values->kept[index] - k->swap_cost;
+            if (index != r->top.full && (!any || equity > most)) {
+                most = equity;
+                any = 1;
+            }
+        }
+        int counts[MAX_LETTERS];
+        for (Py_ssize_t index = 0; any && (!r->top.count || most > item->equity) && index < r->nkept; index++) {
+            if (index == r->top.full || r->values->kept[index] - k->swap_cost != most) {
                 continue;
             }
             int blanks = kept_counts((int)index, r->distinct, r->multiplicity, r->ndistinct, s->letters, counts);
@@ -128,7 +140,6 @@ void reply_finish(Kernel *k, int bag, Reply *r, Play *play) {
             top_insert(&swaps, &c);
         }
     }
-    const Candidate *item = &r->item;
     if (r->top.count && (!swaps.count || item->equity >= swap.equity)) {
         play->kind = KIND_PLACE;
         play->n = item->n;
