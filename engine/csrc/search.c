@@ -73,9 +73,27 @@ static void emit(Search *s, int total, int wmul) {
         int cross_mult = s->xsum[p] >= 0 ? s->wm[p] : 0;
         loss[i] = s->points[s->letter[i]] * s->lm[p] * (wmul + cross_mult);
     }
-    /* the sets of new tiles on blanks in increasing order; with one blank, none and each single tile */
-    int one = s->blanks0 == 1;
-    for (uint32_t set = 0; set < (1u << n); set = one ? (set ? set << 1 : 1) : set + 1) {
+    if (s->blanks0 == 1) {
+        /* one blank: on no tile or on one; when the word uses one tile of a letter more than the rack
+         * holds, the blank is on a tile of that letter (the same moves in the same order as below) */
+        int short_of = -1;
+        for (int i = 0; i < n; i++) {
+            if (used[s->letter[i]] > s->counts0[s->letter[i]]) {
+                short_of = s->letter[i];
+            }
+        }
+        if (short_of < 0) {
+            put_move(s, 0, total);
+        }
+        for (int i = 0; i < n; i++) {
+            if (short_of < 0 || s->letter[i] == short_of) {
+                put_move(s, 1u << i, total - loss[i]);
+            }
+        }
+        return;
+    }
+    /* the sets of new tiles on blanks in increasing order */
+    for (uint32_t set = 0; set < (1u << n); set++) {
         if (POPCOUNT(set) > s->blanks0) {
             continue;
         }
