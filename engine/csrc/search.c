@@ -67,27 +67,18 @@ static void emit(Search *s, int total, int wmul) {
     for (int i = 0; i < n; i++) {
         used[s->letter[i]]++;
     }
-    int loss[MAX_RACK];
+    int loss[MAX_RACK], short_of = -1;  /* a letter of which the word uses more tiles than the rack holds */
     for (int i = 0; i < n; i++) {
         int p = s->pos[i];
         int cross_mult = s->xsum[p] >= 0 ? s->wm[p] : 0;
         loss[i] = s->points[s->letter[i]] * s->lm[p] * (wmul + cross_mult);
+        short_of = used[s->letter[i]] > s->counts0[s->letter[i]] ? s->letter[i] : short_of;
     }
     if (s->blanks0 == 1) {
-        /* one blank: on no tile or on one; when the word uses one tile of a letter more than the rack
-         * holds, the blank is on a tile of that letter (the same moves in the same order as below) */
-        int short_of = -1;
-        for (int i = 0; i < n; i++) {
-            if (used[s->letter[i]] > s->counts0[s->letter[i]]) {
-                short_of = s->letter[i];
-            }
-        }
-        if (short_of < 0) {
-            put_move(s, 0, total);
-        }
-        for (int i = 0; i < n; i++) {
-            if (short_of < 0 || s->letter[i] == short_of) {
-                put_move(s, 1u << i, total - loss[i]);
+        /* one blank: on no tile, then on each (the order below), but on a tile of short_of if there is one */
+        for (int i = -1; i < n; i++) {
+            if (short_of < 0 || (i >= 0 && s->letter[i] == short_of)) {
+                put_move(s, i < 0 ? 0 : 1u << i, i < 0 ? total : total - loss[i]);
             }
         }
         return;
