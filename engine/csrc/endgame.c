@@ -100,71 +100,90 @@ static int same_move(const EMove *a, const EMove *b) {
     return 1;
 }
 
-/* The mover's moves pushed on the move stack in the generator's order, the pass last, each with a sort
+/* Room for `need` moves and keys on the stacks; -1 (MemoryError set) when memory ran out. */
+int grow_stack(Solver *sv, size_t need) {
+    if (need <= sv->cap) {
+        return 0;
+    }
+    size_t cap = sv->cap ? sv->cap : 4096;
+    while (cap < need) {
+        cap *= 2;
+    }
+    EMove *grown = PyMem_Realloc(sv->moves, cap * sizeof(EMove));
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sv->moves = grown;
+    uint64_t *keys = PyMem_Realloc(sv->keys, cap * sizeof(uint64_t));
+    if (keys == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sv->keys = keys;
+    sv->cap = cap;
+    return 0;
+}
+
+/* A move of the generator's output (n, view, score, then row, col, tile n times) as an EMove. */
+void emove_from(const Solver *sv, const int32_t *m, EMove *e) {
+    (void)sv;
+    e->n = (uint8_t)m[0];
+    e->view = (uint8_t)m[1];
+    e->score = (int16_t)m[2];
+    for (int k = 0; k < e->n; k++) {
+        e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
+        e->tile[k] = (uint8_t)m[5 + 3 * k];
+    }
+}
+
+/* The mover's moves pushed on the move stack in the generator's order (from the line cache unless it is
+ * off or the board empty), the pass last, each with a sort
  * key on the key stack: the remembered best move (`first`) before all, then by immediate value (going
- * out counts the other's rack twice), ties in the generator's order, the pass after all. `pick` takes
+ * out counts the other's rack twice), ties in the generator's order (from the line cache unless it is
+ * off or the board empty), the pass after all. `pick` takes
  * them in that order. Returns how many, or -1 (MemoryError set). */
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first) {
     Search *s = &sv->gen;
-    s->out.len = 0;
-    s->failed = 0;
-    s->placed = 0;
-    s->rmask = 0;
-    for (int l = 0; l < sv->letters; l++) {
-        s->counts[l] = s->counts0[l] = mover->counts[l];
-        if (mover->counts[l]) {
-            s->rmask |= 1u << l;
-        }
-    }
-    s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
-    s->rack_len = mover->size;
     sv->generations++;
     bring_up_to_date(sv);
-    if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
-        return -1;
-    }
     size_t count = 0;
-    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
-        count++;
-    }
-    if (sv->nmoves + count + 1 > sv->cap) {
-        size_t cap = sv->cap ? sv->cap : 4096;
-        while (cap < sv->nmoves + count + 1) {
-            cap *= 2;
-        }
-        EMove *grown = PyMem_Realloc(sv->moves, cap * sizeof(EMove));
-        if (grown == NULL) {
-            PyErr_NoMemory();
+    EMove *moves;
+    if (sv->use_lines && sv->tiles > 0) {
+        long n = line_moves(sv, mover);
+        if (n < 0 || (sv->check_lines && check_line_moves(sv, mover, n) < 0)) {
             return -1;
         }
-        sv->moves = grown;
-        uint64_t *keys = PyMem_Realloc(sv->keys, cap * sizeof(uint64_t));
-        if (keys == NULL) {
-            PyErr_NoMemory();
+        count = (size_t)n;
+        moves = sv->moves + sv->nmoves;
+    } else {
+        load_rack(s, mover, sv->letters);
+        if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
             return -1;
         }
-        sv->keys = keys;
-        sv->cap = cap;
+        for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
+            count++;
+        }
+        if (grow_stack(sv, sv->nmoves + count + 1) < 0) {
+            return -1;
+        }
+        moves = sv->moves + sv->nmoves;
+        size_t i = 0;
+        for (size_t at = 0; at < s->out.len; i++) {
+            emove_from(sv, s->out.data + at, &moves[i]);
+            at += 3 + 3 * (size_t)s->out.data[at];
+        }
     }
-    EMove *moves = sv->moves + sv->nmoves;
     uint64_t *keys = sv->keys + sv->nmoves;
     int bonus = 2 * other->points;
-    size_t i = 0;
-    for (size_t at = 0; at < s->out.len; i++) {
-        const int32_t *m = s->out.data + at;
-        EMove *e = &moves[i];
-        e->n = (uint8_t)m[0];
-        e->view = (uint8_t)m[1];
-        e->score = (int16_t)m[2];
+    for (size_t i = 0; i < count; i++) {
+        const EMove *e = &moves[i];
         int played = 0;
         for (int k = 0; k < e->n; k++) {
-            e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
-            e->tile[k] = (uint8_t)m[5 + 3 * k];
             played += (e->tile[k] & BLANK_FLAG) ? 0 : sv->points[e->tile[k]];
         }
-        int order = m[2] + (e->n == mover->size ? bonus : 0) + ORDER_TILES * e->n + ORDER_POINTS * played;
+        int order = e->score + (e->n == mover->size ? bonus : 0) + ORDER_TILES * e->n + ORDER_POINTS * played;
         keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
-        at += 3 + 3 * (size_t)m[0];
     }
     memset(&moves[count], 0, sizeof(EMove));  /* the pass */
     keys[count] = ((uint64_t)UINT32_MAX << 32) | (uint64_t)count;
@@ -265,6 +284,7 @@ size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
  * never pays for it. */
 static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
+    sv->dirty |= 1u << (view * SIZE + (view == 0 ? row : col));
     sv->saved[sv->nsaved].index = index;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
@@ -287,9 +307,13 @@ void bring_up_to_date(Solver *sv) {
  * right (view 1). Returns the mark to hand to `take_back`. */
 static Mark put_on_board(Solver *sv, const EMove *move) {
     int8_t *grid = sv->gen.grid;
-    Mark mark = {sv->nsaved, sv->ncomputed};
+    Mark mark = {sv->nsaved, sv->ncomputed, sv->nstamps};
     for (int k = 0; k < move->n; k++) {
+        int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
         grid[move->square[k]] = (int8_t)move->tile[k];
+        sv->occupied[0][row] |= (uint16_t)(1u << col);
+        sv->occupied[1][col] |= (uint16_t)(1u << row);
+        sv->dirty |= (1u << row) | (1u << (SIZE + col));
     }
     sv->tiles += move->n;
     for (int k = 0; k < move->n; k++) {
@@ -311,6 +335,7 @@ static Mark put_on_board(Solver *sv, const EMove *move) {
             recheck(sv, 1, row, right + 1);
         }
     }
+    lines_stamp(sv);
     return mark;
 }
 
@@ -329,6 +354,7 @@ static void take_back(Solver *sv, const EMove *move, Mark mark) {
     for (int k = 0; k < move->n; k++) {
         sv->gen.grid[move->square[k]] = EMPTY;
     }
+    lines_restore(sv, move, mark.stamps);
     sv->tiles -= move->n;
 }
 

@@ -51,8 +51,28 @@ typedef struct {
     int8_t counts[RACK_SLOTS];
     int size;
     int points;
+    int side;          /* 0: the root's mover, 1: the other (the line cache is kept per side) */
     uint64_t hash[2];  /* as the mover, as the other */
 } ERack;
+
+/* A move of the line cache, with what it needs from the rack. */
+typedef struct {
+    EMove move;
+    uint32_t letters;  /* the letters of its tiles that are not blanks */
+    uint8_t blanks;    /* its tiles on blanks */
+    uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
+} CMove;
+
+/* The moves of one line of one view for one side, as generated for a rack on the line as it was at
+ * `stamp` (see linecache.c). */
+typedef struct {
+    uint64_t stamp;    /* 0: never generated */
+    int8_t counts[RACK_SLOTS];
+    CMove *moves;
+    size_t len, cap;
+} LineSlot;
+
+#define LINES (2 * SIZE)  /* view * SIZE + line */
 
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
@@ -85,10 +105,25 @@ typedef struct {
     int nsaved;
     int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
     int cut;
+    /* the line cache (linecache.c): each line's stamp names its state (tiles and cross-checks); a new
+     * one is handed out when a move changes it and the old one comes back when the move is taken back */
+    int use_lines;     /* 0: every node generates on the whole board, as before the cache */
+    int check_lines;   /* 1: every node's cached moves are compared with a fresh generation */
+    uint64_t line_stamp[LINES];
+    uint64_t next_stamp;
+    struct {
+        int line;
+        uint64_t stamp;
+    } stamp_saved[MAX_DEPTH * LINES];
+    int nstamps;
+    uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
+    LineSlot lines[2][LINES];    /* [side][view * SIZE + line] */
+    uint32_t dirty;              /* lines the move being put on the board changes */
 } Solver;
 
 typedef struct {
     int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
+    int stamps;           /* Solver.nstamps before */
 } Mark;
 
 extern uint64_t square_keys[SQUARES][TILE_CODES];
@@ -99,8 +134,19 @@ void rack_rehash(ERack *rack);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);
+int grow_stack(Solver *sv, size_t need);
+void emove_from(const Solver *sv, const int32_t *m, EMove *e);
 size_t pick(const EMove *moves, uint64_t *keys, long count, long i);
 int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other, int scoreless,
              uint64_t board_key, EMove *best_out);
+
+/* linecache.c */
+void load_rack(Search *s, const ERack *mover, int letters);
+void lines_start(Solver *sv);
+void lines_stamp(Solver *sv);
+void lines_restore(Solver *sv, const EMove *move, int stamps);
+long line_moves(Solver *sv, const ERack *mover);
+int check_line_moves(Solver *sv, const ERack *mover, long count);
+void lines_free(Solver *sv);
 
 #endif
