@@ -67,12 +67,16 @@ typedef struct {
  * `stamp` (see linecache.c). */
 typedef struct {
     uint64_t stamp;    /* 0: never generated */
+    long long used;    /* the solver's generation count when last taken */
     int8_t counts[RACK_SLOTS];
     CMove *moves;
     size_t len, cap;
 } LineSlot;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
+#ifndef LINE_WAYS
+#define LINE_WAYS 4       /* states kept per line and side: the least recently taken one makes room */
+#endif
 
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
@@ -117,7 +121,7 @@ typedef struct {
     } stamp_saved[MAX_DEPTH * LINES];
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
-    LineSlot lines[2][LINES];    /* [side][view * SIZE + line] */
+    LineSlot lines[2][LINES][LINE_WAYS];  /* [side][view * SIZE + line][way] */
     uint32_t dirty;              /* lines the move being put on the board changes */
 } Solver;
 

@@ -177,16 +177,27 @@ static int holds(const ERack *rack, const EMove *move) {
  * is generated whole). */
 long line_moves(Solver *sv, const ERack *mover) {
     Search *s = &sv->gen;
-    LineSlot *slots = sv->lines[mover->side];
+    const LineSlot *taken[LINES];
     int loaded = 0;
     size_t most = 0;
     for (int index = 0; index < LINES; index++) {
-        LineSlot *slot = &slots[index];
-        if (slot->stamp != sv->line_stamp[index] || !within(mover->counts, slot->counts)) {
+        LineSlot *ways = sv->lines[mover->side][index];
+        LineSlot *slot = NULL, *oldest = &ways[0];
+        for (int w = 0; w < LINE_WAYS; w++) {
+            if (ways[w].stamp == sv->line_stamp[index] && within(mover->counts, ways[w].counts)) {
+                slot = &ways[w];
+                break;
+            }
+            if (ways[w].used < oldest->used) {
+                oldest = &ways[w];
+            }
+        }
+        if (slot == NULL) {
             if (!loaded) {
                 load_rack(s, mover, sv->letters);
                 loaded = 1;
             }
+            slot = oldest;
             slot->stamp = 0;
             if (generate_line(sv, slot, index) < 0) {
                 return -1;
@@ -194,6 +205,8 @@ long line_moves(Solver *sv, const ERack *mover) {
             slot->stamp = sv->line_stamp[index];
             memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         }
+        slot->used = sv->generations;
+        taken[index] = slot;
         most += slot->len;
     }
     if (grow_stack(sv, sv->nmoves + most + 1) < 0) {
@@ -209,7 +222,7 @@ long line_moves(Solver *sv, const ERack *mover) {
     int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
-        const LineSlot *slot = &slots[index];
+        const LineSlot *slot = taken[index];
         if (memcmp(slot->counts, mover->counts, sizeof(slot->counts)) == 0) {
             for (size_t i = 0; i < slot->len; i++) {
                 out[count++] = slot->moves[i].move;
@@ -256,7 +269,9 @@ int check_line_moves(Solver *sv, const ERack *mover, long count) {
 void lines_free(Solver *sv) {
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
-            PyMem_Free(sv->lines[side][i].moves);
+            for (int w = 0; w < LINE_WAYS; w++) {
+                PyMem_Free(sv->lines[side][i][w].moves);
+            }
         }
     }
 }
