@@ -498,6 +498,12 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
     if (out_of_budget(sv)) {
         return 0;
     }
+    if (depth == 0) {
+        /* a leaf: its position was not searched in the last iteration (it was one ply too deep), so the
+         * table seldom knows it (only through passes): it is not looked up */
+        sv->cut = 1;
+        return other->points - mover->points;
+    }
     uint64_t key = board_key ^ mover->hash[0] ^ other->hash[1] ^ scoreless_keys[scoreless & 63];
     Entry *entry = lookup(sv, key);
     int hit = entry != NULL;
@@ -511,10 +517,6 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             *best_out = entry->best;
         }
         return entry->value;
-    }
-    if (depth == 0) {
-        sv->cut = 1;
-        return other->points - mover->points;
     }
     int cut_before = sv->cut;
     sv->cut = 0;
