@@ -30,12 +30,14 @@
 #define ORDER_POINTS 2
 #endif
 
+#define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
+
 typedef struct {
-    uint8_t n;                /* tiles placed; 0 for a pass */
+    uint8_t n;                 /* tiles placed; 0 for a pass */
     uint8_t view;
     int16_t score;
-    uint8_t square[MAX_RACK]; /* row * SIZE + col */
-    uint8_t tile[MAX_RACK];
+    uint8_t square[MOVE_TILES]; /* row * SIZE + col */
+    uint8_t tile[MOVE_TILES];
 } EMove;
 
 typedef struct {
@@ -58,6 +60,7 @@ typedef struct {
 /* A move of the line cache, with what it needs from the rack. */
 typedef struct {
     EMove move;
+    int order;         /* its place in the move order but for going out (see pushed_moves) */
     uint32_t letters;  /* the letters of its tiles that are not blanks */
     uint8_t blanks;    /* its tiles on blanks */
     uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
@@ -105,7 +108,7 @@ typedef struct {
         int index;
         uint32_t allowed;
         int sum;
-    } saved[MAX_DEPTH * MAX_RACK * 4];
+    } saved[MAX_DEPTH * MOVE_TILES * 4];
     int nsaved;
     int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
     int cut;
@@ -132,7 +135,7 @@ typedef struct {
 
 extern uint64_t square_keys[SQUARES][TILE_CODES];
 
-/* endgame.c */
+/* endgame.c, endgameorder.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
 void check_all(Solver *sv);
@@ -149,7 +152,8 @@ void load_rack(Search *s, const ERack *mover, int letters);
 void lines_start(Solver *sv);
 void lines_stamp(Solver *sv);
 void lines_restore(Solver *sv, const EMove *move, int stamps);
-long line_moves(Solver *sv, const ERack *mover);
+long line_moves(Solver *sv, const ERack *mover, int bonus);
+int move_order(const Solver *sv, const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 

@@ -113,7 +113,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "clock must be None or a callable returning seconds");
         return NULL;
     }
-    if (rules->rack_size > MAX_RACK) {
+    if (rules->rack_size > MOVE_TILES) {
         PyErr_Format(PyExc_ValueError, "racks of %d tiles are not supported", rules->rack_size);
         return NULL;
     }

@@ -142,6 +142,7 @@ static int generate_line(Solver *sv, LineSlot *slot, int index) {
     for (size_t at = 0; at < s->out.len; i++) {
         CMove *c = &slot->moves[i];
         emove_from(sv, s->out.data + at, &c->move);
+        c->order = move_order(sv, &c->move);
         c->letters = 0;
         c->blanks = c->repeats = 0;
         for (int k = 0; k < c->move.n; k++) {
@@ -173,9 +174,10 @@ static int holds(const ERack *rack, const EMove *move) {
 }
 
 /* The mover's moves on the move stack from sv->nmoves on (room for the pass after them), in the
- * generator's order; returns how many, or -1 (MemoryError set). The board has tiles (an empty board
- * is generated whole). */
-long line_moves(Solver *sv, const ERack *mover) {
+ * generator's order, with their sort keys on the key stack (`bonus` added to the order of a move that
+ * goes out); returns how many, or -1 (MemoryError set). The board has tiles (an empty board is
+ * generated whole). */
+long line_moves(Solver *sv, const ERack *mover, int bonus) {
     Search *s = &sv->gen;
     const LineSlot *taken[LINES];
     int loaded = 0;
@@ -213,6 +215,7 @@ long line_moves(Solver *sv, const ERack *mover) {
         return -1;
     }
     EMove *out = sv->moves + sv->nmoves;
+    uint64_t *keys = sv->keys + sv->nmoves;
     uint32_t rmask = 0;
     for (int l = 0; l < sv->letters; l++) {
         if (mover->counts[l]) {
@@ -225,13 +228,18 @@ long line_moves(Solver *sv, const ERack *mover) {
         const LineSlot *slot = taken[index];
         if (memcmp(slot->counts, mover->counts, sizeof(slot->counts)) == 0) {
             for (size_t i = 0; i < slot->len; i++) {
-                out[count++] = slot->moves[i].move;
+                const CMove *c = &slot->moves[i];
+                int order = c->order + (c->move.n == mover->size ? bonus : 0);
+                keys[count] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)count;
+                out[count++] = c->move;
             }
             continue;
         }
         for (size_t i = 0; i < slot->len; i++) {
             const CMove *c = &slot->moves[i];
             if ((c->letters & ~rmask) == 0 && c->blanks <= blanks && (!c->repeats || holds(mover, &c->move))) {
+                int order = c->order + (c->move.n == mover->size ? bonus : 0);
+                keys[count] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)count;
                 out[count++] = c->move;
             }
         }
