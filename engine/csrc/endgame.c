@@ -272,8 +272,33 @@ static int playable(const Solver *sv, const ERack *mover, const EMove *move) {
 }
 
 /* The mover's value of playing `move`: its points, then the opponent's best reply negated. */
+/* The value of a move whose reply is a leaf (depth 1): worked out here, the leaf counted as a node and
+ * marking the iteration as cut off, as value_of at depth 0 would (without looking it up). */
+static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const ERack *other, int scoreless) {
+    if (move->n == mover->size && move->n > 0) {
+        return move->score + 2 * other->points;  /* out: the game ends */
+    }
+    if (move->n == 0 && scoreless + 1 >= sv->scoreless_to_end) {
+        return other->points - mover->points;
+    }
+    sv->nodes++;
+    if (out_of_budget(sv)) {
+        return 0;
+    }
+    sv->cut = 1;
+    int played = 0;
+    for (int k = 0; k < move->n; k++) {
+        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
+    }
+    /* the leaf's guess for the reply: the left rack's points less the other's */
+    return move->score - (mover->points - played - other->points);
+}
+
 static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, const ERack *mover,
                  const ERack *other, int scoreless, uint64_t board_key) {
+    if (depth == 1) {
+        return before_leaf(sv, move, mover, other, scoreless);
+    }
     if (move->n > 0) {
         ERack left;
         rack_leave(sv, mover, move, &left);
@@ -285,15 +310,9 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
             next_key ^= square_keys[move->square[k]][move->tile[k]];
         }
         /* the move's value is its points minus the reply: the reply's window is shifted by them */
-        int reply;
-        if (depth - 1 == 0) {
-            /* a leaf unless the table knows it: its moves are not generated, the board need not change */
-            reply = value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
-        } else {
-            Mark mark = put_on_board(sv, move);
-            reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
-            take_back(sv, move, mark);
-        }
+        Mark mark = put_on_board(sv, move);
+        int reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
+        take_back(sv, move, mark);
         return move->score - reply;
     }
     if (scoreless + 1 >= sv->scoreless_to_end) {
@@ -367,7 +386,8 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
-            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta) {
+            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || depth == 1) {
+                /* (a leaf's reply is worked out exactly: no null window) */
                 value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
             } else {
                 /* principal variation search: a later move only has to be shown no better than alpha
