@@ -227,7 +227,7 @@ static Entry *slot_for(Solver *sv, uint64_t key) {
 }
 
 /* Whether the budget is spent (sets sv->stop); reads the clock every CLOCK_EVERY nodes. */
-static int out_of_budget(Solver *sv) {
+int out_of_budget(Solver *sv) {
     if (sv->nodes % NODES_EVERY != 0) {
         return 0;
     }
@@ -368,7 +368,15 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             alpha = best_value;
         }
     }
-    if (alpha < beta) {
+    if (LEAF_SCAN && alpha < beta && depth == 1 && sv->use_lines && sv->tiles > 0 && !sv->check_lines) {
+        /* one ply above the leaves: the moves are valued where they lie in the line cache */
+        if (leaf_scan(sv, mover, other, scoreless, beta, tried_first ? &best : NULL, &best_value, &best) < 0) {
+            sv->stop = 2;
+        }
+        if (sv->stop) {
+            return 0;
+        }
+    } else if (alpha < beta) {
         size_t base = sv->nmoves;
         long count = pushed_moves(sv, mover, other, tried_first ? &best : NULL);
         if (count < 0) {

@@ -23,6 +23,9 @@
 #ifndef ASPIRATION
 #define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
 #endif
+#ifndef LEAF_SCAN
+#define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leafscan.c) */
+#endif
 #ifndef ORDER_TILES
 #define ORDER_TILES 2
 #endif
@@ -61,6 +64,7 @@ typedef struct {
 typedef struct {
     EMove move;
     int order;         /* its place in the move order but for going out (see pushed_moves) */
+    int16_t played;    /* the points of its tiles that are not blanks */
     uint32_t letters;  /* the letters of its tiles that are not blanks */
     uint8_t blanks;    /* its tiles on blanks */
     uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
@@ -142,6 +146,8 @@ void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);
 int grow_stack(Solver *sv, size_t need);
+int same_move(const EMove *a, const EMove *b);
+int out_of_budget(Solver *sv);
 void emove_from(const Solver *sv, const int32_t *m, EMove *e);
 size_t pick(const EMove *moves, uint64_t *keys, long count, long i);
 int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other, int scoreless,
@@ -152,9 +158,14 @@ void load_rack(Search *s, const ERack *mover, int letters);
 void lines_start(Solver *sv);
 void lines_stamp(Solver *sv);
 void lines_restore(Solver *sv, const EMove *move, int stamps);
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most);
+int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
 int move_order(const Solver *sv, const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
+/* leafscan.c */
+int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
+              int *best_value, EMove *best);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "endgame.h"
 
-static int same_move(const EMove *a, const EMove *b) {
+int same_move(const EMove *a, const EMove *b) {
     if (a->n != b->n) {
         return 0;
     }

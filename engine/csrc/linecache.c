@@ -143,6 +143,10 @@ static int generate_line(Solver *sv, LineSlot *slot, int index) {
         CMove *c = &slot->moves[i];
         emove_from(sv, s->out.data + at, &c->move);
         c->order = move_order(sv, &c->move);
+        c->played = 0;
+        for (int k = 0; k < c->move.n; k++) {
+            c->played += (c->move.tile[k] & BLANK_FLAG) ? 0 : (int16_t)sv->points[c->move.tile[k]];
+        }
         c->letters = 0;
         c->blanks = c->repeats = 0;
         for (int k = 0; k < c->move.n; k++) {
@@ -162,7 +166,7 @@ static int generate_line(Solver *sv, LineSlot *slot, int index) {
 }
 
 /* Whether the rack holds the tiles of a move whose letters it has and which repeats a letter. */
-static int holds(const ERack *rack, const EMove *move) {
+int holds(const ERack *rack, const EMove *move) {
     int8_t need[MAX_LETTERS] = {0};
     for (int k = 0; k < move->n; k++) {
         int t = move->tile[k];
@@ -173,15 +177,13 @@ static int holds(const ERack *rack, const EMove *move) {
     return 1;
 }
 
-/* The mover's moves on the move stack from sv->nmoves on (room for the pass after them), in the
- * generator's order, with their sort keys on the key stack (`bonus` added to the order of a move that
- * goes out); returns how many, or -1 (MemoryError set). The board has tiles (an empty board is
- * generated whole). */
-long line_moves(Solver *sv, const ERack *mover, int bonus) {
+/* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
+ * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
+ * many moves in all. -1 (MemoryError set) when memory ran out. */
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most) {
     Search *s = &sv->gen;
-    const LineSlot *taken[LINES];
     int loaded = 0;
-    size_t most = 0;
+    *most = 0;
     for (int index = 0; index < LINES; index++) {
         LineSlot *ways = sv->lines[mover->side][index];
         LineSlot *slot = NULL, *oldest = &ways[0];
@@ -209,7 +211,20 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
         }
         slot->used = sv->generations;
         taken[index] = slot;
-        most += slot->len;
+        *most += slot->len;
+    }
+    return 0;
+}
+
+/* The mover's moves on the move stack from sv->nmoves on (room for the pass after them), in the
+ * generator's order, with their sort keys on the key stack (`bonus` added to the order of a move that
+ * goes out); returns how many, or -1 (MemoryError set). The board has tiles (an empty board is
+ * generated whole). */
+long line_moves(Solver *sv, const ERack *mover, int bonus) {
+    const LineSlot *taken[LINES];
+    size_t most;
+    if (lines_ready(sv, mover, taken, &most) < 0) {
+        return -1;
     }
     if (grow_stack(sv, sv->nmoves + most + 1) < 0) {
         return -1;

@@ -2,7 +2,8 @@
 not change since they were generated and generates only the others. It must give every node the very
 moves of a fresh generation on the whole board, in the same order: checked at every node of real
 7-tile endgames (under node budgets) and of short-rack endgames searched to the end, and the searches
-with and without the cache visit the same nodes and find the same move and value."""
+with and without the cache (without it, depth-1 nodes go through the ordered loop instead of the scan
+of ``leafscan.c``) visit the same nodes and find the same move and value."""
 
 from __future__ import annotations
 
@@ -67,6 +68,21 @@ def test_with_and_without_the_cache_the_search_visits_the_same_nodes() -> None:
         cached = solve_native(board, mine, theirs, lexicon, rules, seconds=math.inf, max_nodes=100_000)
         fresh = solve_native(board, mine, theirs, lexicon, rules, seconds=math.inf, max_nodes=100_000,
                              line_cache=False)  # fmt: skip
+        assert figures(cached) == figures(fresh), (name, mine.text(), theirs.text())
+
+
+@pytest.mark.parametrize("max_depth", [1, 2, 3])
+def test_shallow_searches_find_the_same_move_with_the_same_nodes(max_depth: int) -> None:
+    """A search one ply deep is the root valued by the scan of the line cache (``leafscan.c``), one
+    two or three deep has the scan below it: the same move, value and nodes as the ordered loop over a
+    fresh generation, on every real endgame and the short-rack ones."""
+    rules, lexicon, endgames = real_endgames()
+    positions = [(e.name, e.board, e.mine, e.theirs) for e in endgames] + list(short_racks())
+    for name, board, mine, theirs in positions:
+        cached = solve_native(board, mine, theirs, lexicon, rules, seconds=math.inf, max_depth=max_depth,
+                              max_nodes=40_000)  # fmt: skip
+        fresh = solve_native(board, mine, theirs, lexicon, rules, seconds=math.inf, max_depth=max_depth,
+                             max_nodes=40_000, line_cache=False)  # fmt: skip
         assert figures(cached) == figures(fresh), (name, mine.text(), theirs.text())
 
 
