@@ -76,9 +76,19 @@ void lines_restore(Solver *sv, const EMove *move, int stamps) {
     }
 }
 
-/* Whether every count of `a` is at most that of `b`. */
+/* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
+ * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
 static int within(const int8_t *a, const int8_t *b) {
-    for (int i = 0; i < RACK_SLOTS; i++) {
+    const uint64_t high = 0x8080808080808080ull;
+    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if ((((y | high) - x) & high) != high) {
+            return 0;
+        }
+    }
+    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
         if (a[i] > b[i]) {
             return 0;
         }
