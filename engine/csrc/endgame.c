@@ -108,8 +108,7 @@ void bring_up_to_date(Solver *sv) {
     for (int i = sv->ncomputed; i < sv->nsaved; i++) {
         int index = sv->saved[i].index;
         int view = index / SQUARES, row = index % SQUARES / SIZE, col = index % SIZE;
-        int line = view == 0 ? row : col, p = view == 0 ? col : row;
-        sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+        sv->cross_allowed[index] = cached_cross_check(sv, view, row, col, &sv->cross_sum[index]);
     }
     sv->ncomputed = sv->nsaved;
 }

@@ -81,6 +81,17 @@ typedef struct {
 } LineSlot;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
+#ifndef CROSS_WAYS
+#define CROSS_WAYS 4      /* cross-checks kept per square and view (crosscache.c) */
+#endif
+
+/* A cross-check worked out before: the runs of tiles either side of the square, and what they allow. */
+typedef struct {
+    uint8_t valid, before, after;
+    uint8_t tiles[SIZE];  /* the run before the square, then the one after */
+    uint32_t allowed;
+    int sum;
+} CrossEntry;
 #ifndef LINE_WAYS
 #define LINE_WAYS 4       /* states kept per line and side: the least recently taken one makes room */
 #endif
@@ -130,6 +141,8 @@ typedef struct {
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineSlot lines[2][LINES][LINE_WAYS];  /* [side][view * SIZE + line][way] */
     uint32_t dirty;              /* lines the move being put on the board changes */
+    CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
+    uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
 
 typedef struct {
@@ -164,6 +177,8 @@ long line_moves(Solver *sv, const ERack *mover, int bonus);
 int move_order(const Solver *sv, const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
+/* crosscache.c */
+uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);

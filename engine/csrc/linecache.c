@@ -272,12 +272,19 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     return count;
 }
 
-/* Compare the `count` moves line_moves put on the stack with a fresh generation on the whole board:
+/* Compare the `count` moves line_moves put on the stack with a fresh generation on the whole board
+ * (its cross-checks worked out from the board):
  * -1 with AssertionError set when they differ in any move or in their order. */
 int check_line_moves(Solver *sv, const ERack *mover, long count) {
     Search *s = &sv->gen;
     load_rack(s, mover, sv->letters);
-    if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
+    /* the cross-checks too are worked out afresh from the board, not read from the solver's */
+    s->cross_allowed = NULL;
+    s->cross_sum = NULL;
+    int failed = search_all(s, sv->lex, sv->rules, sv->tiles);
+    s->cross_allowed = sv->cross_allowed;
+    s->cross_sum = sv->cross_sum;
+    if (failed < 0) {
         return -1;
     }
     const EMove *moves = sv->moves + sv->nmoves;

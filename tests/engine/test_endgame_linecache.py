@@ -1,6 +1,7 @@
 """The C endgame's line cache (``engine/csrc/linecache.c``): a node takes the moves of the lines that did
 not change since they were generated and generates only the others. It must give every node the very
-moves of a fresh generation on the whole board, in the same order: checked at every node of real
+moves of a fresh generation on the whole board (with cross-checks worked out afresh, so the cache of
+cross-checks in ``crosscache.c`` is checked too), in the same order: checked at every node of real
 7-tile endgames (under node budgets) and of short-rack endgames searched to the end, and the searches
 with and without the cache (without it, depth-1 nodes go through the ordered loop instead of the scan
 of ``leafscan.c``) visit the same nodes and find the same move and value."""
