@@ -19,8 +19,9 @@
  * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
  * generator reads them instead of working them out for each line. A node's moves come from the line
  * cache (linecache.c: only the lines a move changed are generated again) and are ordered in
- * endgameorder.c. A leaf (depth 0) is not looked up in the table: it is one ply deeper than any node
- * of the last iteration, so the table almost never knows it.
+ * endgameorder.c. A leaf (depth 0) with no pass on its path is not looked up in the table (which
+ * almost never knows it), and a move whose reply is such a leaf is valued where it is tried (at a
+ * node of depth 1 by one scan of the line cache, leafscan.c).
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
  * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
@@ -271,8 +272,8 @@ static int playable(const Solver *sv, const ERack *mover, const EMove *move) {
 }
 
 /* The mover's value of playing `move`: its points, then the opponent's best reply negated. */
-/* The value of a move whose reply is a leaf (depth 1): worked out here, the leaf counted as a node and
- * marking the iteration as cut off, as value_of at depth 0 would (without looking it up). */
+/* The value of a move whose reply is a leaf (depth 1) with no pass on its path: worked out here, the
+ * leaf counted as a node and marking the iteration as cut off, as value_of at depth 0 would. */
 static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const ERack *other, int scoreless) {
     if (move->n == mover->size && move->n > 0) {
         return move->score + 2 * other->points;  /* out: the game ends */
@@ -295,7 +296,7 @@ static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const 
 
 static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, const ERack *mover,
                  const ERack *other, int scoreless, uint64_t board_key) {
-    if (depth == 1) {
+    if (depth == 1 && sv->passes == 0) {
         return before_leaf(sv, move, mover, other, scoreless);
     }
     if (move->n > 0) {
@@ -309,6 +310,11 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
             next_key ^= square_keys[move->square[k]][move->tile[k]];
         }
         /* the move's value is its points minus the reply: the reply's window is shifted by them */
+        if (depth == 1) {
+            /* a leaf the table may know: its moves are not generated, the board need not change */
+            return move->score - value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key,
+                                          NULL);
+        }
         Mark mark = put_on_board(sv, move);
         int reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
         take_back(sv, move, mark);
@@ -317,7 +323,10 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
     if (scoreless + 1 >= sv->scoreless_to_end) {
         return other->points - mover->points;
     }
-    return -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+    sv->passes++;
+    int value = -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+    sv->passes--;
+    return value;
 }
 
 /* Negamax value of the position for the player to move (holding `mover`); the best move goes to
@@ -328,9 +337,10 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
     if (out_of_budget(sv)) {
         return 0;
     }
-    if (depth == 0) {
-        /* a leaf: its position was not searched in the last iteration (it was one ply too deep), so the
-         * table seldom knows it (only through passes): it is not looked up */
+    if (depth == 0 && sv->passes == 0) {
+        /* a leaf with no pass on its path: the table knows it only when the same tiles were put down
+         * in fewer, longer moves (a few leaves in a million on the real endgames), so it is not looked
+         * up; after a pass it is, as the reference does (the best move among equals stays its) */
         sv->cut = 1;
         return other->points - mover->points;
     }
@@ -347,6 +357,10 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             *best_out = entry->best;
         }
         return entry->value;
+    }
+    if (depth == 0) {
+        sv->cut = 1;
+        return other->points - mover->points;
     }
     int cut_before = sv->cut;
     sv->cut = 0;
@@ -367,7 +381,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             alpha = best_value;
         }
     }
-    if (LEAF_SCAN && alpha < beta && depth == 1 && sv->use_lines && sv->tiles > 0 && !sv->check_lines) {
+    if (LEAF_SCAN && alpha < beta && depth == 1 && sv->passes == 0 && sv->use_lines && sv->tiles > 0 && !sv->check_lines) {
         /* one ply above the leaves: the moves are valued where they lie in the line cache */
         if (leaf_scan(sv, mover, other, scoreless, beta, tried_first ? &best : NULL, &best_value, &best) < 0) {
             sv->stop = 2;
@@ -393,7 +407,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
-            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || depth == 1) {
+            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
                 /* (a leaf's reply is worked out exactly: no null window) */
                 value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
             } else {

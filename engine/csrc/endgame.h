@@ -141,6 +141,7 @@ typedef struct {
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineSlot lines[2][LINES][LINE_WAYS];  /* [side][view * SIZE + line][way] */
     uint32_t dirty;              /* lines the move being put on the board changes */
+    int passes;                  /* passes on the path from the root to the node */
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
