@@ -315,6 +315,8 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
             return move->score - value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key,
                                           NULL);
         }
+        /* the reply's table entry is fetched while the move goes on the board */
+        __builtin_prefetch(&sv->table[(next_key ^ other->hash[0] ^ left.hash[1] ^ scoreless_keys[0]) & sv->table_mask]);
         Mark mark = put_on_board(sv, move);
         int reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
         take_back(sv, move, mark);
