@@ -17,7 +17,11 @@
  * search), and again with the whole window when they prove better: the value is the reference's (both
  * are exact), the nodes visited are not.
  * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
- * generator reads them instead of working them out for each line.
+ * generator reads them instead of working them out for each line. A node's moves come from the line
+ * cache (linecache.c: only the lines a move changed are generated again) and are ordered in
+ * endgameorder.c. A leaf (depth 0) with no pass on its path is not looked up in the table (which
+ * almost never knows it), and a move whose reply is such a leaf is valued where it is tried (at a
+ * node of depth 1 by one scan of the line cache, leafscan.c).
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
  * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
@@ -88,183 +92,12 @@ static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, E
 }
 
 
-static int same_move(const EMove *a, const EMove *b) {
-    if (a->n != b->n) {
-        return 0;
-    }
-    for (int i = 0; i < a->n; i++) {
-        if (a->square[i] != b->square[i] || a->tile[i] != b->tile[i]) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* The mover's moves pushed on the move stack in the generator's order, the pass last, each with a sort
- * key on the key stack: the remembered best move (`first`) before all, then by immediate value (going
- * out counts the other's rack twice), ties in the generator's order, the pass after all. `pick` takes
- * them in that order. Returns how many, or -1 (MemoryError set). */
-long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first) {
-    Search *s = &sv->gen;
-    s->out.len = 0;
-    s->failed = 0;
-    s->placed = 0;
-    s->rmask = 0;
-    for (int l = 0; l < sv->letters; l++) {
-        s->counts[l] = s->counts0[l] = mover->counts[l];
-        if (mover->counts[l]) {
-            s->rmask |= 1u << l;
-        }
-    }
-    s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
-    s->rack_len = mover->size;
-    sv->generations++;
-    bring_up_to_date(sv);
-    if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
-        return -1;
-    }
-    size_t count = 0;
-    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
-        count++;
-    }
-    if (sv->nmoves + count + 1 > sv->cap) {
-        size_t cap = sv->cap ? sv->cap : 4096;
-        while (cap < sv->nmoves + count + 1) {
-            cap *= 2;
-        }
-        EMove *grown = PyMem_Realloc(sv->moves, cap * sizeof(EMove));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        sv->moves = grown;
-        uint64_t *keys = PyMem_Realloc(sv->keys, cap * sizeof(uint64_t));
-        if (keys == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        sv->keys = keys;
-        sv->cap = cap;
-    }
-    EMove *moves = sv->moves + sv->nmoves;
-    uint64_t *keys = sv->keys + sv->nmoves;
-    int bonus = 2 * other->points;
-    size_t i = 0;
-    for (size_t at = 0; at < s->out.len; i++) {
-        const int32_t *m = s->out.data + at;
-        EMove *e = &moves[i];
-        e->n = (uint8_t)m[0];
-        e->view = (uint8_t)m[1];
-        e->score = (int16_t)m[2];
-        int played = 0;
-        for (int k = 0; k < e->n; k++) {
-            e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
-            e->tile[k] = (uint8_t)m[5 + 3 * k];
-            played += (e->tile[k] & BLANK_FLAG) ? 0 : sv->points[e->tile[k]];
-        }
-        int order = m[2] + (e->n == mover->size ? bonus : 0) + ORDER_TILES * e->n + ORDER_POINTS * played;
-        keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
-        at += 3 + 3 * (size_t)m[0];
-    }
-    memset(&moves[count], 0, sizeof(EMove));  /* the pass */
-    keys[count] = ((uint64_t)UINT32_MAX << 32) | (uint64_t)count;
-    if (first != NULL) {
-        for (size_t k = 0; k <= count; k++) {
-            if (same_move(&moves[k], first)) {
-                keys[k] = (uint64_t)k;  /* before every other key */
-                break;
-            }
-        }
-    }
-    return (long)count + 1;
-}
-
-/* Whether the move of key a comes before that of key b: by the key's value part, then by the tiles in
- * reading order (row, column, tile; a shorter move first when one is the start of the other), as the
- * reference sorts them. */
-static inline int before(const EMove *moves, uint64_t a, uint64_t b) {
-    if ((a >> 32) != (b >> 32)) {
-        return a < b;
-    }
-    const EMove *x = &moves[a & 0xFFFFFFFFu], *y = &moves[b & 0xFFFFFFFFu];
-    int n = x->n < y->n ? x->n : y->n;
-    for (int i = 0; i < n; i++) {
-        if (x->square[i] != y->square[i]) {
-            return x->square[i] < y->square[i];  /* row * SIZE + col: reading order */
-        }
-        if (x->tile[i] != y->tile[i]) {
-            return x->tile[i] < y->tile[i];
-        }
-    }
-    return x->n < y->n;
-}
-
-/* Sort keys into move order (a quicksort, insertion sort for short runs). */
-static void sort_keys(const EMove *moves, uint64_t *keys, long n) {
-    while (n > 16) {
-        uint64_t a = keys[0], b = keys[n / 2], c = keys[n - 1];
-        uint64_t pivot = before(moves, a, b) ? (before(moves, b, c) ? b : (before(moves, a, c) ? c : a))
-                                             : (before(moves, a, c) ? a : (before(moves, b, c) ? c : b));
-        long i = 0, j = n - 1;
-        while (i <= j) {
-            while (before(moves, keys[i], pivot)) {
-                i++;
-            }
-            while (before(moves, pivot, keys[j])) {
-                j--;
-            }
-            if (i <= j) {
-                uint64_t t = keys[i];
-                keys[i++] = keys[j];
-                keys[j--] = t;
-            }
-        }
-        if (j + 1 < n - i) {
-            sort_keys(moves, keys, j + 1);
-            keys += i;
-            n -= i;
-        } else {
-            sort_keys(moves, keys + i, n - i);
-            n = j + 1;
-        }
-    }
-    for (long i = 1; i < n; i++) {
-        uint64_t k = keys[i];
-        long j = i - 1;
-        while (j >= 0 && before(moves, k, keys[j])) {
-            keys[j + 1] = keys[j];
-            j--;
-        }
-        keys[j + 1] = k;
-    }
-}
-
-#define PICKS 6  /* moves taken by selection before the rest is sorted: most cutoffs come before */
-
-/* The index (from the node's base) of the i-th move in order: the first PICKS by selection, then the
- * rest sorted once. */
-size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
-    if (i < PICKS) {
-        long best = i;
-        for (long k = i + 1; k < count; k++) {
-            if (before(moves, keys[k], keys[best])) {
-                best = k;
-            }
-        }
-        uint64_t t = keys[i];
-        keys[i] = keys[best];
-        keys[best] = t;
-    } else if (i == PICKS) {
-        sort_keys(moves, keys + i, count - i);
-    }
-    return (size_t)(keys[i] & 0xFFFFFFFFu);
-}
-
 /* Mark the cross-check of empty square (row, col) in `view` to be worked out again (its old value
  * saved): `bring_up_to_date` does it before the next generation, so that a node cut off by the table
  * never pays for it. */
 static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
+    sv->dirty |= 1u << (view * SIZE + (view == 0 ? row : col));
     sv->saved[sv->nsaved].index = index;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
@@ -276,8 +109,7 @@ void bring_up_to_date(Solver *sv) {
     for (int i = sv->ncomputed; i < sv->nsaved; i++) {
         int index = sv->saved[i].index;
         int view = index / SQUARES, row = index % SQUARES / SIZE, col = index % SIZE;
-        int line = view == 0 ? row : col, p = view == 0 ? col : row;
-        sv->cross_allowed[index] = cross_check(&sv->gen, view, line, p, &sv->cross_sum[index]);
+        sv->cross_allowed[index] = cached_cross_check(sv, view, row, col, &sv->cross_sum[index]);
     }
     sv->ncomputed = sv->nsaved;
 }
@@ -287,9 +119,13 @@ void bring_up_to_date(Solver *sv) {
  * right (view 1). Returns the mark to hand to `take_back`. */
 static Mark put_on_board(Solver *sv, const EMove *move) {
     int8_t *grid = sv->gen.grid;
-    Mark mark = {sv->nsaved, sv->ncomputed};
+    Mark mark = {sv->nsaved, sv->ncomputed, sv->nstamps};
     for (int k = 0; k < move->n; k++) {
+        int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
         grid[move->square[k]] = (int8_t)move->tile[k];
+        sv->occupied[0][row] |= (uint16_t)(1u << col);
+        sv->occupied[1][col] |= (uint16_t)(1u << row);
+        sv->dirty |= (1u << row) | (1u << (SIZE + col));
     }
     sv->tiles += move->n;
     for (int k = 0; k < move->n; k++) {
@@ -311,6 +147,7 @@ static Mark put_on_board(Solver *sv, const EMove *move) {
             recheck(sv, 1, row, right + 1);
         }
     }
+    lines_stamp(sv);
     return mark;
 }
 
@@ -329,6 +166,7 @@ static void take_back(Solver *sv, const EMove *move, Mark mark) {
     for (int k = 0; k < move->n; k++) {
         sv->gen.grid[move->square[k]] = EMPTY;
     }
+    lines_restore(sv, move, mark.stamps);
     sv->tiles -= move->n;
 }
 
@@ -389,7 +227,7 @@ static Entry *slot_for(Solver *sv, uint64_t key) {
 }
 
 /* Whether the budget is spent (sets sv->stop); reads the clock every CLOCK_EVERY nodes. */
-static int out_of_budget(Solver *sv) {
+int out_of_budget(Solver *sv) {
     if (sv->nodes % NODES_EVERY != 0) {
         return 0;
     }
@@ -434,8 +272,33 @@ static int playable(const Solver *sv, const ERack *mover, const EMove *move) {
 }
 
 /* The mover's value of playing `move`: its points, then the opponent's best reply negated. */
+/* The value of a move whose reply is a leaf (depth 1) with no pass on its path: worked out here, the
+ * leaf counted as a node and marking the iteration as cut off, as value_of at depth 0 would. */
+static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const ERack *other, int scoreless) {
+    if (move->n == mover->size && move->n > 0) {
+        return move->score + 2 * other->points;  /* out: the game ends */
+    }
+    if (move->n == 0 && scoreless + 1 >= sv->scoreless_to_end) {
+        return other->points - mover->points;
+    }
+    sv->nodes++;
+    if (out_of_budget(sv)) {
+        return 0;
+    }
+    sv->cut = 1;
+    int played = 0;
+    for (int k = 0; k < move->n; k++) {
+        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
+    }
+    /* the leaf's guess for the reply: the left rack's points less the other's */
+    return move->score - (mover->points - played - other->points);
+}
+
 static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, const ERack *mover,
                  const ERack *other, int scoreless, uint64_t board_key) {
+    if (depth == 1 && sv->passes == 0) {
+        return before_leaf(sv, move, mover, other, scoreless);
+    }
     if (move->n > 0) {
         ERack left;
         rack_leave(sv, mover, move, &left);
@@ -447,21 +310,25 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
             next_key ^= square_keys[move->square[k]][move->tile[k]];
         }
         /* the move's value is its points minus the reply: the reply's window is shifted by them */
-        int reply;
-        if (depth - 1 == 0) {
-            /* a leaf unless the table knows it: its moves are not generated, the board need not change */
-            reply = value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
-        } else {
-            Mark mark = put_on_board(sv, move);
-            reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
-            take_back(sv, move, mark);
+        if (depth == 1) {
+            /* a leaf the table may know: its moves are not generated, the board need not change */
+            return move->score - value_of(sv, 0, move->score - beta, move->score - alpha, other, &left, 0, next_key,
+                                          NULL);
         }
+        /* the reply's table entry is fetched while the move goes on the board */
+        __builtin_prefetch(&sv->table[(next_key ^ other->hash[0] ^ left.hash[1] ^ scoreless_keys[0]) & sv->table_mask]);
+        Mark mark = put_on_board(sv, move);
+        int reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
+        take_back(sv, move, mark);
         return move->score - reply;
     }
     if (scoreless + 1 >= sv->scoreless_to_end) {
         return other->points - mover->points;
     }
-    return -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+    sv->passes++;
+    int value = -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+    sv->passes--;
+    return value;
 }
 
 /* Negamax value of the position for the player to move (holding `mover`); the best move goes to
@@ -471,6 +338,13 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
     sv->nodes++;
     if (out_of_budget(sv)) {
         return 0;
+    }
+    if (depth == 0 && sv->passes == 0) {
+        /* a leaf with no pass on its path: the table knows it only when the same tiles were put down
+         * in fewer, longer moves (a few leaves in a million on the real endgames), so it is not looked
+         * up; after a pass it is, as the reference does (the best move among equals stays its) */
+        sv->cut = 1;
+        return other->points - mover->points;
     }
     uint64_t key = board_key ^ mover->hash[0] ^ other->hash[1] ^ scoreless_keys[scoreless & 63];
     Entry *entry = lookup(sv, key);
@@ -509,7 +383,15 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             alpha = best_value;
         }
     }
-    if (alpha < beta) {
+    if (LEAF_SCAN && alpha < beta && depth == 1 && sv->passes == 0 && sv->use_lines && sv->tiles > 0 && !sv->check_lines) {
+        /* one ply above the leaves: the moves are valued where they lie in the line cache */
+        if (leaf_scan(sv, mover, other, scoreless, beta, tried_first ? &best : NULL, &best_value, &best) < 0) {
+            sv->stop = 2;
+        }
+        if (sv->stop) {
+            return 0;
+        }
+    } else if (alpha < beta) {
         size_t base = sv->nmoves;
         long count = pushed_moves(sv, mover, other, tried_first ? &best : NULL);
         if (count < 0) {
@@ -527,7 +409,8 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
-            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta) {
+            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
+                /* (a leaf's reply is worked out exactly: no null window) */
                 value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
             } else {
                 /* principal variation search: a later move only has to be shown no better than alpha

@@ -23,6 +23,9 @@
 #ifndef ASPIRATION
 #define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
 #endif
+#ifndef LEAF_SCAN
+#define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leafscan.c) */
+#endif
 #ifndef ORDER_TILES
 #define ORDER_TILES 2
 #endif
@@ -30,12 +33,14 @@
 #define ORDER_POINTS 2
 #endif
 
+#define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
+
 typedef struct {
-    uint8_t n;                /* tiles placed; 0 for a pass */
+    uint8_t n;                 /* tiles placed; 0 for a pass */
     uint8_t view;
     int16_t score;
-    uint8_t square[MAX_RACK]; /* row * SIZE + col */
-    uint8_t tile[MAX_RACK];
+    uint8_t square[MOVE_TILES]; /* row * SIZE + col */
+    uint8_t tile[MOVE_TILES];
 } EMove;
 
 typedef struct {
@@ -51,8 +56,45 @@ typedef struct {
     int8_t counts[RACK_SLOTS];
     int size;
     int points;
+    int side;          /* 0: the root's mover, 1: the other (the line cache is kept per side) */
     uint64_t hash[2];  /* as the mover, as the other */
 } ERack;
+
+/* A move of the line cache, with what it needs from the rack. */
+typedef struct {
+    EMove move;
+    int order;         /* its place in the move order but for going out (see pushed_moves) */
+    int16_t played;    /* the points of its tiles that are not blanks */
+    uint32_t letters;  /* the letters of its tiles that are not blanks */
+    uint8_t blanks;    /* its tiles on blanks */
+    uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
+} CMove;
+
+/* The moves of one line of one view for one side, as generated for a rack on the line as it was at
+ * `stamp` (see linecache.c). */
+typedef struct {
+    uint64_t stamp;    /* 0: never generated */
+    long long used;    /* the solver's generation count when last taken */
+    int8_t counts[RACK_SLOTS];
+    CMove *moves;
+    size_t len, cap;
+} LineSlot;
+
+#define LINES (2 * SIZE)  /* view * SIZE + line */
+#ifndef CROSS_WAYS
+#define CROSS_WAYS 4      /* cross-checks kept per square and view (crosscache.c) */
+#endif
+
+/* A cross-check worked out before: the runs of tiles either side of the square, and what they allow. */
+typedef struct {
+    uint8_t valid, before, after;
+    uint8_t tiles[SIZE];  /* the run before the square, then the one after */
+    uint32_t allowed;
+    int sum;
+} CrossEntry;
+#ifndef LINE_WAYS
+#define LINE_WAYS 4       /* states kept per line and side: the least recently taken one makes room */
+#endif
 
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
@@ -81,26 +123,65 @@ typedef struct {
         int index;
         uint32_t allowed;
         int sum;
-    } saved[MAX_DEPTH * MAX_RACK * 4];
+    } saved[MAX_DEPTH * MOVE_TILES * 4];
     int nsaved;
     int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
     int cut;
+    /* the line cache (linecache.c): each line's stamp names its state (tiles and cross-checks); a new
+     * one is handed out when a move changes it and the old one comes back when the move is taken back */
+    int use_lines;     /* 0: every node generates on the whole board, as before the cache */
+    int check_lines;   /* 1: every node's cached moves are compared with a fresh generation */
+    uint64_t line_stamp[LINES];
+    uint64_t next_stamp;
+    struct {
+        int line;
+        uint64_t stamp;
+    } stamp_saved[MAX_DEPTH * LINES];
+    int nstamps;
+    uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
+    LineSlot lines[2][LINES][LINE_WAYS];  /* [side][view * SIZE + line][way] */
+    uint32_t dirty;              /* lines the move being put on the board changes */
+    int passes;                  /* passes on the path from the root to the node */
+    CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
+    uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
 
 typedef struct {
     int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
+    int stamps;           /* Solver.nstamps before */
 } Mark;
 
 extern uint64_t square_keys[SQUARES][TILE_CODES];
 
-/* endgame.c */
+/* endgame.c, endgameorder.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);
+int grow_stack(Solver *sv, size_t need);
+int same_move(const EMove *a, const EMove *b);
+int out_of_budget(Solver *sv);
+void emove_from(const Solver *sv, const int32_t *m, EMove *e);
 size_t pick(const EMove *moves, uint64_t *keys, long count, long i);
 int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other, int scoreless,
              uint64_t board_key, EMove *best_out);
+
+/* linecache.c */
+void load_rack(Search *s, const ERack *mover, int letters);
+void lines_start(Solver *sv);
+void lines_stamp(Solver *sv);
+void lines_restore(Solver *sv, const EMove *move, int stamps);
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most);
+int holds(const ERack *rack, const EMove *move);
+long line_moves(Solver *sv, const ERack *mover, int bonus);
+int move_order(const Solver *sv, const EMove *move);
+int check_line_moves(Solver *sv, const ERack *mover, long count);
+void lines_free(Solver *sv);
+/* crosscache.c */
+uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
+/* leafscan.c */
+int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
+              int *best_value, EMove *best);
 
 #endif

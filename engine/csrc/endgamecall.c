@@ -78,17 +78,18 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
                             "scoreless", "scoreless_to_end", "max_depth", "max_nodes", "clock", "deadline",
-                            "table_bits", NULL};
+                            "table_bits", "line_cache", "check_lines", NULL};
     LexiconObject *lex;
     RulesObject *rules;
     PyObject *grid, *mine_counts, *theirs_counts, *clock;
     int mine_blanks, theirs_blanks, scoreless, scoreless_to_end, max_depth, table_bits;
+    int line_cache = 1, check_lines = 0;
     long long max_nodes;
     double deadline;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi:solve_endgame", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|pp:solve_endgame", names, &LexiconType, &lex,
                                      &RulesType, &rules, &grid, &mine_counts, &mine_blanks, &theirs_counts,
                                      &theirs_blanks, &scoreless, &scoreless_to_end, &max_depth, &max_nodes, &clock,
-                                     &deadline, &table_bits)) {
+                                     &deadline, &table_bits, &line_cache, &check_lines)) {
         return NULL;
     }
     if (lex->letters != rules->letters) {
@@ -112,7 +113,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "clock must be None or a callable returning seconds");
         return NULL;
     }
-    if (rules->rack_size > MAX_RACK) {
+    if (rules->rack_size > MOVE_TILES) {
         PyErr_Format(PyExc_ValueError, "racks of %d tiles are not supported", rules->rack_size);
         return NULL;
     }
@@ -130,6 +131,8 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->max_nodes = max_nodes < 0 ? -1 : max_nodes;
     sv->clock = clock;
     sv->deadline = deadline;
+    sv->use_lines = line_cache;
+    sv->check_lines = check_lines;
     Search *s = &sv->gen;
     s->child = lex->child;
     s->mask = lex->mask;
@@ -146,6 +149,8 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         read_endgame_rack(sv, theirs_counts, theirs_blanks, rules->rack_size, "their", &theirs) < 0) {
         goto done;
     }
+    mine.side = 0;
+    theirs.side = 1;
     sv->table = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
     if (sv->table == NULL) {
         PyErr_NoMemory();
@@ -154,6 +159,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->table_mask = ((uint64_t)1 << table_bits) - 1;
     sv->table_limit = (sv->table_mask + 1) / 4 * 3;
     check_all(sv);
+    lines_start(sv);
     uint64_t key = 0;
     for (int sq = 0; sq < SQUARES; sq++) {
         if (s->grid[sq] != EMPTY) {
@@ -210,6 +216,7 @@ done:
     PyMem_Free(sv->moves);
     PyMem_Free(sv->keys);
     PyMem_Free(sv->table);
+    lines_free(sv);
     PyMem_Free(sv);
     return result;
 }

@@ -86,6 +86,12 @@ def endgame_cases() -> list[Case]:
         ("a clock of str", TypeError, "must be real number", {"clock": lambda: "now", "deadline": 1.0}),
         ("a Rules for the lexicon", TypeError, "Lexicon", {"lexicon": c.Rules(**good_rules)}),
         ("alphabets of different sizes", ValueError, "lexicon has 26 letters, the ruleset", {"rules": spanish}),
+        (
+            "racks of 9",
+            ValueError,
+            "racks of 9 tiles are not supported",
+            {"rules": c.Rules(**(good_rules | {"rack_size": 9}))},
+        ),
         ("no arguments", TypeError, "", {"lexicon": None}),
     ]
     # the clock is read every 64 nodes: a position with enough of them makes the failing clocks run

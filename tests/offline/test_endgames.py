@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine import native
 from engine.errors import EngineError
+from offline import endgames
 from offline.endgames import DEFAULT_FILE, SOLVERS, english, from_self_play, measure, read, summary, write
 
 
@@ -59,3 +62,23 @@ def test_measure_counts_nodes_per_cpu_second_and_the_endgames_solved() -> None:
     assert math.isclose(figures.nodes_per_cpu_second, figures.nodes / 6)
     assert len(lines) == 3 and lines[0].startswith("# endgame g4\tEEILNOT vs ABDHIIL\tcomplete=False")
     assert summary(figures, "native", 3.0).startswith("# endgames\tsolver=native\tsolved_within_3s=0/3\tnodes_per")
+
+
+@pytest.mark.parametrize(("choice", "clock"), [("wall", time.monotonic), ("cpu", time.process_time)])
+def test_the_command_reads_the_budget_on_the_clock_chosen(
+    choice: str, clock: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    used: dict[str, Any] = {}
+
+    def fake_measure(found: list[Any], rules: Any, lexicon: Any, seconds: float, **options: Any) -> Any:
+        used.update(options, seconds=seconds, count=len(found))
+        return endgames.Figures(len(found), 1, 1000, 0.5, 0.1)
+
+    monkeypatch.setattr(endgames, "measure", fake_measure)
+    assert endgames.main(["--clock", choice, "--seconds", "2"]) == 0
+    assert used["clock"] is clock and used["seconds"] == 2.0 and used["count"] == 20
+    assert (
+        capsys.readouterr()
+        .out.strip()
+        .endswith(f"solved_within_2s=1/20\tnodes_per_cpu_s=2,000\tnodes=1000\tcpu_s=0.50\tclock={choice}")
+    )

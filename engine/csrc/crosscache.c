@@ -1,0 +1,47 @@
+/*
+ * The endgame's cross-check cache: the letters allowed on an empty square, and the points of the cross
+ * word's tiles, depend only on the runs of tiles either side of it across the line. The search puts the
+ * same few moves on the board again and again, so the same runs come back at the same squares: each
+ * square keeps the last CROSS_WAYS runs it saw with their cross-checks, compared tile by tile (exact).
+ */
+
+#include "endgame.h"
+
+/* The cross-check of empty square (row, col) in `view` on the solver's board (search.c's cross_check),
+ * from the cache when the runs either side were seen there before. */
+uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
+    const int8_t *grid = sv->gen.grid;
+    int step = view == 0 ? SIZE : 1;  /* across the line: down a column (view 0) or along a row (view 1) */
+    int at = row * SIZE + col, line = view == 0 ? row : col;
+    uint8_t tiles[SIZE];
+    int before = 0, after = 0;
+    for (int k = line - 1, q = at - step; k >= 0 && grid[q] != EMPTY; k--, q -= step) {
+        before++;
+    }
+    for (int k = line - before, q = at - before * step; k < line; k++, q += step) {
+        tiles[k - (line - before)] = (uint8_t)grid[q];
+    }
+    for (int k = line + 1, q = at + step; k < SIZE && grid[q] != EMPTY; k++, q += step) {
+        tiles[before + after++] = (uint8_t)grid[q];
+    }
+    CrossEntry *ways = sv->crosses[view * SQUARES + at];
+    int n = before + after;
+    for (int w = 0; w < CROSS_WAYS; w++) {
+        CrossEntry *e = &ways[w];
+        if (e->valid && e->before == before && e->after == after && memcmp(e->tiles, tiles, (size_t)n) == 0) {
+            *sum = e->sum;
+            return e->allowed;
+        }
+    }
+    int p = view == 0 ? col : row;
+    uint32_t allowed = cross_check(&sv->gen, view, line, p, sum);
+    CrossEntry *e = &ways[sv->cross_next[view * SQUARES + at]];
+    sv->cross_next[view * SQUARES + at] = (uint8_t)((sv->cross_next[view * SQUARES + at] + 1) % CROSS_WAYS);
+    e->valid = 1;
+    e->before = (uint8_t)before;
+    e->after = (uint8_t)after;
+    memcpy(e->tiles, tiles, (size_t)n);
+    e->allowed = allowed;
+    e->sum = *sum;
+    return allowed;
+}

@@ -1,0 +1,317 @@
+/*
+ * The endgame's line cache: a node's moves without generating them all again.
+ *
+ * The generator (search.c) works one line of one view at a time, and what it finds on a line depends
+ * only on that line's tiles, the cross-checks of its empty squares (letters allowed, points of the
+ * cross word) and the rack. The moves of a smaller rack are those of a larger one whose tiles it holds,
+ * in the same order (the generator walks the same paths; the rack only prunes them). So the solver
+ * keeps, per side and per line, the moves generated for a rack on the line as it was, named by the
+ * line's stamp: a move put on the board gives a new stamp to the lines it changes (the rows and columns
+ * of its tiles, and those whose cross-checks it changes: beyond the ends of each tile's runs), and
+ * taking it back restores the old ones. A node takes the moves of every line whose stamp is unchanged
+ * and whose rack held the mover's tiles, keeps those the mover's rack can play, and generates only the
+ * other lines again. The lines are taken in the generator's order, so a node gets the very moves of
+ * a fresh generation in the very same order (`check_lines` compares them at every node).
+ */
+
+#include "endgame.h"
+
+/* The mover's rack as the generator's. */
+void load_rack(Search *s, const ERack *mover, int letters) {
+    s->out.len = 0;
+    s->failed = 0;
+    s->placed = 0;
+    s->rmask = 0;
+    for (int l = 0; l < letters; l++) {
+        s->counts[l] = s->counts0[l] = mover->counts[l];
+        if (mover->counts[l]) {
+            s->rmask |= 1u << l;
+        }
+    }
+    s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
+    s->rack_len = mover->size;
+}
+
+/* Every line's first stamp, and which squares hold tiles, from the starting board. */
+void lines_start(Solver *sv) {
+    for (int i = 0; i < LINES; i++) {
+        sv->line_stamp[i] = 1;
+    }
+    sv->next_stamp = 2;
+    sv->nstamps = 0;
+    sv->dirty = 0;
+    memset(sv->occupied, 0, sizeof(sv->occupied));
+    for (int sq = 0; sq < SQUARES; sq++) {
+        if (sv->gen.grid[sq] != EMPTY) {
+            sv->occupied[0][sq / SIZE] |= (uint16_t)(1u << (sq % SIZE));
+            sv->occupied[1][sq % SIZE] |= (uint16_t)(1u << (sq / SIZE));
+        }
+    }
+}
+
+/* New stamps for the lines in sv->dirty (put_on_board collected them), the old ones saved. */
+void lines_stamp(Solver *sv) {
+    uint32_t dirty = sv->dirty;
+    while (dirty) {
+        int line = LOWEST(dirty);
+        dirty &= dirty - 1;
+        sv->stamp_saved[sv->nstamps].line = line;
+        sv->stamp_saved[sv->nstamps].stamp = sv->line_stamp[line];
+        sv->nstamps++;
+        sv->line_stamp[line] = sv->next_stamp++;
+    }
+    sv->dirty = 0;
+}
+
+/* Undo lines_stamp and the move's squares in `occupied` (its tiles are taken off the board). */
+void lines_restore(Solver *sv, const EMove *move, int stamps) {
+    while (sv->nstamps > stamps) {
+        sv->nstamps--;
+        sv->line_stamp[sv->stamp_saved[sv->nstamps].line] = sv->stamp_saved[sv->nstamps].stamp;
+    }
+    for (int k = 0; k < move->n; k++) {
+        int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
+        sv->occupied[0][row] &= (uint16_t)~(1u << col);
+        sv->occupied[1][col] &= (uint16_t)~(1u << row);
+    }
+}
+
+/* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
+ * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
+static int within(const int8_t *a, const int8_t *b) {
+    const uint64_t high = 0x8080808080808080ull;
+    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if ((((y | high) - x) & high) != high) {
+            return 0;
+        }
+    }
+    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
+        if (a[i] > b[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Generate line `index` (view * SIZE + line) for the rack loaded in the generator into `slot`, as
+ * search.c's search_line does on the whole board; -1 (MemoryError set) when memory ran out. */
+static int generate_line(Solver *sv, LineSlot *slot, int index) {
+    Search *s = &sv->gen;
+    int view = index / SIZE, line = index % SIZE;
+    slot->len = 0;
+    uint32_t here = sv->occupied[view][line];
+    uint32_t near = (here << 1) | (here >> 1) | (line > 0 ? sv->occupied[view][line - 1] : 0u) |
+                    (line < SIZE - 1 ? sv->occupied[view][line + 1] : 0u);
+    uint32_t bits = near & ~here & ((1u << SIZE) - 1);
+    if (!bits) {
+        return 0;
+    }
+    int anchors[SIZE], nanchors = 0;
+    uint32_t usable = s->blanks_left > 0 ? s->all_letters : s->rmask, fits = 0;
+    while (bits) {
+        int p = LOWEST(bits);
+        bits &= bits - 1;
+        anchors[nanchors++] = p;
+        fits |= sv->cross_allowed[view * SQUARES + (view == 0 ? line * SIZE + p : p * SIZE + line)] & usable;
+    }
+    if (!fits) {
+        return 0;
+    }
+    s->out.len = 0;
+    prepare_line(s, sv->rules, view, line);
+    int previous = -1;
+    for (int a = 0; a < nanchors && !s->failed; a++) {
+        search_anchor(s, anchors[a], previous);
+        previous = anchors[a];
+    }
+    if (s->failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t count = 0;
+    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
+        count++;
+    }
+    if (count > slot->cap) {
+        size_t cap = slot->cap ? slot->cap : 64;
+        while (cap < count) {
+            cap *= 2;
+        }
+        CMove *grown = PyMem_Realloc(slot->moves, cap * sizeof(CMove));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        slot->moves = grown;
+        slot->cap = cap;
+    }
+    size_t i = 0;
+    for (size_t at = 0; at < s->out.len; i++) {
+        CMove *c = &slot->moves[i];
+        emove_from(sv, s->out.data + at, &c->move);
+        c->order = move_order(sv, &c->move);
+        c->played = 0;
+        for (int k = 0; k < c->move.n; k++) {
+            c->played += (c->move.tile[k] & BLANK_FLAG) ? 0 : (int16_t)sv->points[c->move.tile[k]];
+        }
+        c->letters = 0;
+        c->blanks = c->repeats = 0;
+        for (int k = 0; k < c->move.n; k++) {
+            int t = c->move.tile[k];
+            if (t & BLANK_FLAG) {
+                c->blanks++;
+            } else {
+                uint32_t bit = 1u << (t & LETTER_MASK);
+                c->repeats |= (c->letters & bit) != 0;
+                c->letters |= bit;
+            }
+        }
+        at += 3 + 3 * (size_t)s->out.data[at];
+    }
+    slot->len = count;
+    return 0;
+}
+
+/* Whether the rack holds the tiles of a move whose letters it has and which repeats a letter. */
+int holds(const ERack *rack, const EMove *move) {
+    int8_t need[MAX_LETTERS] = {0};
+    for (int k = 0; k < move->n; k++) {
+        int t = move->tile[k];
+        if (!(t & BLANK_FLAG) && ++need[t & LETTER_MASK] > rack->counts[t & LETTER_MASK]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
+ * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
+ * many moves in all. -1 (MemoryError set) when memory ran out. */
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most) {
+    Search *s = &sv->gen;
+    int loaded = 0;
+    *most = 0;
+    for (int index = 0; index < LINES; index++) {
+        LineSlot *ways = sv->lines[mover->side][index];
+        LineSlot *slot = NULL, *oldest = &ways[0];
+        for (int w = 0; w < LINE_WAYS; w++) {
+            if (ways[w].stamp == sv->line_stamp[index] && within(mover->counts, ways[w].counts)) {
+                slot = &ways[w];
+                break;
+            }
+            if (ways[w].used < oldest->used) {
+                oldest = &ways[w];
+            }
+        }
+        if (slot == NULL) {
+            if (!loaded) {
+                load_rack(s, mover, sv->letters);
+                loaded = 1;
+            }
+            slot = oldest;
+            slot->stamp = 0;
+            if (generate_line(sv, slot, index) < 0) {
+                return -1;
+            }
+            slot->stamp = sv->line_stamp[index];
+            memcpy(slot->counts, mover->counts, sizeof(slot->counts));
+        }
+        slot->used = sv->generations;
+        taken[index] = slot;
+        *most += slot->len;
+    }
+    return 0;
+}
+
+/* The mover's moves on the move stack from sv->nmoves on (room for the pass after them), in the
+ * generator's order, with their sort keys on the key stack (`bonus` added to the order of a move that
+ * goes out); returns how many, or -1 (MemoryError set). The board has tiles (an empty board is
+ * generated whole). */
+long line_moves(Solver *sv, const ERack *mover, int bonus) {
+    const LineSlot *taken[LINES];
+    size_t most;
+    if (lines_ready(sv, mover, taken, &most) < 0) {
+        return -1;
+    }
+    if (grow_stack(sv, sv->nmoves + most + 1) < 0) {
+        return -1;
+    }
+    EMove *out = sv->moves + sv->nmoves;
+    uint64_t *keys = sv->keys + sv->nmoves;
+    uint32_t rmask = 0;
+    for (int l = 0; l < sv->letters; l++) {
+        if (mover->counts[l]) {
+            rmask |= 1u << l;
+        }
+    }
+    int blanks = mover->counts[MAX_LETTERS];
+    long count = 0;
+    for (int index = 0; index < LINES; index++) {
+        const LineSlot *slot = taken[index];
+        if (memcmp(slot->counts, mover->counts, sizeof(slot->counts)) == 0) {
+            for (size_t i = 0; i < slot->len; i++) {
+                const CMove *c = &slot->moves[i];
+                int order = c->order + (c->move.n == mover->size ? bonus : 0);
+                keys[count] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)count;
+                out[count++] = c->move;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < slot->len; i++) {
+            const CMove *c = &slot->moves[i];
+            if ((c->letters & ~rmask) == 0 && c->blanks <= blanks && (!c->repeats || holds(mover, &c->move))) {
+                int order = c->order + (c->move.n == mover->size ? bonus : 0);
+                keys[count] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)count;
+                out[count++] = c->move;
+            }
+        }
+    }
+    return count;
+}
+
+/* Compare the `count` moves line_moves put on the stack with a fresh generation on the whole board
+ * (its cross-checks worked out from the board):
+ * -1 with AssertionError set when they differ in any move or in their order. */
+int check_line_moves(Solver *sv, const ERack *mover, long count) {
+    Search *s = &sv->gen;
+    load_rack(s, mover, sv->letters);
+    /* the cross-checks too are worked out afresh from the board, not read from the solver's */
+    s->cross_allowed = NULL;
+    s->cross_sum = NULL;
+    int failed = search_all(s, sv->lex, sv->rules, sv->tiles);
+    s->cross_allowed = sv->cross_allowed;
+    s->cross_sum = sv->cross_sum;
+    if (failed < 0) {
+        return -1;
+    }
+    const EMove *moves = sv->moves + sv->nmoves;
+    long i = 0;
+    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at], i++) {
+        EMove fresh;
+        emove_from(sv, s->out.data + at, &fresh);
+        if (i >= count || fresh.n != moves[i].n || fresh.view != moves[i].view || fresh.score != moves[i].score ||
+            memcmp(fresh.square, moves[i].square, fresh.n) != 0 || memcmp(fresh.tile, moves[i].tile, fresh.n) != 0) {
+            PyErr_Format(PyExc_AssertionError, "the line cache's move %ld of %ld differs from the generator's",
+                         i, count);
+            return -1;
+        }
+    }
+    if (i != count) {
+        PyErr_Format(PyExc_AssertionError, "the line cache gave %ld moves, the generator %ld", count, i);
+        return -1;
+    }
+    return 0;
+}
+
+void lines_free(Solver *sv) {
+    for (int side = 0; side < 2; side++) {
+        for (int i = 0; i < LINES; i++) {
+            for (int w = 0; w < LINE_WAYS; w++) {
+                PyMem_Free(sv->lines[side][i][w].moves);
+            }
+        }
+    }
+}
