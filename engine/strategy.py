@@ -301,17 +301,23 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
     return (2, ())
 
 
+#: The exact endgame search's node budget a move in ``sim`` (about 0.4 CPU seconds for a 7-tile endgame
+#: with the C solver; 7 of the 20 real 7-tile endgames of offline/data/endgames-7.txt finish within it).
+SIM_ENDGAME_NODES = 500_000
+
+
 #: The strategies by name, for the command line and the config.
 def _simulating(options: str = "") -> Strategy:
-    """``sim``, or ``sim:candidates=6,iterations=60,playouts=2000,z=2.5,seconds=0`` (0 seconds: no time
-    limit, so the same moves on every machine; playouts: candidate playouts, the iterations times the
-    candidates still in the running; z: the standard errors of the stopping rule; ``winmodel=0`` ranks by
-    the bare sign of a playout's lead near the end instead of by engine.winprob's chance)."""
+    """``sim``, or ``sim:candidates=6,iterations=60,playouts=2000,z=2.5,endgame=100000,seconds=0`` (0
+    seconds: no time limit, so the same moves on every machine; playouts: candidate playouts, the
+    iterations times the candidates still in the running; z: the standard errors of the stopping rule;
+    endgame: the exact endgame search's nodes a move with the bag empty; ``winmodel=0`` ranks by the bare
+    sign of a playout's lead near the end instead of by engine.winprob's chance)."""
     from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
     names = {
         "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
-        "seconds": "seconds", "winmodel": "win_model",
+        "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame",
     }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
@@ -342,8 +348,9 @@ def _simulating(options: str = "") -> Strategy:
             seconds=seconds if seconds > 0 else float("inf"),
             win_model=bool(values.get("win_model", settings.win_model)),
         )
-    # fixed work: without a time limit every budget is a count, the endgame's too (its nodes)
-    solver = EndgameBudget(seconds=10.0 if settings.seconds < float("inf") else settings.seconds, nodes=60_000)
+    # fixed work: without a time limit every budget is a count, the endgame's too (its nodes); with one,
+    # the endgame search gets the move's time as well
+    solver = EndgameBudget(seconds=settings.seconds, nodes=int(values.get("endgame", SIM_ENDGAME_NODES)))
     name = f"sim:{options}" if options else "sim"
     return Sim(Equity(solver=solver), settings=settings, name=name)
 

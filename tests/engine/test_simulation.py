@@ -20,7 +20,7 @@ from engine.move import Placement, Swap
 from engine.movegen import generate
 from engine.rules import Ruleset
 from engine.simulation import Sim, SimSettings, Simulator
-from engine.strategy import Equity, Situation, strategy_named
+from engine.strategy import SIM_ENDGAME_NODES, Equity, Situation, strategy_named
 
 EN = Ruleset.for_id(5)
 
@@ -142,6 +142,15 @@ def test_sim_options_in_the_name() -> None:
         strategy_named("sim:z=0")
     with pytest.raises(ValueError, match="is not one of candidates, iterations, playouts, z, seconds"):
         strategy_named("sim:depth=2")
+    # the endgame search's node budget: an option, counted alone under fixed work, timed with the move
+    fixed = strategy_named("sim:endgame=1234,seconds=0")
+    assert isinstance(fixed, Sim) and fixed.static.solver is not None
+    assert (fixed.static.solver.nodes, fixed.static.solver.seconds) == (1234, float("inf"))
+    timed = strategy_named("sim")
+    assert isinstance(timed, Sim) and timed.static.solver is not None
+    assert (timed.static.solver.nodes, timed.static.solver.seconds) == (SIM_ENDGAME_NODES, SimSettings().seconds)
+    with pytest.raises(ValueError, match=r"endgame='0\.5': expected a whole number"):
+        strategy_named("sim:endgame=0.5")
     with pytest.raises(ValueError, match="iterations='many': expected a number"):
         strategy_named("sim:iterations=many")
     with pytest.raises(ValueError, match="candidates='0': expected a whole number"):
