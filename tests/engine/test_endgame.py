@@ -1,5 +1,6 @@
-"""The exact endgame solver against plain minimax (no pruning, no table, no ordering) on small
-endgames, the minimax's end-of-game accounting against ``engine.game``, and the time budget."""
+"""The exact endgame solver against plain minimax (no pruning, no bounds, no ordering; only the exact
+value of a position reached twice remembered) on small endgames, the minimax's end-of-game accounting
+against ``engine.game``, and the time budget."""
 
 from __future__ import annotations
 
@@ -25,18 +26,46 @@ from tests.engine.randomgames import english_sample, synthetic_words
 ENDGAMES = 220
 
 
-def minimax(board: Board, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
-    """The mover's best final spread from here, by trying every line to its end."""
+#: A position in the minimax: the board's squares, both racks (counts, blanks) and the scoreless turns.
+Position = tuple[object, ...]
+
+
+def minimax(
+    board: Board,
+    mover: Rack,
+    other: Rack,
+    scoreless: int,
+    lexicon: Dawg,
+    rules: Ruleset,
+    known: dict[Position, int] | None = None,
+) -> int:
+    """The mover's best final spread from here, by trying every line to its end. A position reached again
+    by another order of the same moves has the value found the first time (``known``: exact values, kept
+    for this one search only; no bound, no pruning, no move order)."""
+    known = {} if known is None else known
+    position = (tuple(map(tuple, board.grid)), mover.counts, mover.blanks, other.counts, other.blanks, scoreless)
+    if position in known:
+        return known[position]
     best = None
     moves: list[Move] = [*generate(board, mover, lexicon, rules), Pass()]
     for move in moves:
-        value = outcome(board, move, mover, other, scoreless, lexicon, rules)
+        value = outcome(board, move, mover, other, scoreless, lexicon, rules, known)
         best = value if best is None else max(best, value)
     assert best is not None
+    known[position] = best
     return best
 
 
-def outcome(board: Board, move: Move, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
+def outcome(
+    board: Board,
+    move: Move,
+    mover: Rack,
+    other: Rack,
+    scoreless: int,
+    lexicon: Dawg,
+    rules: Ruleset,
+    known: dict[Position, int] | None = None,
+) -> int:
     """The mover's final spread after ``move`` and best play by both from then on."""
     if isinstance(move, Placement):
         left = mover.leave([t for _, _, t in move.tiles])
@@ -44,12 +73,12 @@ def outcome(board: Board, move: Move, mover: Rack, other: Rack, scoreless: int, 
             return (move.score or 0) + 2 * other.points()
         board.place(move.tiles)
         try:
-            return (move.score or 0) - minimax(board, other, left, 0, lexicon, rules)
+            return (move.score or 0) - minimax(board, other, left, 0, lexicon, rules, known)
         finally:
             board.undo()
     if scoreless + 1 >= rules.scoreless_turns_to_end:
         return other.points() - mover.points()
-    return -minimax(board, other, mover, scoreless + 1, lexicon, rules)
+    return -minimax(board, other, mover, scoreless + 1, lexicon, rules, known)
 
 
 @cache
