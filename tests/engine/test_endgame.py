@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import pytest
 
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.endgame import solve
+from engine.endgame import move_value, solve
 from engine.errors import PositionError
 from engine.game import Game
 from engine.move import Move, Pass, Placement
@@ -178,6 +178,44 @@ def test_the_budget_is_kept_with_an_injected_clock() -> None:
     cut = solve(board, mine, theirs, dawg, rules, seconds=3, clock=lambda: float(next(ticks)))
     assert full.complete and cut.nodes <= full.nodes
     assert cut.seconds <= 64 * 4  # the clock is read once every 64 nodes
+
+
+def minimax_rest(
+    board: Board, move: Move, lexicon: Dawg, rules: Ruleset, calls: list[tuple[int, int]]
+) -> Callable[[Rack, Rack, int, int], int]:
+    """The minimax as ``move_value``'s rest, checking that ``move`` is on the board when it is asked and
+    noting (scoreless turns, points) of each call in ``calls``."""
+
+    def rest(first: Rack, second: Rack, scoreless: int, points: int) -> int:
+        placed = move.tiles if isinstance(move, Placement) else ()
+        assert all(board.grid[row][col] == tile for row, col, tile in placed)
+        calls.append((scoreless, points))
+        return minimax(board, first, second, scoreless, lexicon, rules)
+
+    return rest
+
+
+def test_the_value_of_a_move_is_the_minimaxs_and_asks_for_the_rest_with_the_move_on_the_board() -> None:
+    """``move_value`` (one move, then what follows from ``rest``), shared by the solver and the blunder
+    census: with the minimax as the rest, every move's value is the minimax's outcome; ``rest`` is asked
+    with the move on the board and never when the move ends the game, and the board is left as it was."""
+    asked = ends = 0
+    for board, mine, theirs, scoreless, dawg, rules in small_endgames(20):
+        before = [row[:] for row in board.grid]
+        moves: list[Move] = [*generate(board, mine, dawg, rules), Pass()]
+        for move in moves:
+            calls: list[tuple[int, int]] = []
+            rest = minimax_rest(board, move, dawg, rules, calls)
+            value = move_value(board, move, mine, theirs, scoreless, rules, rest)
+            assert value == outcome(board, move, mine, theirs, scoreless, dawg, rules)
+            assert board.grid == before
+            goes_out = isinstance(move, Placement) and len(move.tiles) == len(mine)
+            last_pass = isinstance(move, Pass) and scoreless + 1 >= rules.scoreless_turns_to_end
+            expected = (0, move.score or 0) if isinstance(move, Placement) else (scoreless + 1, 0)
+            assert calls == ([] if goes_out or last_pass else [expected])
+            asked += bool(calls)
+            ends += not calls
+    assert asked > 100 and ends > 10, (asked, ends)
 
 
 def test_racks_no_game_has_are_refused() -> None:
