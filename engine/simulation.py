@@ -7,7 +7,7 @@ on equal luck): the candidate, the opponent's best static reply, our best static
 kept plus what we drew. A candidate's value in one iteration is the points of the three moves
 (ours minus theirs) plus the value of the tiles each side keeps at the end. After
 ``min_iterations`` a candidate that cannot beat the leader by more than ``tolerance`` at ``z``
-standard errors of their difference over the shared draws is dropped (``engine.stopping``). The
+standard errors of their difference over the shared draws is dropped (``engine.confidence``). The
 simulation stops when one candidate is left (the leader is clear), or when the time budget (on an
 injected clock), the iteration limit or the limit of candidate playouts is spent; near the end of the
 game (few tiles in the bag) candidates are ranked by their chance of winning rather than by points:
@@ -36,13 +36,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board
+from engine.confidence import PairedStop, metric
 from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap
 from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.stopping import PairedStop, metric
 from engine.strategy import EndgameBudget, Equity, Situation
 from engine.tiles import board_tile
 from engine.winprob import WinModel
@@ -331,7 +331,7 @@ class Simulator:
 
     def _key(self, entry: CandidateStats, by_wins: bool) -> tuple[bool, float, int]:
         """Best first: those still in the running, by the mean metric the pruning compares
-        (``engine.stopping``), then in static order."""
+        (``engine.confidence``), then in static order."""
         return (not entry.alive, -metric(entry.mean, entry.win_rate, by_wins), entry.static_rank)
 
 
