@@ -26,59 +26,51 @@ from tests.engine.randomgames import english_sample, synthetic_words
 ENDGAMES = 220
 
 
-#: A position in the minimax: the board's squares, both racks (counts, blanks) and the scoreless turns.
-Position = tuple[object, ...]
+class Minimax:
+    """Every line tried to its end. A position reached again by another order of the same moves has the
+    value found the first time (exact values of this one search's positions: no bound, no pruning, no move
+    order)."""
+
+    def __init__(self, lexicon: Dawg, rules: Ruleset) -> None:
+        self.lexicon = lexicon
+        self.rules = rules
+        #: by the board's squares, both racks (counts, blanks) and the scoreless turns
+        self.known: dict[tuple[object, ...], int] = {}
+
+    def value(self, board: Board, mover: Rack, other: Rack, scoreless: int) -> int:
+        """The mover's best final spread from here."""
+        position = (tuple(map(tuple, board.grid)), mover.counts, mover.blanks, other.counts, other.blanks, scoreless)
+        if position in self.known:
+            return self.known[position]
+        moves: list[Move] = [*generate(board, mover, self.lexicon, self.rules), Pass()]
+        best = max(self.outcome(board, move, mover, other, scoreless) for move in moves)
+        self.known[position] = best
+        return best
+
+    def outcome(self, board: Board, move: Move, mover: Rack, other: Rack, scoreless: int) -> int:
+        """The mover's final spread after ``move`` and best play by both from then on."""
+        if isinstance(move, Placement):
+            left = mover.leave([t for _, _, t in move.tiles])
+            if not len(left):
+                return (move.score or 0) + 2 * other.points()
+            board.place(move.tiles)
+            try:
+                return (move.score or 0) - self.value(board, other, left, 0)
+            finally:
+                board.undo()
+        if scoreless + 1 >= self.rules.scoreless_turns_to_end:
+            return other.points() - mover.points()
+        return -self.value(board, other, mover, scoreless + 1)
 
 
-def minimax(
-    board: Board,
-    mover: Rack,
-    other: Rack,
-    scoreless: int,
-    lexicon: Dawg,
-    rules: Ruleset,
-    known: dict[Position, int] | None = None,
-) -> int:
-    """The mover's best final spread from here, by trying every line to its end. A position reached again
-    by another order of the same moves has the value found the first time (``known``: exact values, kept
-    for this one search only; no bound, no pruning, no move order)."""
-    known = {} if known is None else known
-    position = (tuple(map(tuple, board.grid)), mover.counts, mover.blanks, other.counts, other.blanks, scoreless)
-    if position in known:
-        return known[position]
-    best = None
-    moves: list[Move] = [*generate(board, mover, lexicon, rules), Pass()]
-    for move in moves:
-        value = outcome(board, move, mover, other, scoreless, lexicon, rules, known)
-        best = value if best is None else max(best, value)
-    assert best is not None
-    known[position] = best
-    return best
+def minimax(board: Board, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
+    """The mover's best final spread from here, by trying every line to its end."""
+    return Minimax(lexicon, rules).value(board, mover, other, scoreless)
 
 
-def outcome(
-    board: Board,
-    move: Move,
-    mover: Rack,
-    other: Rack,
-    scoreless: int,
-    lexicon: Dawg,
-    rules: Ruleset,
-    known: dict[Position, int] | None = None,
-) -> int:
+def outcome(board: Board, move: Move, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
     """The mover's final spread after ``move`` and best play by both from then on."""
-    if isinstance(move, Placement):
-        left = mover.leave([t for _, _, t in move.tiles])
-        if not len(left):
-            return (move.score or 0) + 2 * other.points()
-        board.place(move.tiles)
-        try:
-            return (move.score or 0) - minimax(board, other, left, 0, lexicon, rules, known)
-        finally:
-            board.undo()
-    if scoreless + 1 >= rules.scoreless_turns_to_end:
-        return other.points() - mover.points()
-    return -minimax(board, other, mover, scoreless + 1, lexicon, rules, known)
+    return Minimax(lexicon, rules).outcome(board, move, mover, other, scoreless)
 
 
 @cache
