@@ -4,7 +4,7 @@ of each and a few real endgames.
 
 ``PYTHONMALLOC=malloc`` makes each of CPython's allocations (and the extension's ``PyMem_Malloc``) a
 malloc block that memcheck bounds; ``valgrind-python.supp`` drops CPython 3.11's own noise (see its
-comments). The run takes about 50 s here; it is skipped, saying so, where valgrind is not installed
+comments). The run takes about 37 s of CPU here; it is skipped, saying so, where valgrind is not installed
 (``.ci/run`` installs it in CI).
 """
 
