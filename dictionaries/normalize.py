@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -58,6 +58,13 @@ class Normalizer:
     keep_title_case: bool
     mapping: tuple[tuple[str, str], ...]
     abbreviations: Abbreviations
+    _letters: frozenset[str] = field(init=False, repr=False, compare=False)
+    _map: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # read once, not per word: a list has up to 1.5 million of them
+        object.__setattr__(self, "_letters", _single_letters(self.ruleset))
+        object.__setattr__(self, "_map", dict(self.mapping))
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> Normalizer:
@@ -87,7 +94,7 @@ class Normalizer:
             return Drop(EMPTY)
         if abbreviations and word.endswith("."):
             return Drop(MARKED, word)
-        if list_has_lower_case and any(c.isupper() for c in word):
+        if list_has_lower_case and not word.islower() and any(c.isupper() for c in word):
             title = word[0].isupper() and word[1:].islower()
             if not (self.keep_title_case and title):
                 return Drop(CAPITALISED)
@@ -107,8 +114,9 @@ class Normalizer:
         return codes
 
     def _fold(self, text: str) -> str | Drop:
-        letters = _single_letters(self.ruleset)
-        mapping = dict(self.mapping)
+        letters, mapping = self._letters, self._map
+        if letters.issuperset(text):  # nothing to fold
+            return text
         out = []
         for char in text:
             if char in letters:

@@ -151,25 +151,17 @@ class _Search:
         self, move: Move, depth: int, alpha: int, beta: int, mover: Rack, other: Rack, scoreless: int, key: int
     ) -> int:
         """The mover's value of playing ``move``: its points, then the opponent's best reply negated."""
+        next_key = key
         if isinstance(move, Placement):
-            left = mover.leave([tile for _, _, tile in move.tiles])
-            points = move.score or 0
-            if not len(left):  # out: the game ends, the other's rack is ours
-                return points + 2 * other.points()
-            next_key = key
             for row, col, tile in move.tiles:
                 next_key ^= _square_key(row, col, tile)
-            self.board.place(move.tiles)
-            try:
-                # the move's value is its points minus the reply: the reply's window is shifted by them
-                reply, _ = self.value(depth - 1, points - beta, points - alpha, other, left, 0, next_key)
-            finally:
-                self.board.undo()
-            return points - reply
-        if scoreless + 1 >= self.rules.scoreless_turns_to_end:  # this pass ends the game
-            return other.points() - mover.points()
-        reply, _ = self.value(depth - 1, -beta, -alpha, other, mover, scoreless + 1, key)
-        return -reply
+
+        def reply(first: Rack, second: Rack, next_scoreless: int, points: int) -> int:
+            # the move's value is its points minus the reply: the reply's window is shifted by them
+            value, _ = self.value(depth - 1, points - beta, points - alpha, first, second, next_scoreless, next_key)
+            return value
+
+        return move_value(self.board, move, mover, other, scoreless, self.rules, reply)
 
     def _ordered(self, mover: Rack, other: Rack, first: Move | None) -> list[Move]:
         """Placements by immediate value (going out counts the other's rack twice), the remembered best
@@ -186,6 +178,35 @@ class _Search:
             moves.remove(first)
             moves.insert(0, first)
         return moves
+
+
+def move_value(
+    board: Board,
+    move: Move,
+    mover: Rack,
+    other: Rack,
+    scoreless: int,
+    rules: Ruleset,
+    rest: Callable[[Rack, Rack, int, int], int],
+) -> int:
+    """The exact value for the player holding ``mover`` of playing ``move`` here with the bag empty (their
+    spread from now to the end): the move's points, plus the other's rack twice when it goes out, or each
+    player's own rack against them when it is the game's last scoreless turn; else minus the value of
+    what follows for the other player, ``rest(their rack, the mover's rack after the move, scoreless
+    turns in a row, the move's points)``, asked with the move on the board (taken off after)."""
+    if isinstance(move, Placement):
+        left = mover.leave([tile for _, _, tile in move.tiles])
+        points = move.score or 0
+        if not len(left):  # out: the game ends, the other's rack is ours
+            return points + 2 * other.points()
+        board.place(move.tiles)
+        try:
+            return points - rest(other, left, 0, points)
+        finally:
+            board.undo()
+    if scoreless + 1 >= rules.scoreless_turns_to_end:  # this pass ends the game
+        return other.points() - mover.points()
+    return -rest(other, mover, scoreless + 1, 0)
 
 
 def solve(
@@ -235,4 +256,4 @@ def solve(
     return EndgameResult(move, value, finished, complete, search.nodes, clock() - started)
 
 
-__all__ = ["EndgameResult", "solve"]
+__all__ = ["EndgameResult", "move_value", "solve"]

@@ -7,7 +7,7 @@ on equal luck): the candidate, the opponent's best static reply, our best static
 kept plus what we drew. A candidate's value in one iteration is the points of the three moves
 (ours minus theirs) plus the value of the tiles each side keeps at the end. After
 ``min_iterations`` a candidate that cannot beat the leader by more than ``tolerance`` at ``z``
-standard errors of their difference over the shared draws is dropped (``engine.stopping``). The
+standard errors of their difference over the shared draws is dropped (``engine.confidence``). The
 simulation stops when one candidate is left (the leader is clear), or when the time budget (on an
 injected clock), the iteration limit or the limit of candidate playouts is spent; near the end of the
 game (few tiles in the bag) candidates are ranked by their chance of winning rather than by points:
@@ -36,13 +36,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board
+from engine.confidence import PairedStop, metric
 from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap
 from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.stopping import PairedStop, metric
 from engine.strategy import EndgameBudget, Equity, Situation
 from engine.tiles import board_tile
 from engine.winprob import WinModel
@@ -136,6 +136,11 @@ def _draw(rack: Rack, bag: list[int], count: int) -> Rack:
     return rack.drawn(taken)
 
 
+def _by_sign(lead: float) -> float:
+    """A lead as a win by its sign: 1, a half level, 0."""
+    return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+
+
 class Simulator:
     """Simulates the top candidates of ``static`` for a situation."""
 
@@ -164,7 +169,8 @@ class Simulator:
         by_wins = situation.bag_count < settings.by_wins_below
         spread = situation.scores[0] - situation.scores[1]
         model = self.static._model(situation.rules)
-        won = self._winning(situation, by_wins)
+        winning = self._winning(situation, by_wins)
+        chances = [winning(entry.move) for entry in stats]  # each candidate's, its bag at the horizon reckoned once
         iterations = 0
         draws = self._every_rack(situation)
         limit = settings.max_iterations if draws is None else len(draws)
@@ -194,7 +200,7 @@ class Simulator:
                 metrics = []
                 for (index, entry), value in zip(playing, row, strict=True):
                     if entry.alive:  # a candidate pruned earlier in the batch: its later values are not counted
-                        chance = won(entry.move, spread + value)
+                        chance = chances[index](spread + value)
                         entry.add(value, chance, weight)
                         metrics.append((index, metric(value, chance, by_wins)))
                 stop.add(metrics, weight)
@@ -208,21 +214,22 @@ class Simulator:
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins, playouts=playouts)
 
-    def _winning(self, situation: Situation, by_wins: bool) -> Callable[[Move, float], float]:
-        """How a playout's lead at its horizon counts as a win: the bare sign (1, a half level, 0), or
-        with the win model the chance that lead wins with the tiles left then (the bag then guessed from
-        the candidate's tiles and two average replies). The sign stays in the pre-endgame, where
-        playouts often end the game and the lead is the result."""
+    def _winning(self, situation: Situation, by_wins: bool) -> Callable[[Move], Callable[[float], float]]:
+        """How a candidate's playout lead at its horizon counts as a win: the bare sign (1, a half level,
+        0), or with the win model the chance that lead wins with the tiles left then (the bag then guessed
+        from the candidate's tiles and two average replies, once per candidate). The sign stays in the
+        pre-endgame, where playouts often end the game and the lead is the result."""
         if not (by_wins and self.settings.win_model and situation.bag_count > self.settings.pre_endgame):
-            return lambda move, lead: 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+            return lambda move: _by_sign
         chance = WinModel.for_ruleset(situation.rules.id)
         later = situation.bag_count - 2 * chance.tiles_per_move
 
-        def won(move: Move, lead: float) -> float:
+        def for_move(move: Move) -> Callable[[float], float]:
             drawn = len(move.tiles) if isinstance(move, Placement) else 0
-            return chance.probability(lead, round(max(0.0, later - drawn)))
+            bag = round(max(0.0, later - drawn))
+            return lambda lead: chance.probability(lead, bag)
 
-        return won
+        return for_move
 
     # -- one iteration -----------------------------------------------------------------------
 
@@ -324,7 +331,7 @@ class Simulator:
 
     def _key(self, entry: CandidateStats, by_wins: bool) -> tuple[bool, float, int]:
         """Best first: those still in the running, by the mean metric the pruning compares
-        (``engine.stopping``), then in static order."""
+        (``engine.confidence``), then in static order."""
         return (not entry.alive, -metric(entry.mean, entry.win_rate, by_wins), entry.static_rank)
 
 

@@ -62,6 +62,7 @@ class Alphabet:
     blanks: int = 2
     _codes: dict[str, int] = field(init=False, repr=False, compare=False)
     _longest: int = field(init=False, repr=False, compare=False)
+    _plain: bool = field(init=False, repr=False, compare=False)  # one character a symbol, none of them "["
 
     def __post_init__(self) -> None:
         if not self.symbols:
@@ -77,6 +78,7 @@ class Alphabet:
             codes[symbol] = code
         object.__setattr__(self, "_codes", codes)
         object.__setattr__(self, "_longest", max(len(s) for s in self.symbols))
+        object.__setattr__(self, "_plain", self._longest == 1 and "[" not in codes)
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -137,6 +139,11 @@ class Alphabet:
 
     def parse_word(self, text: str) -> tuple[int, ...]:
         """Letter codes of a word; case is ignored. Raises TileError naming the bad character."""
+        if self._plain:  # the common case, a word of upper-case letters only: a character is a symbol
+            try:
+                return tuple([self._codes[char] for char in text])
+            except KeyError:
+                pass  # lower case, a blank or no letter: read token by token, as below
         codes = []
         for token, _ in self._tokens(text):
             if token == BLANK_SYMBOL:

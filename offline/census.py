@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from engine.arena import pair_seed
 from engine.dawg import Dawg
+from engine.endgame import move_value
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
 from engine.move import Move, Pass, Placement
@@ -76,6 +77,10 @@ def phase_of(move_number: int, bag: int) -> str:
     return "middle"
 
 
+class _UnfinishedError(Exception):
+    """An exact search did not finish within its nodes."""
+
+
 def endgame_value(situation: Situation, move: Move, nodes: int) -> tuple[int, int] | None:
     """With the bag empty: the exact value of the position for the side to move (its spread from now to
     the end) and of ``move`` there (its points and then the exact value of the rest, from the other
@@ -84,31 +89,20 @@ def endgame_value(situation: Situation, move: Move, nodes: int) -> tuple[int, in
     mine = situation.rack
     theirs = Rack.from_bag_tiles(rules.alphabet, situation.unseen)
 
-    def solved(first: Rack, second: Rack, scoreless: int) -> int | None:
+    def solved(first: Rack, second: Rack, scoreless: int, _points: int = 0) -> int:
         result = solve_endgame(
             board, first, second, situation.lexicon, rules, scoreless=scoreless, seconds=math.inf, max_nodes=nodes
         )
-        return result.value if result.complete else None
+        if not result.complete:
+            raise _UnfinishedError
+        return result.value
 
-    best = solved(mine, theirs, situation.scoreless)
-    if best is None:
+    try:
+        return solved(mine, theirs, situation.scoreless), move_value(
+            board, move, mine, theirs, situation.scoreless, rules, solved
+        )
+    except _UnfinishedError:
         return None
-    if isinstance(move, Placement):
-        kept = mine.leave([tile for _, _, tile in move.tiles])
-        points = move.score or 0
-        if not len(kept):  # out: the other side's rack counts twice, once to us and once against them
-            return best, points + 2 * theirs.points()
-        board.place(move.tiles)
-        try:
-            rest = solved(theirs, kept, 0)
-        finally:
-            board.undo()
-        return None if rest is None else (best, points - rest)
-    scoreless = min(situation.scoreless, rules.scoreless_turns_to_end - 1) + 1
-    if scoreless >= rules.scoreless_turns_to_end:  # the last scoreless turn: each loses their own rack
-        return best, theirs.points() - mine.points()
-    rest = solved(theirs, mine, scoreless)
-    return None if rest is None else (best, -rest)
 
 
 def measure(

@@ -1,7 +1,8 @@
 """The C move generator's workload for a memory checker: ``python -m tests.engine.memcheck``.
 
-Runs, in one interpreter, ``generate`` before ``set_types``, then both entry points on every
-benchmark position (the shared files when they are there, else positions of seeded random games),
+Runs, in one interpreter, ``generate`` before ``set_types``, then ``generate_flat`` on every benchmark
+position (the shared files when they are there, else positions of seeded random games) and ``generate``
+on every ``OBJECTS_EVERY``-th of the shared ones (on each of the random ones),
 every hostile-input case of ``tests/engine/native_cases.py``, searches of a lexicon overlay whose C
 copy is patched word by word, a short fuzz of corrupted lexicons, the playout kernel's hostile
 cases and real playouts (``tests/engine/playout_cases.py``); then the endgame's hostile cases and fuzz
@@ -18,6 +19,7 @@ import random
 import time
 from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dictionaries import ENGLISH_DAWG, bundled_path
@@ -28,6 +30,7 @@ from engine.nativeendgame import solve_native
 from engine.overlay import LexiconOverlay
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.tiles import BLANK_FLAG
 from offline.bench import read_positions
 from offline.endgames import DEFAULT_FILE, english, read
 from tests.engine import endgame_cases
@@ -40,6 +43,11 @@ from tests.engine.randomgames import play_random, random_games
 BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
 #: Positions of random games searched when the shared files are missing.
 FALLBACK_POSITIONS = 40
+#: ``generate`` is ``generate_flat``'s search followed by a Placement object per move, and under valgrind
+#: the 400,000 objects of the 332 shared positions cost more than their searches: so every position is
+#: searched by ``generate_flat`` and every this-many-th of the shared ones by ``generate`` too (which
+#: still makes moves of every size, both directions and blanks: ``main`` prints them, the test checks).
+OBJECTS_EVERY = 8
 
 
 def positions() -> Iterator[tuple[str, Ruleset, Dawg, Board, Rack]]:
@@ -66,23 +74,49 @@ def arguments(rules: Ruleset, lexicon: Dawg, board: Board, rack: Rack) -> tuple[
     return native.lexicon(lexicon), native.rules(rules), board.grid, list(rack.counts), rack.blanks
 
 
-def search_positions() -> tuple[int, int, list[str]]:
-    """Both entry points on every position: (positions, moves, failures)."""
+@dataclass
+class Made:
+    """What ``generate`` made: on how many positions, how many moves, of which sizes and directions, and on
+    how many positions a move with a blank."""
+
+    positions: int = 0
+    moves: int = 0
+    sizes: set[int] = field(default_factory=set)
+    directions: set[str] = field(default_factory=set)
+    with_blanks: int = 0
+
+    def text(self) -> str:
+        sizes = ",".join(map(str, sorted(self.sizes)))
+        return (f"{self.moves} moves made on {self.positions} (tiles {sizes}; {' and '.join(sorted(self.directions))};"
+                f" blanks on {self.with_blanks})")
+
+
+def search_positions() -> tuple[int, Made, list[str]]:
+    """``generate_flat`` on every position and ``generate`` on every ``OBJECTS_EVERY``-th of the shared
+    ones (on all random ones): (positions, what ``generate`` made, failures)."""
     from engine.native import set_types  # noqa: PLC0415 - after before_set_types ran
 
     set_types()
     c = module()
-    count = moves = 0
+    every = OBJECTS_EVERY if sorted(BENCH.glob("positions-*.txt")) else 1
+    count = 0
+    made = Made()
     failures = []
-    for label, rules, lexicon, board, rack in positions():
-        found = c.generate(*arguments(rules, lexicon, board, rack))
+    for index, (label, rules, lexicon, board, rack) in enumerate(positions()):
         flat = array("i")
         flat.frombytes(c.generate_flat(*arguments(rules, lexicon, board, rack)))
+        count += 1
+        if index % every:
+            continue
+        found = c.generate(*arguments(rules, lexicon, board, rack))
         if len(flat) != sum(3 + 3 * len(m.tiles) for m in found):
             failures.append(f"{label}: generate_flat and generate disagree")
-        count += 1
-        moves += len(found)
-    return count, moves, failures
+        made.positions += 1
+        made.moves += len(found)
+        made.sizes.update(len(m.tiles) for m in found)
+        made.directions.update(m.direction.name.lower() for m in found)
+        made.with_blanks += any(tile & BLANK_FLAG for m in found for _, _, tile in m.tiles)
+    return count, made, failures
 
 
 def search_overlay(seed: int, words: int) -> tuple[int, list[str]]:
@@ -136,9 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     failure = before_set_types()
     failures = [failure] if failure else []
-    count, moves, more = search_positions()
+    count, made, more = search_positions()
     failures += more
-    print(f"positions: {count} searched, {moves} moves ({time.perf_counter() - start:.1f} s)", flush=True)
+    print(f"positions: {count} searched, {made.text()} ({time.perf_counter() - start:.1f} s)", flush=True)
     failures += run_cases()
     print(f"hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     searched, more = search_overlay(seed=7, words=200)
@@ -147,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     seen = fuzz(seed=7, rounds=args.fuzz_rounds)
     print(f"fuzz: {dict(seen)} ({time.perf_counter() - start:.1f} s)")
     failures += [f"playouts: {case}" for case in playout_failures()]
-    playouts, mismatches = playout_workload(games=1, draws=1)
+    playouts, mismatches = playout_workload(games=1, draws=1, reference=False)
     failures += mismatches
     print(f"playouts: {playouts} played, hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     failures += endgame_cases.run_cases()

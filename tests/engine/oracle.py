@@ -48,6 +48,19 @@ def oracle_moves(board: Board, rack: Rack, words: set[str], rules: Ruleset) -> d
         codes = alphabet.parse_word(w)
         by_len.setdefault(len(codes), []).append(codes)
     word_set = {alphabet.parse_word(w) for w in words}
+    # the words of each length with a given letter at a given position, to match a shape's fixed letters
+    having: dict[tuple[int, int, int], set[int]] = {}
+    for length, candidates in by_len.items():
+        for index, cand in enumerate(candidates):
+            for i, letter in enumerate(cand):
+                having.setdefault((length, i, letter), set()).add(index)
+    # the empty squares next to a tile: a move on a board with tiles must cover one
+    touching = {
+        (r, c)
+        for r in range(SIZE)
+        for c in range(SIZE)
+        if grid[r][c] == EMPTY and any(_filled(grid, {}, r + a, c + b) for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    }
     rack_counts = list(rack.counts)
     nrack = len(rack)
     empty = board.is_empty()
@@ -80,11 +93,7 @@ def oracle_moves(board: Board, rack: Rack, words: set[str], rules: Ruleset) -> d
                     if empty:
                         if rules.layout.start not in squares:
                             continue
-                    elif not any(
-                        _filled(grid, {}, r + a, c + b)
-                        for r, c in squares
-                        for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                    ):
+                    elif touching.isdisjoint(squares):
                         continue
                     # the main word's shape: which positions are new, which letters are fixed
                     marker = {sq: 0 for sq in squares}
@@ -94,11 +103,27 @@ def oracle_moves(board: Board, rack: Rack, words: set[str], rules: Ruleset) -> d
                     first_new = next(i for i, s in enumerate(shape) if s[3])
                     if (shape[first_new][0], shape[first_new][1]) != (r0, c0):
                         continue
-                    for cand in by_len.get(len(shape), []):
-                        if any(not s[3] and (s[2] & 63) != cand[i] for i, s in enumerate(shape)):
-                            continue
+                    candidates = by_len.get(len(shape), [])
+                    fixed = [having.get((len(shape), i, s[2] & 63), set()) for i, s in enumerate(shape) if not s[3]]
+                    matching = set.intersection(*fixed) if fixed else range(len(candidates))
+                    for index in sorted(matching):
+                        cand = candidates[index]
                         new_letters = [cand[i] for i, s in enumerate(shape) if s[3]]
                         new_squares = [(s[0], s[1]) for s in shape if s[3]]
+                        # the rack must hold the letters, a blank standing for each one it lacks
+                        held, lacking = rack_counts.copy(), 0
+                        for lt in new_letters:
+                            if held[lt]:
+                                held[lt] -= 1
+                            else:
+                                lacking += 1
+                        if lacking > rack.blanks:
+                            continue
+                        # every cross word must be a word (whichever of its tiles are blanks)
+                        letters = dict(zip(new_squares, new_letters, strict=True))
+                        crosses = [_word(grid, letters, r, c, dc, dr) for r, c in new_squares]
+                        if any(len(w) > 1 and tuple(t & 63 for _, _, t, _ in w) not in word_set for w in crosses):
+                            continue
                         options = []
                         for lt in new_letters:
                             opts = []
@@ -115,21 +140,14 @@ def oracle_moves(board: Board, rack: Rack, words: set[str], rules: Ruleset) -> d
                                     nblank += 1
                                 else:
                                     need[t] += 1
-                            if nblank > rack.blanks or any(need[i] > rack_counts[i] for i in range(len(need))):
+                            if nblank > rack.blanks or any(need[t] > rack_counts[t] for t in choice if t < BLANK_FLAG):
                                 continue
                             new = dict(zip(new_squares, choice, strict=True))
-                            main = _word(grid, new, r0, c0, dr, dc)
-                            words_made = [main]
-                            ok = True
+                            words_made = [_word(grid, new, r0, c0, dr, dc)]
                             for r, c in new_squares:
                                 cross = _word(grid, new, r, c, dc, dr)
                                 if len(cross) > 1:
-                                    if tuple(t & 63 for _, _, t, _ in cross) not in word_set:
-                                        ok = False
-                                        break
                                     words_made.append(cross)
-                            if not ok:
-                                continue
                             total = sum(word_score(w) for w in words_made)
                             if len(new_squares) == rules.rack_size:
                                 total += rules.bingo_bonus

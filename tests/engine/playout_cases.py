@@ -145,8 +145,10 @@ def _expect_values(call: Callable[[], object]) -> None:
     raise ValueError("ran")
 
 
-def workload(games: int = 3, draws: int = 6) -> tuple[int, list[str]]:
-    """Kernel playouts next to the reference's over positions of seeded games: (playouts, mismatches)."""
+def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple[int, list[str]]:
+    """Kernel playouts next to the reference's over positions of seeded games: (playouts, mismatches).
+    ``reference=False`` plays the kernel's only (the memory checker's run: tests/engine/test_playout.py
+    compares the two, and under valgrind the reference's Python costs several times the kernel)."""
     lexicon = english()
     count = 0
     mismatches = []
@@ -160,11 +162,13 @@ def workload(games: int = 3, draws: int = 6) -> tuple[int, list[str]]:
         rows = kernel.run(candidates, dealt)
         model = equity._model(situation.rules)
         for (theirs, bag, _), row in zip(dealt, rows, strict=True):
+            count += len(row)
+            if not reference:
+                continue
             for move, value in zip(candidates, row, strict=True):
                 expected = simulator._play_out(situation, move, theirs, list(bag), model)
                 if value != expected:
                     mismatches.append(f"bag {situation.bag_count} {move}: kernel {value}, reference {expected}")
-                count += 1
         assert len(encode_moves(candidates)) >= 3 * len(candidates)
     return count, mismatches
 

@@ -1,18 +1,19 @@
-"""The exact endgame solver against plain minimax (no pruning, no table, no ordering) on small
-endgames, the minimax's end-of-game accounting against ``engine.game``, and the time budget."""
+"""The exact endgame solver against plain minimax (no pruning, no bounds, no ordering; only the exact
+value of a position reached twice remembered) on small endgames, the minimax's end-of-game accounting
+against ``engine.game``, and the time budget."""
 
 from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import pytest
 
 from engine.board import Board
 from engine.dawg import Dawg
-from engine.endgame import solve
+from engine.endgame import move_value, solve
 from engine.errors import PositionError
 from engine.game import Game
 from engine.move import Move, Pass, Placement
@@ -25,31 +26,51 @@ from tests.engine.randomgames import english_sample, synthetic_words
 ENDGAMES = 220
 
 
+class Minimax:
+    """Every line tried to its end. A position reached again by another order of the same moves has the
+    value found the first time (exact values of this one search's positions: no bound, no pruning, no move
+    order)."""
+
+    def __init__(self, lexicon: Dawg, rules: Ruleset) -> None:
+        self.lexicon = lexicon
+        self.rules = rules
+        #: by the board's squares, both racks (counts, blanks) and the scoreless turns
+        self.known: dict[tuple[object, ...], int] = {}
+
+    def value(self, board: Board, mover: Rack, other: Rack, scoreless: int) -> int:
+        """The mover's best final spread from here."""
+        position = (tuple(map(tuple, board.grid)), mover.counts, mover.blanks, other.counts, other.blanks, scoreless)
+        if position in self.known:
+            return self.known[position]
+        moves: list[Move] = [*generate(board, mover, self.lexicon, self.rules), Pass()]
+        best = max(self.outcome(board, move, mover, other, scoreless) for move in moves)
+        self.known[position] = best
+        return best
+
+    def outcome(self, board: Board, move: Move, mover: Rack, other: Rack, scoreless: int) -> int:
+        """The mover's final spread after ``move`` and best play by both from then on."""
+        if isinstance(move, Placement):
+            left = mover.leave([t for _, _, t in move.tiles])
+            if not len(left):
+                return (move.score or 0) + 2 * other.points()
+            board.place(move.tiles)
+            try:
+                return (move.score or 0) - self.value(board, other, left, 0)
+            finally:
+                board.undo()
+        if scoreless + 1 >= self.rules.scoreless_turns_to_end:
+            return other.points() - mover.points()
+        return -self.value(board, other, mover, scoreless + 1)
+
+
 def minimax(board: Board, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
     """The mover's best final spread from here, by trying every line to its end."""
-    best = None
-    moves: list[Move] = [*generate(board, mover, lexicon, rules), Pass()]
-    for move in moves:
-        value = outcome(board, move, mover, other, scoreless, lexicon, rules)
-        best = value if best is None else max(best, value)
-    assert best is not None
-    return best
+    return Minimax(lexicon, rules).value(board, mover, other, scoreless)
 
 
 def outcome(board: Board, move: Move, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
     """The mover's final spread after ``move`` and best play by both from then on."""
-    if isinstance(move, Placement):
-        left = mover.leave([t for _, _, t in move.tiles])
-        if not len(left):
-            return (move.score or 0) + 2 * other.points()
-        board.place(move.tiles)
-        try:
-            return (move.score or 0) - minimax(board, other, left, 0, lexicon, rules)
-        finally:
-            board.undo()
-    if scoreless + 1 >= rules.scoreless_turns_to_end:
-        return other.points() - mover.points()
-    return -minimax(board, other, mover, scoreless + 1, lexicon, rules)
+    return Minimax(lexicon, rules).outcome(board, move, mover, other, scoreless)
 
 
 @cache
@@ -149,6 +170,44 @@ def test_the_budget_is_kept_with_an_injected_clock() -> None:
     cut = solve(board, mine, theirs, dawg, rules, seconds=3, clock=lambda: float(next(ticks)))
     assert full.complete and cut.nodes <= full.nodes
     assert cut.seconds <= 64 * 4  # the clock is read once every 64 nodes
+
+
+def minimax_rest(
+    board: Board, move: Move, lexicon: Dawg, rules: Ruleset, calls: list[tuple[int, int]]
+) -> Callable[[Rack, Rack, int, int], int]:
+    """The minimax as ``move_value``'s rest, checking that ``move`` is on the board when it is asked and
+    noting (scoreless turns, points) of each call in ``calls``."""
+
+    def rest(first: Rack, second: Rack, scoreless: int, points: int) -> int:
+        placed = move.tiles if isinstance(move, Placement) else ()
+        assert all(board.grid[row][col] == tile for row, col, tile in placed)
+        calls.append((scoreless, points))
+        return minimax(board, first, second, scoreless, lexicon, rules)
+
+    return rest
+
+
+def test_the_value_of_a_move_is_the_minimaxs_and_asks_for_the_rest_with_the_move_on_the_board() -> None:
+    """``move_value`` (one move, then what follows from ``rest``), shared by the solver and the blunder
+    census: with the minimax as the rest, every move's value is the minimax's outcome; ``rest`` is asked
+    with the move on the board and never when the move ends the game, and the board is left as it was."""
+    asked = ends = 0
+    for board, mine, theirs, scoreless, dawg, rules in small_endgames(20):
+        before = [row[:] for row in board.grid]
+        moves: list[Move] = [*generate(board, mine, dawg, rules), Pass()]
+        for move in moves:
+            calls: list[tuple[int, int]] = []
+            rest = minimax_rest(board, move, dawg, rules, calls)
+            value = move_value(board, move, mine, theirs, scoreless, rules, rest)
+            assert value == outcome(board, move, mine, theirs, scoreless, dawg, rules)
+            assert board.grid == before
+            goes_out = isinstance(move, Placement) and len(move.tiles) == len(mine)
+            last_pass = isinstance(move, Pass) and scoreless + 1 >= rules.scoreless_turns_to_end
+            expected = (0, move.score or 0) if isinstance(move, Placement) else (scoreless + 1, 0)
+            assert calls == ([] if goes_out or last_pass else [expected])
+            asked += bool(calls)
+            ends += not calls
+    assert asked > 100 and ends > 10, (asked, ends)
 
 
 def test_racks_no_game_has_are_refused() -> None:

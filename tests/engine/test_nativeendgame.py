@@ -23,7 +23,7 @@ from engine.board import Board
 from engine.dawg import Dawg
 from engine.endgame import EndgameResult
 from engine.errors import PositionError
-from engine.move import Move, Pass, Placement
+from engine.move import Move, Pass
 from engine.nativeendgame import solve_endgame, solve_native
 from engine.rack import Rack
 from engine.rules import Ruleset
@@ -44,22 +44,13 @@ def figures(result: EndgameResult) -> tuple[object, ...]:
 
 def achieved(board: Board, move: Move, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset) -> int:
     """The mover's final spread after ``move`` and best play from then on, by the reference."""
-    if isinstance(move, Placement):
-        left = mover.leave([t for _, _, t in move.tiles])
-        if not len(left):
-            return (move.score or 0) + 2 * other.points()
-        board.place(move.tiles)
-        try:
-            reply = endgame.solve(board, other, left, lexicon, rules, seconds=math.inf)
-        finally:
-            board.undo()
+
+    def rest(first: Rack, second: Rack, after: int, _points: int) -> int:
+        reply = endgame.solve(board, first, second, lexicon, rules, scoreless=after, seconds=math.inf)
         assert reply.complete
-        return (move.score or 0) - reply.value
-    if scoreless + 1 >= rules.scoreless_turns_to_end:
-        return other.points() - mover.points()
-    reply = endgame.solve(board, other, mover, lexicon, rules, scoreless=scoreless + 1, seconds=math.inf)
-    assert reply.complete
-    return -reply.value
+        return reply.value
+
+    return endgame.move_value(board, move, mover, other, scoreless, rules, rest)
 
 
 @cache

@@ -11,7 +11,7 @@ from engine.errors import BoardError, IllegalMoveError, InvalidMoveError, TileEr
 from engine.move import Direction, Pass, Placement, Swap, format_move, parse_move, square_name
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG, Alphabet
+from engine.tiles import BLANK_FLAG, BLANK_SYMBOL, Alphabet
 
 EN = Ruleset.for_id(5).alphabet
 ES = Ruleset.for_id(6).alphabet
@@ -101,6 +101,33 @@ def test_bad_character_is_named(alphabet: Alphabet, text: str, bad: str) -> None
 def test_unreadable_words(text: str) -> None:
     with pytest.raises(TileError):
         ES.parse_word(text)
+
+
+def read_token_by_token(alphabet: Alphabet, text: str) -> tuple[int, ...] | str:
+    """What ``parse_word`` gives, read the long way (symbol by symbol): the codes, "blank" for a word
+    with a blank, or the message of the error that names the first character of no symbol."""
+    codes = []
+    try:
+        for token, _ in alphabet._tokens(text):
+            if token == BLANK_SYMBOL:
+                return "blank"
+            codes.append(alphabet.code(token))
+    except TileError as error:
+        return str(error)
+    return tuple(codes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([EN, NB, DE]), st.text(alphabet="ABZÅØÆÜabzåøæü[]?ßé1 ", max_size=8))
+def test_a_word_of_one_character_symbols_reads_as_symbol_by_symbol(alphabet: Alphabet, text: str) -> None:
+    """The shortcut for an alphabet of one-character symbols (a word's characters looked up at once)
+    reads every text as the symbol-by-symbol reading does: lower case, brackets, a blank, ß (whose upper
+    case is two letters) and characters of no symbol alike."""
+    try:
+        got: tuple[int, ...] | str = alphabet.parse_word(text)
+    except TileError as error:
+        got = "blank" if str(error).startswith("a word cannot contain a blank") else str(error)
+    assert got == read_token_by_token(alphabet, text)
 
 
 def test_code_lookup() -> None:

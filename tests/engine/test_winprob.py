@@ -109,17 +109,19 @@ def test_sim_counts_a_lead_by_its_chance_above_the_pre_endgame_and_by_its_sign_b
     won = simulation._winning(situation, by_wins=True)
     move = Pass()
     later = round(max(0.0, situation.bag_count - 2 * chance.tiles_per_move))
-    assert won(move, 30.0) == pytest.approx(chance.probability(30.0, later))
-    assert 0 < won(move, chance.tempo - 10) < 0.5 < won(move, chance.tempo + 10) < 1  # the tempo is the even lead
+    assert won(move)(30.0) == pytest.approx(chance.probability(30.0, later))
+    assert 0 < won(move)(chance.tempo - 10) < 0.5 < won(move)(chance.tempo + 10) < 1  # the tempo is the even lead
     # a placement draws its tiles first: fewer left at the horizon, a lead counts more
     placement = Placement(((7, 7, 0), (7, 8, 1), (7, 9, 2)), Direction.ACROSS, 10)
-    assert won(placement, 60.0) > won(move, 60.0)
-    sign = simulation._winning(situation, by_wins=False)
-    assert (sign(move, 5.0), sign(move, 0.0), sign(move, -5.0)) == (1.0, 0.5, 0.0)
+    after_placement = round(max(0.0, situation.bag_count - 2 * chance.tiles_per_move - 3))
+    assert won(placement)(60.0) == pytest.approx(chance.probability(60.0, after_placement)) and after_placement < later
+    assert won(placement)(60.0) > won(move)(60.0)
+    sign = simulation._winning(situation, by_wins=False)(move)
+    assert (sign(5.0), sign(0.0), sign(-5.0)) == (1.0, 0.5, 0.0)
     late = dataclasses.replace(situation, bag_count=SimSettings().pre_endgame)
-    assert simulation._winning(late, by_wins=True)(move, 5.0) == 1.0
+    assert simulation._winning(late, by_wins=True)(move)(5.0) == 1.0
     without = Simulator(Equity(), SimSettings(win_model=False), rng=random.Random(1))._winning(situation, by_wins=True)
-    assert without(move, 5.0) == 1.0
+    assert without(move)(5.0) == 1.0
 
 
 def test_the_sim_option_turns_the_model_off_and_names_bad_values() -> None:

@@ -1,4 +1,4 @@
-"""When a simulation may stop: candidates compared in pairs over the draws they share.
+"""The confidence stop: when a simulation may stop, its candidates compared in pairs over the draws they share.
 
 Every candidate still in the running plays every iteration on the same draws (common random numbers),
 so the difference between two candidates' values in one iteration varies far less than either value:
