@@ -200,6 +200,7 @@ void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
 int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out);
+int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 
 #endif

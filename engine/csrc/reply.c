@@ -158,6 +158,22 @@ void reply_finish(Kernel *k, int bag, Reply *r, Play *play) {
     }
 }
 
+/* Line `line` of `view` on the reply's board, when an anchor of it takes a rack tile: its prepared state
+ * kept as line *nlines of k->lines and its anchors with their bounds into `out`; returns how many. */
+int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out) {
+    Search *s = k->search;
+    int found[SIZE];
+    int count = board_anchors(k, s, view, line, ntiles, found);
+    if (!count) {
+        return 0;
+    }
+    prepare_line(s, k->rules, view, line);
+    memcpy(k->lines + (size_t)*nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
+    count = reply_anchors(k, r, found, count, *nlines, out);
+    ++*nlines;
+    return count;
+}
+
 /* Equity.best(situation, 1)[0] with tiles in the bag. The anchors are searched in the order of their
  * bounds, and the search stops at the first anchor whose bound is below the best equity found: the
  * same move as the whole search. */
@@ -169,15 +185,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         int nanchors = 0, nlines = 0;
         for (int view = 0; view < 2; view++) {
             for (int line = 0; line < SIZE; line++) {
-                int found[SIZE];
-                int count = board_anchors(k, s, view, line, ntiles, found);
-                if (!count) {
-                    continue;
-                }
-                prepare_line(s, k->rules, view, line);
-                memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
-                nanchors += reply_anchors(k, &r, found, count, nlines, k->anchors + nanchors);
-                nlines++;
+                nanchors += queue_line(k, &r, view, line, ntiles, &nlines, k->anchors + nanchors);
             }
         }
         anchor_heapify(k->anchors, nanchors);

@@ -156,15 +156,7 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
         for (int l = 0; l < LINES; l++) {
             int view = l / SIZE, line = l % SIZE;
             if (changed >> l & 1) {
-                int found[SIZE];
-                int count = board_anchors(k, s, view, line, 1, found);
-                if (!count) {
-                    continue;
-                }
-                prepare_line(s, k->rules, view, line);
-                memcpy(k->lines + (size_t)nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
-                nanchors += reply_anchors(k, &r, found, count, nlines, k->anchors + nanchors);
-                nlines++;
+                nanchors += queue_line(k, &r, view, line, 1, &nlines, k->anchors + nanchors);
             } else if (share->count[l]) {
                 const SharedLine *shared = shared_line(k, share, slot, l, &r);
                 if (shared->found) {
