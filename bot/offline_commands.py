@@ -56,10 +56,12 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         description="Play strategy A against strategy B on the local game engine: every shuffled bag is played "
         "twice with the seats swapped (a mirrored pair), over several processes. Prints wins, draws and losses, "
         "the win rate with a 95% confidence interval over pairs, mean scores and margin, bingos and swaps per "
-        f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}.",
+        f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}, equity:FILE, sim:OPTIONS, "
+        "level:NAME, or checkout:PATH:SPEC, the strategy SPEC of another checkout of this project at PATH (an "
+        "older commit, say) played through PATH/.venv/bin/python, with the same word list.",
     )
     arena_parser.add_argument("a", help="strategy A (the one the figures are about)")
-    arena_parser.add_argument("b", help="strategy B")
+    arena_parser.add_argument("b", help="strategy B (checkout:PATH:SPEC: SPEC as the checkout at PATH plays it)")
     size = arena_parser.add_mutually_exclusive_group()
     size.add_argument("--pairs", type=_positive_int, help="mirrored pairs to play (default 100)")
     size.add_argument("--games", type=_even_games, help="games to play instead: an even number, two per pair")

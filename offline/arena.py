@@ -19,8 +19,9 @@ from pathlib import Path
 
 from engine.arena import GameRecord, pair_seed, play_pair, summarize
 from engine.rules import Ruleset
-from engine.strategy import strategy_named, table_file
+from engine.strategy import table_file
 from offline import workdir
+from offline.checkout import arena_strategy, check_strategy_name, warm_up
 from offline.errors import WorkDirError
 from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 
@@ -31,8 +32,9 @@ def _play(a: str, b: str, ruleset: int, match_seed: int, pairs: tuple[int, int])
     lexicon = worker_lexicon(ruleset)
     records: list[GameRecord] = []
     first, last = pairs
+    warm_up((arena_strategy(a), arena_strategy(b)), rules, lexicon)  # not counted as thinking time
     for pair in range(first, last + 1):
-        records.extend(play_pair(strategy_named(a), strategy_named(b), rules, lexicon, pair_seed(match_seed, pair)))
+        records.extend(play_pair(arena_strategy(a), arena_strategy(b), rules, lexicon, pair_seed(match_seed, pair)))
     return records
 
 
@@ -73,7 +75,8 @@ def run_arena(
 
     With ``work``, finished chunks are kept there and the ones already there are not played again; with
     ``scheduler``, the chunks run on that Dask cluster instead of ``workers`` local processes."""
-    strategy_named(a), strategy_named(b)  # unknown names fail here, not in a worker
+    for name in (a, b):
+        check_strategy_name(name)  # unknown names fail here, not in a worker
     worker_lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it
     chunks = [(first, min(first + chunk, pairs) - 1) for first in range(0, pairs, chunk)]
     results: dict[int, list[GameRecord]] = {}

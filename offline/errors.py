@@ -19,4 +19,10 @@ class ClusterError(OfflineError):
     The message names the address or the worker."""
 
 
-__all__ = ["ClusterError", "LearnError", "OfflineError", "WorkDirError"]
+class CheckoutError(OfflineError):
+    """The strategy of another checkout (``checkout:PATH:SPEC``) cannot play: PATH is no checkout with a built
+    venv, the other side does not know SPEC, or its server ended, answered garbage or an illegal move. The
+    message names the checkout and, for a move, the position."""
+
+
+__all__ = ["CheckoutError", "ClusterError", "LearnError", "OfflineError", "WorkDirError"]
