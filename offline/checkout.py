@@ -17,6 +17,7 @@ Every move the server answers is checked here before the game sees it.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import json
 import os
@@ -317,7 +318,8 @@ class _Server:
                 self.process.wait()
         for pipe in (self.process.stdin, self.process.stdout):
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(BrokenPipeError):  # what a dead server left unread is dropped
+                    pipe.close()
         self.stderr.close()
 
 
