@@ -260,6 +260,8 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     k.search->out.data = NULL;
+    left_parts_init(&k.lefts[0]);
+    left_parts_init(&k.lefts[1]);
     k.memo[0].kept = k.kept;
     k.memo[1].kept = k.kept + ((size_t)1 << rules->rack_size);
     int ntiles;
@@ -378,6 +380,8 @@ done:
     PyMem_Free(k.lines);
     PyMem_Free(k.anchors);
     share_free(k.share);
+    left_parts_free(&k.lefts[0]);
+    left_parts_free(&k.lefts[1]);
     PyBuffer_Release(&moves_view);
     PyBuffer_Release(&draws_view);
     return result;

@@ -75,6 +75,8 @@ typedef struct {
     int failed;      /* out of memory */
     struct Share *share;  /* the opponent's replies shared between the candidates of a draw (NULL: none) */
     uint32_t changed;     /* the lines of the current candidate's board that differ from the position's */
+    LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
+    int lefts_recent;     /* the one used last */
 } Kernel;
 
 typedef struct {

@@ -113,28 +113,7 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
-/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. */
-static inline int take_tile(Search *s, int l) {
-    if (s->counts[l] == 0) {
-        s->blanks_left--;
-        return 1;
-    }
-    if (--s->counts[l] == 0) {
-        s->rmask &= ~(1u << l);
-    }
-    return 0;
-}
-
-/* Put back what take_tile took. */
-static inline void return_tile(Search *s, int l, int on_blank) {
-    if (on_blank) {
-        s->blanks_left++;
-    } else if (s->counts[l]++ == 0) {
-        s->rmask |= 1u << l;
-    }
-}
-
-static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
     uint32_t nm = s->mask[node];
     uint32_t m = nm & s->allowed[p];
     if (s->blanks_left == 0) {
@@ -401,7 +380,11 @@ void search_anchor(Search *s, int anchor, int previous) {
             limit = max_left;
         }
         if (limit > 0 && !s->failed) {
-            left_parts(s, anchor, 0, 0, limit);
+            if (s->lefts != NULL && left_parts_ready(s, s->lefts) == 0) {
+                listed_left_parts(s, s->lefts, anchor, limit);  /* the rack's left parts, walked once */
+            } else {
+                left_parts(s, anchor, 0, 0, limit);
+            }
         }
     }
 }
