@@ -182,7 +182,19 @@ struct TopK {
     int stride[MAX_LETTERS];
     int blank_stride;
     int full;
+    /* when set (the playout kernel's replies): the most a leave of each size is worth, so that a word
+     * found is offered only when its score with the best leave of its size can enter the list */
+    const double *max_kept;
 };
+
+/* Whether no move of `score` points keeping `kept` tiles can enter s->top (a full list whose last is
+ * above the score with the most a leave of that size is worth): offer would drop every way of putting
+ * the blanks on the word, each scoring at most `score`. */
+static inline int below_top(const Search *s, int score, int kept) {
+    const struct TopK *top = s->top;
+    return top != NULL && top->max_kept != NULL && top->k > 0 && top->count == top->k &&
+           (double)score + top->weight * top->max_kept[kept] < top->items[top->count - 1].equity;
+}
 
 /* The learned leave model, factorised: a value per tile copy, per pair of tiles, per (size, vowels). */
 typedef struct {

@@ -67,6 +67,7 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
     r->nkept = kept_layout(s, &r->top, r->distinct, r->multiplicity, &r->ndistinct);
     r->values = kept_values(k, hand, r->distinct, r->multiplicity, r->ndistinct, r->nkept);
     r->top.kept_value = r->values->kept;
+    r->top.max_kept = r->values->max_kept;
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
     int n = 0;
     for (int i = 0; i < s->letters; i++) {

@@ -177,7 +177,10 @@ void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int 
         s->letter[s->placed] = l;
         s->placed++;
         if (fin && (!s->out_only || ntiles + 1 == s->rack_len)) {
-            emit(s, main2 * wmul2 + cross2 + bonus, wmul2);
+            int total = main2 * wmul2 + cross2 + bonus;
+            if (!below_top(s, total, s->rack_len - s->placed)) {
+                emit(s, total, wmul2);
+            }
         }
         if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
             extend(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
