@@ -75,6 +75,9 @@ typedef struct {
     int failed;      /* out of memory */
     struct Share *share;  /* the opponent's replies shared between the candidates of a draw (NULL: none) */
     uint32_t changed;     /* the lines of the current candidate's board that differ from the position's */
+    struct Share *ours;   /* our replies shared between the candidates of a draw that keep the same tiles */
+    int ours_on;          /* whether the current candidate shares its reply (another keeps the same tiles) */
+    Cross *position;      /* the position's board's cross-checks */
     LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
     int lefts_recent;     /* the one used last */
 } Kernel;
