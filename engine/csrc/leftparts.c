@@ -38,8 +38,9 @@ void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters)
     lp->len = 0;
 }
 
-/* The left parts after `node` (`depth` tiles so far, at most `limit`), from the rack as s holds it. */
-static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int limit) {
+/* The left parts after `node` (`depth` tiles so far worth `points`, at most `limit`), from the rack as s
+ * holds it. */
+static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points, int limit) {
     uint32_t nm = s->mask[node];
     uint32_t m = s->blanks_left == 0 ? nm & s->rmask : nm;
     while (m && !lp->failed) {
@@ -64,8 +65,9 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int limit) 
         item->fits = s->mask[n2] & (s->blanks_left > 0 ? s->all_letters : s->rmask);
         item->depth = (int8_t)(depth + 1);
         item->letter = (int8_t)l;
+        item->points = (int16_t)(points + s->points[l]);
         if (depth + 1 < limit) {
-            walk(s, lp, n2, depth + 1, limit);
+            walk(s, lp, n2, depth + 1, points + s->points[l], limit);
         }
         lp->items[at].skip = (uint32_t)lp->len;  /* the walk may have moved the list */
         return_tile(s, l, on_blank);
@@ -84,7 +86,7 @@ int left_parts_ready(Search *s, LeftParts *lp) {
     }
     lp->len = 0;
     if (max_left > 0) {
-        walk(s, lp, 0, 0, max_left);
+        walk(s, lp, 0, 0, 0, max_left);
     }
     if (lp->failed) {
         lp->len = 0;
@@ -95,37 +97,55 @@ int left_parts_ready(Search *s, LeftParts *lp) {
 }
 
 /* search_anchor's left parts of at most `limit` tiles, read from the list, each extended when a tile
- * left on the rack can go on the anchor after it. */
+ * left on the rack can go on the anchor after it. The left part's letters stand in s->letter; the rack's
+ * tiles for them are taken as the walk took them, only when a left part is extended, and those of the
+ * letters a left part shares with the one extended before it stay taken. */
 void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit) {
     uint32_t allowed = s->allowed[anchor];
+    /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
+    int wmul[MAX_RACK + 1], plain = 0;
+    wmul[0] = 1;
+    for (int q = 1; q <= limit; q++) {
+        wmul[q] = wmul[q - 1] * s->wm[anchor - q];
+        plain += plain == q - 1 && s->lm[anchor - q] == 1;
+    }
+    int on_blank[MAX_RACK], taken = 0;  /* the tiles of s->letter[0 .. taken) are off the rack */
     const LeftPart *items = lp->items;
     size_t n = lp->len;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < n && !s->failed;) {
         const LeftPart *item = &items[i];
         int k = item->depth;
-        s->left_letters[k - 1] = item->letter;
+        while (taken >= k) {  /* the letters from k - 1 on are another left part's */
+            taken--;
+            return_tile(s, s->letter[taken], on_blank[taken]);
+        }
+        s->letter[k - 1] = item->letter;
         if (item->fits & allowed) {
-            /* the left part covers anchor - k .. anchor - 1; its tiles taken off the rack as the walk took them */
-            int on_blank[MAX_RACK];
-            int main = 0, wmul = 1;
-            for (int q = 0; q < k; q++) {
-                int p = anchor - k + q, l = s->left_letters[q];
-                on_blank[q] = take_tile(s, l);
-                s->pos[q] = p;
-                s->letter[q] = l;
-                main += s->points[l] * s->lm[p];
-                wmul *= s->wm[p];
+            /* the left part covers anchor - k .. anchor - 1 */
+            for (; taken < k; taken++) {
+                on_blank[taken] = take_tile(s, s->letter[taken]);
+            }
+            int main = 0;
+            if (k <= plain) {
+                main = item->points;
+                for (int q = 0; q < k; q++) {
+                    s->pos[q] = anchor - k + q;
+                }
+            } else {
+                for (int q = 0; q < k; q++) {
+                    int p = anchor - k + q;
+                    s->pos[q] = p;
+                    main += s->points[s->letter[q]] * s->lm[p];
+                }
             }
             s->placed = k;
-            extend(s, anchor, item->node, main, wmul, 0, k, 1);
+            extend(s, anchor, item->node, main, wmul[k], 0, k, 1);
             s->placed = 0;
-            for (int q = k - 1; q >= 0; q--) {
-                return_tile(s, s->left_letters[q], on_blank[q]);
-            }
-            if (s->failed) {
-                return;
-            }
         }
         i = k < limit ? i + 1 : item->skip;
+    }
+    while (taken > 0) {
+        taken--;
+        return_tile(s, s->letter[taken], on_blank[taken]);
     }
 }

@@ -229,6 +229,7 @@ typedef struct {
     uint32_t node;  /* the DAWG node after the left part */
     uint32_t fits;  /* the letters that can follow it: the node's edges for which a rack tile is left */
     uint32_t skip;  /* the index after the longer left parts that start with it */
+    int16_t points; /* its letters' points (the squares' multipliers left out) */
     int8_t depth;   /* its tiles */
     int8_t letter;  /* its last tile's letter */
 } LeftPart;
