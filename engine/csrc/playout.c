@@ -91,7 +91,7 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
     if (k->ours_on && mine.size > 0 && bag_left(bag) > 0) {
         /* the same rack as the other candidates of its group: the lines neither move changed are shared */
         uint32_t changed = lines_changed(k->base.grid, k->position, grid, k->work);
-        shared_reply(k, k->ours, grid, &mine, bag_left(bag), changed, &ours);
+        shared_our_reply(k, k->ours, grid, &mine, bag_left(bag), changed, &ours);
     } else {
         best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), &ours);
     }
