@@ -85,6 +85,7 @@ typedef struct {
     const uint8_t *lm, *wm;   /* the line's multipliers */
     int next_empty[SIZE];     /* for an empty square p: the first empty square after the tiles that follow p */
     int run_points[SIZE];     /* points of the board tiles right after p */
+    int8_t room[SIZE];        /* the empty squares from p to the line's end */
     /* the move being built: positions and letters along the line */
     int placed;
     int pos[MAX_RACK];

@@ -114,6 +114,9 @@ static void emit(Search *s, int total, int wmul) {
 }
 
 void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    if (s->out_only && s->room[p] < s->rack_len - ntiles) {
+        return;  /* too few empty squares left on the line for the rest of the rack: no move going out */
+    }
     uint32_t nm = s->mask[node];
     uint32_t m = nm & s->allowed[p];
     if (s->blanks_left == 0) {
@@ -299,8 +302,11 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
     s->line = line;
     s->lm = rules->lm[view] + line * SIZE;
     s->wm = rules->wm[view] + line * SIZE;
-    for (int p = 0; p < SIZE; p++) {
+    int room = 0;
+    for (int p = SIZE - 1; p >= 0; p--) {
         s->cells[p] = (int8_t)cell(s, view, line, p);
+        room += s->cells[p] == EMPTY;
+        s->room[p] = (int8_t)room;
     }
     for (int p = 0; p < SIZE; p++) {
         if (s->cells[p] != EMPTY) {
