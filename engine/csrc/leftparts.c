@@ -74,25 +74,24 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points,
     }
 }
 
-/* Walk the left parts of s's rack (whole, as search_anchor starts with it) if not yet walked: 0 when the
- * list can be read, -1 when it could not be made (out of memory: the search walks the DAWG itself). */
-int left_parts_ready(Search *s, LeftParts *lp) {
+/* Walk the left parts of s's rack (whole, as search_anchor starts with it) up to `limit` tiles if not
+ * yet walked that far (a longer walk when an anchor needs one: a rack with blanks has many long left
+ * parts, and most anchors have a few free squares on their left): 0 when the list can be read, -1 when
+ * it could not be made (out of memory: the search walks the DAWG itself). */
+int left_parts_ready(Search *s, LeftParts *lp, int limit) {
     if (lp->failed) {
         return -1;
     }
-    int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
-    if (lp->depth >= max_left) {
+    if (lp->depth >= limit) {
         return 0;
     }
     lp->len = 0;
-    if (max_left > 0) {
-        walk(s, lp, 0, 0, 0, max_left);
-    }
+    walk(s, lp, 0, 0, 0, limit);
     if (lp->failed) {
         lp->len = 0;
         return -1;
     }
-    lp->depth = max_left;
+    lp->depth = limit;
     return 0;
 }
 

@@ -252,7 +252,7 @@ void left_parts_init(LeftParts *lp);
 void left_parts_free(LeftParts *lp);
 int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int letters);
 void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters);
-int left_parts_ready(Search *s, LeftParts *lp);
+int left_parts_ready(Search *s, LeftParts *lp, int limit);
 void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit);
 
 /* equity.c */

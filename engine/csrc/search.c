@@ -389,7 +389,7 @@ void search_anchor(Search *s, int anchor, int previous) {
             limit = max_left;
         }
         if (limit > 0 && !s->failed) {
-            if (s->lefts != NULL && left_parts_ready(s, s->lefts) == 0) {
+            if (s->lefts != NULL && left_parts_ready(s, s->lefts, limit) == 0) {
                 listed_left_parts(s, s->lefts, anchor, limit);  /* the rack's left parts, walked once */
             } else {
                 left_parts(s, anchor, 0, 0, limit);
