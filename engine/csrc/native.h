@@ -85,6 +85,7 @@ typedef struct {
     const uint8_t *lm, *wm;   /* the line's multipliers */
     int next_empty[SIZE];     /* for an empty square p: the first empty square after the tiles that follow p */
     int run_points[SIZE];     /* points of the board tiles right after p */
+    int8_t room[SIZE];        /* the empty squares from p to the line's end */
     /* the move being built: positions and letters along the line */
     int placed;
     int pos[MAX_RACK];
@@ -99,11 +100,35 @@ typedef struct {
      * instead of being written out the highest score of them is kept in best_out (-1: none) */
     int out_only;
     int best_out;
+    /* when set (the playout kernel's replies, reply.c): the rack's left parts, walked once and read by
+     * every anchor instead of walking the DAWG again (leftparts.c) */
+    struct LeftParts *lefts;
     IntBuffer out;
     int failed;
     /* equity mode (top_equity): moves go to a top-k list instead of `out` */
     struct TopK *top;
 } Search;
+
+/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. */
+static inline int take_tile(Search *s, int l) {
+    if (s->counts[l] == 0) {
+        s->blanks_left--;
+        return 1;
+    }
+    if (--s->counts[l] == 0) {
+        s->rmask &= ~(1u << l);
+    }
+    return 0;
+}
+
+/* Put back what take_tile took. */
+static inline void return_tile(Search *s, int l, int on_blank) {
+    if (on_blank) {
+        s->blanks_left++;
+    } else if (s->counts[l]++ == 0) {
+        s->rmask |= 1u << l;
+    }
+}
 
 /* The ends of the runs of tiles through (row, col) on `grid`: its column from *top to *bottom, its row
  * from *left to *right (the square itself when it stands alone). */
@@ -158,7 +183,19 @@ struct TopK {
     int stride[MAX_LETTERS];
     int blank_stride;
     int full;
+    /* when set (the playout kernel's replies): the most a leave of each size is worth, so that a word
+     * found is offered only when its score with the best leave of its size can enter the list */
+    const double *max_kept;
 };
+
+/* Whether no move of `score` points keeping `kept` tiles can enter s->top (a full list whose last is
+ * above the score with the most a leave of that size is worth): offer would drop every way of putting
+ * the blanks on the word, each scoring at most `score`. */
+static inline int below_top(const Search *s, int score, int kept) {
+    const struct TopK *top = s->top;
+    return top != NULL && top->max_kept != NULL && top->k > 0 && top->count == top->k &&
+           (double)score + top->weight * top->max_kept[kept] < top->items[top->count - 1].equity;
+}
 
 /* The learned leave model, factorised: a value per tile copy, per pair of tiles, per (size, vowels). */
 typedef struct {
@@ -185,6 +222,38 @@ int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
 int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors);
 void search_anchor(Search *s, int anchor, int previous);
 uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
+
+/* The left parts of one rack (leftparts.c): every way to take up to `depth` tiles of the rack along the
+ * DAWG from its root, in the order search.c's own walk meets them (a left part, then the longer ones
+ * that start with it). */
+typedef struct {
+    uint32_t node;  /* the DAWG node after the left part */
+    uint32_t fits;  /* the letters that can follow it: the node's edges for which a rack tile is left */
+    uint32_t skip;  /* the index after the longer left parts that start with it */
+    int16_t points; /* its letters' points (the squares' multipliers left out) */
+    int8_t depth;   /* its tiles */
+    int8_t letter;  /* its last tile's letter */
+} LeftPart;
+
+typedef struct LeftParts {
+    int counts[MAX_LETTERS];  /* the rack walked */
+    int blanks;
+    int depth;                /* the longest left part walked; -1: none walked yet */
+    int failed;               /* out of memory: the search walks the DAWG itself */
+    LeftPart *items;
+    size_t len, cap;
+} LeftParts;
+
+/* search.c */
+void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+
+/* leftparts.c */
+void left_parts_init(LeftParts *lp);
+void left_parts_free(LeftParts *lp);
+int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int letters);
+void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters);
+int left_parts_ready(Search *s, LeftParts *lp, int limit);
+void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit);
 
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);

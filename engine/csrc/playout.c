@@ -88,7 +88,13 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
     if (theirs.size == 0 && bag_left(bag) == 0) {
         return (double)(points - their_points - 2 * hand_points(k, &mine));
     }
-    best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), &ours);
+    if (k->ours_on && mine.size > 0 && bag_left(bag) > 0) {
+        /* the same rack as the other candidates of its group: the lines neither move changed are shared */
+        uint32_t changed = lines_changed(k->base.grid, k->position, grid, k->work);
+        shared_our_reply(k, k->ours, grid, &mine, bag_left(bag), changed, &ours);
+    } else {
+        best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), &ours);
+    }
     int our_points = ours.score;
     apply(grid, &mine, bag, &ours);
     int left = bag_left(bag);
@@ -246,6 +252,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     Cross *crosses = NULL;  /* per candidate: the cross-checks of the board after it */
     int8_t *grids = NULL;
     Hand *mine = NULL;
+    int *order = NULL, *group = NULL, *members = NULL;  /* the candidates by the tiles they keep */
     double *values = NULL;
     Bag bag = {NULL, 0, 0, 0};
     k.search = PyMem_Malloc(sizeof(Search));
@@ -253,13 +260,16 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
     k.work = PyMem_Malloc(sizeof(Cross));
+    k.position = PyMem_Malloc(sizeof(Cross));
     k.after = PyMem_Malloc(sizeof(Cross));
     if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.work == NULL ||
-        k.after == NULL) {
+        k.after == NULL || k.position == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     k.search->out.data = NULL;
+    left_parts_init(&k.lefts[0]);
+    left_parts_init(&k.lefts[1]);
     k.memo[0].kept = k.kept;
     k.memo[1].kept = k.kept + ((size_t)1 << rules->rack_size);
     int ntiles;
@@ -302,10 +312,14 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     crosses = PyMem_Malloc((size_t)ncand * sizeof(Cross));
     grids = PyMem_Malloc((size_t)ncand * SQUARES);
     mine = PyMem_Calloc((size_t)ncand, sizeof(Hand));
+    order = PyMem_Calloc((size_t)ncand, sizeof(int));
+    group = PyMem_Calloc((size_t)ncand, sizeof(int));
+    members = PyMem_Calloc((size_t)ncand, sizeof(int));
     values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
     bag.cap = (size_t)bag_size + 3 * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
     bag.tiles = PyMem_Malloc(sizeof(int32_t) * bag.cap);
-    if (plays == NULL || crosses == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL) {
+    if (plays == NULL || crosses == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL ||
+        order == NULL || group == NULL || members == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -313,6 +327,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     cross_fill(&k, k.base.grid, k.work);
+    *k.position = *k.work;
     for (int c = 0; c < ncand; c++) {
         memcpy(grids + (size_t)c * SQUARES, k.base.grid, SQUARES);
         mine[c] = rack;
@@ -336,6 +351,33 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
             goto done;
         }
         share_prepare(&k, k.share, k.work, grids, crosses, ncand);
+        k.ours = share_new(ncand);
+        if (k.ours == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        share_prepare(&k, k.ours, k.work, grids, crosses, ncand);
+    }
+    /* the candidates that keep the same tiles (so the same rack for our reply on every draw) one after
+     * the other: group[c] the first of them, members[g] how many */
+    int placed = 0;
+    for (int c = 0; c < ncand; c++) {
+        group[c] = c;
+        for (int d = 0; d < c; d++) {
+            if (mine[d].blanks == mine[c].blanks && mine[d].size == mine[c].size &&
+                memcmp(mine[d].counts, mine[c].counts, sizeof mine[c].counts) == 0) {
+                group[c] = d;
+                break;
+            }
+        }
+        members[group[c]]++;
+    }
+    for (int c = 0; c < ncand; c++) {
+        for (int d = c; group[c] == c && d < ncand; d++) {
+            if (group[d] == c) {
+                order[placed++] = d;
+            }
+        }
     }
     k.cross = k.work;
     int8_t grid_now[SQUARES];
@@ -349,8 +391,13 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         if (k.share != NULL) {
             share_next_draw(k.share);
         }
-        for (int c = 0; c < ncand && !k.failed; c++) {
+        for (int at = 0; at < ncand && !k.failed; at++) {
+            int c = order[at];  /* each playout stands alone: the order changes no value */
             k.changed = k.share != NULL ? share_changed(k.share, c) : 0;
+            k.ours_on = k.ours != NULL && members[group[c]] > 1;
+            if (k.ours_on && group[c] == c) {
+                share_next_draw(k.ours);  /* a new rack for our reply */
+            }
             memcpy(bag.tiles, d + held, sizeof(int32_t) * (size_t)bag_size);
             bag.len = (size_t)bag_size;
             bag.front = 0;
@@ -372,12 +419,19 @@ done:
     PyMem_Free(k.after);
     PyMem_Free(grids);
     PyMem_Free(mine);
+    PyMem_Free(order);
+    PyMem_Free(group);
+    PyMem_Free(members);
+    PyMem_Free(k.position);
+    share_free(k.ours);
     PyMem_Free(bag.tiles);
     PyMem_Free(k.search);
     PyMem_Free(k.kept);
     PyMem_Free(k.lines);
     PyMem_Free(k.anchors);
     share_free(k.share);
+    left_parts_free(&k.lefts[0]);
+    left_parts_free(&k.lefts[1]);
     PyBuffer_Release(&moves_view);
     PyBuffer_Release(&draws_view);
     return result;

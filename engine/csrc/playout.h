@@ -75,6 +75,11 @@ typedef struct {
     int failed;      /* out of memory */
     struct Share *share;  /* the opponent's replies shared between the candidates of a draw (NULL: none) */
     uint32_t changed;     /* the lines of the current candidate's board that differ from the position's */
+    struct Share *ours;   /* our replies shared between the candidates of a draw that keep the same tiles */
+    int ours_on;          /* whether the current candidate shares its reply (another keeps the same tiles) */
+    Cross *position;      /* the position's board's cross-checks */
+    LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
+    int lefts_recent;     /* the one used last */
 } Kernel;
 
 typedef struct {
@@ -194,6 +199,8 @@ uint32_t share_changed(const Share *share, int candidate);
 uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b);
 void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
                   Play *play);
+void shared_our_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
+                      Play *play);
 
 /* reply.c */
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);

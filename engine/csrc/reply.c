@@ -29,6 +29,15 @@ static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
         s->cross_allowed = k->cross->allowed;
         s->cross_sum = k->cross->sum;
     }
+    /* the rack's left parts: kept for the last two racks, walked when first read */
+    int use = 1 - k->lefts_recent;
+    if (left_parts_match(&k->lefts[k->lefts_recent], hand->counts, hand->blanks, s->letters)) {
+        use = k->lefts_recent;
+    } else if (!left_parts_match(&k->lefts[use], hand->counts, hand->blanks, s->letters)) {
+        left_parts_reset(&k->lefts[use], hand->counts, hand->blanks, s->letters);
+    }
+    k->lefts_recent = use;
+    s->lefts = &k->lefts[use];
 }
 
 
@@ -58,6 +67,7 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
     r->nkept = kept_layout(s, &r->top, r->distinct, r->multiplicity, &r->ndistinct);
     r->values = kept_values(k, hand, r->distinct, r->multiplicity, r->ndistinct, r->nkept);
     r->top.kept_value = r->values->kept;
+    r->top.max_kept = r->values->max_kept;
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
     int n = 0;
     for (int i = 0; i < s->letters; i++) {

@@ -204,3 +204,10 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
     }
     reply_finish(k, bag, &r, play);
 }
+
+/* Our reply (rack `hand`) shared between the candidates of a draw that keep the same tiles: shared_reply
+ * on their own Share, named apart so that a profile tells the two replies' costs apart. */
+void shared_our_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
+                      Play *play) {
+    shared_reply(k, share, grid, hand, bag, changed, play);
+}

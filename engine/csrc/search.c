@@ -113,28 +113,10 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
-/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. */
-static inline int take_tile(Search *s, int l) {
-    if (s->counts[l] == 0) {
-        s->blanks_left--;
-        return 1;
+void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    if (s->out_only && s->room[p] < s->rack_len - ntiles) {
+        return;  /* too few empty squares left on the line for the rest of the rack: no move going out */
     }
-    if (--s->counts[l] == 0) {
-        s->rmask &= ~(1u << l);
-    }
-    return 0;
-}
-
-/* Put back what take_tile took. */
-static inline void return_tile(Search *s, int l, int on_blank) {
-    if (on_blank) {
-        s->blanks_left++;
-    } else if (s->counts[l]++ == 0) {
-        s->rmask |= 1u << l;
-    }
-}
-
-static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
     uint32_t nm = s->mask[node];
     uint32_t m = nm & s->allowed[p];
     if (s->blanks_left == 0) {
@@ -198,7 +180,10 @@ static void extend(Search *s, int p, uint32_t node, int main, int wmul, int cros
         s->letter[s->placed] = l;
         s->placed++;
         if (fin && (!s->out_only || ntiles + 1 == s->rack_len)) {
-            emit(s, main2 * wmul2 + cross2 + bonus, wmul2);
+            int total = main2 * wmul2 + cross2 + bonus;
+            if (!below_top(s, total, s->rack_len - s->placed)) {
+                emit(s, total, wmul2);
+            }
         }
         if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
             extend(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
@@ -317,8 +302,11 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
     s->line = line;
     s->lm = rules->lm[view] + line * SIZE;
     s->wm = rules->wm[view] + line * SIZE;
-    for (int p = 0; p < SIZE; p++) {
+    int room = 0;
+    for (int p = SIZE - 1; p >= 0; p--) {
         s->cells[p] = (int8_t)cell(s, view, line, p);
+        room += s->cells[p] == EMPTY;
+        s->room[p] = (int8_t)room;
     }
     for (int p = 0; p < SIZE; p++) {
         if (s->cells[p] != EMPTY) {
@@ -401,7 +389,11 @@ void search_anchor(Search *s, int anchor, int previous) {
             limit = max_left;
         }
         if (limit > 0 && !s->failed) {
-            left_parts(s, anchor, 0, 0, limit);
+            if (s->lefts != NULL && left_parts_ready(s, s->lefts, limit) == 0) {
+                listed_left_parts(s, s->lefts, anchor, limit);  /* the rack's left parts, walked once */
+            } else {
+                left_parts(s, anchor, 0, 0, limit);
+            }
         }
     }
 }

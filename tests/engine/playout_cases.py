@@ -157,7 +157,8 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
         kernel = NativePlayouts.for_situation(situation, equity)
         assert kernel is not None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
-        candidates = [*equity.best(situation, 6), *odd_candidates(situation)]
+        # the static best twice too: two candidates that keep the same tiles share our reply
+        candidates = [*equity.best(situation, 6), *odd_candidates(situation), *equity.best(situation, 1)]
         dealt = [simulator._deal(situation) for _ in range(draws)]
         rows = kernel.run(candidates, dealt)
         model = equity._model(situation.rules)

@@ -1,0 +1,150 @@
+/*
+ * The left parts of a rack, walked once (search.c, reply.c).
+ *
+ * search_anchor puts every left part the rack can spell along the DAWG (up to the squares free left of
+ * the anchor) before the anchor and extends each whose node goes on with a tile the anchor allows. The
+ * walk depends only on the rack, not on the anchor, and a reply searches tens of anchors with one rack,
+ * so the playout kernel walks it once into a list (node, letters that can follow, depth, the index
+ * after the longer left parts) and each anchor reads the list: the same left parts in the same order,
+ * the rack's tiles taken only for those that are extended.
+ */
+
+#include "native.h"
+
+void left_parts_init(LeftParts *lp) {
+    memset(lp, 0, sizeof *lp);
+    lp->depth = -1;
+    lp->blanks = -1;  /* no rack */
+}
+
+void left_parts_free(LeftParts *lp) {
+    PyMem_Free(lp->items);
+    lp->items = NULL;
+    lp->len = lp->cap = 0;
+}
+
+/* Whether the list is (or will be, when first read) the walk of this rack. */
+int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int letters) {
+    return lp->blanks == blanks && memcmp(lp->counts, counts, sizeof(int) * (size_t)letters) == 0;
+}
+
+/* Make the list the walk of this rack, walked when first read. */
+void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters) {
+    memset(lp->counts, 0, sizeof lp->counts);
+    memcpy(lp->counts, counts, sizeof(int) * (size_t)letters);
+    lp->blanks = blanks;
+    lp->depth = -1;
+    lp->failed = 0;
+    lp->len = 0;
+}
+
+/* The left parts after `node` (`depth` tiles so far worth `points`, at most `limit`), from the rack as s
+ * holds it. */
+static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points, int limit) {
+    uint32_t nm = s->mask[node];
+    uint32_t m = s->blanks_left == 0 ? nm & s->rmask : nm;
+    while (m && !lp->failed) {
+        int l = LOWEST(m);
+        uint32_t bit = 1u << l;
+        m &= m - 1;
+        uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+        if (lp->len == lp->cap) {
+            size_t cap = lp->cap ? 2 * lp->cap : 1024;
+            LeftPart *grown = PyMem_Realloc(lp->items, cap * sizeof(LeftPart));
+            if (grown == NULL) {
+                lp->failed = 1;
+                return;
+            }
+            lp->items = grown;
+            lp->cap = cap;
+        }
+        int on_blank = take_tile(s, l);
+        size_t at = lp->len++;
+        LeftPart *item = &lp->items[at];
+        item->node = n2;
+        item->fits = s->mask[n2] & (s->blanks_left > 0 ? s->all_letters : s->rmask);
+        item->depth = (int8_t)(depth + 1);
+        item->letter = (int8_t)l;
+        item->points = (int16_t)(points + s->points[l]);
+        if (depth + 1 < limit) {
+            walk(s, lp, n2, depth + 1, points + s->points[l], limit);
+        }
+        lp->items[at].skip = (uint32_t)lp->len;  /* the walk may have moved the list */
+        return_tile(s, l, on_blank);
+    }
+}
+
+/* Walk the left parts of s's rack (whole, as search_anchor starts with it) up to `limit` tiles if not
+ * yet walked that far (a longer walk when an anchor needs one: a rack with blanks has many long left
+ * parts, and most anchors have a few free squares on their left): 0 when the list can be read, -1 when
+ * it could not be made (out of memory: the search walks the DAWG itself). */
+int left_parts_ready(Search *s, LeftParts *lp, int limit) {
+    if (lp->failed) {
+        return -1;
+    }
+    if (lp->depth >= limit) {
+        return 0;
+    }
+    lp->len = 0;
+    walk(s, lp, 0, 0, 0, limit);
+    if (lp->failed) {
+        lp->len = 0;
+        return -1;
+    }
+    lp->depth = limit;
+    return 0;
+}
+
+/* search_anchor's left parts of at most `limit` tiles, read from the list, each extended when a tile
+ * left on the rack can go on the anchor after it. The left part's letters stand in s->letter; the rack's
+ * tiles for them are taken as the walk took them, only when a left part is extended, and those of the
+ * letters a left part shares with the one extended before it stay taken. */
+void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit) {
+    uint32_t allowed = s->allowed[anchor];
+    /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
+    int wmul[MAX_RACK + 1], plain = 0;
+    wmul[0] = 1;
+    for (int q = 1; q <= limit; q++) {
+        wmul[q] = wmul[q - 1] * s->wm[anchor - q];
+        plain += plain == q - 1 && s->lm[anchor - q] == 1;
+    }
+    int on_blank[MAX_RACK], taken = 0;  /* the tiles of s->letter[0 .. taken) are off the rack */
+    const LeftPart *items = lp->items;
+    size_t n = lp->len;
+    for (size_t i = 0; i < n && !s->failed;) {
+        const LeftPart *item = &items[i];
+        int k = item->depth;
+        while (taken >= k) {  /* the letters from k - 1 on are another left part's */
+            taken--;
+            return_tile(s, s->letter[taken], on_blank[taken]);
+        }
+        s->letter[k - 1] = item->letter;
+        if (item->fits & allowed) {
+            /* the left part covers anchor - k .. anchor - 1 */
+            for (; taken < k; taken++) {
+                on_blank[taken] = take_tile(s, s->letter[taken]);
+            }
+            int main = 0;
+            if (k <= plain) {
+                main = item->points;
+                for (int q = 0; q < k; q++) {
+                    s->pos[q] = anchor - k + q;
+                }
+            } else {
+                for (int q = 0; q < k; q++) {
+                    int p = anchor - k + q;
+                    s->pos[q] = p;
+                    main += s->points[s->letter[q]] * s->lm[p];
+                }
+            }
+            s->placed = k;
+            extend(s, anchor, item->node, main, wmul[k], 0, k, 1);
+            s->placed = 0;
+        }
+        i = k < limit ? i + 1 : item->skip;
+    }
+    while (taken > 0) {
+        taken--;
+        return_tile(s, s->letter[taken], on_blank[taken]);
+    }
+}
