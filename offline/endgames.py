@@ -5,12 +5,15 @@ English lexicon) at the first turn with the bag empty, when both racks hold seve
 bench reads (``offline/data/endgames-7.txt``) was made with ``--seed 2026 --count 20``; each entry is
 ``= NAME MINE THEIRS SCORELESS`` (``?`` a blank) and the 15 rows of the board (lower case a blank).
 ``measure`` solves each with the active solver (``engine.nativeendgame.solve_endgame``) within a time
-budget and prints nodes per CPU second and how many were solved exactly.
+budget and prints nodes per CPU second and how many were solved exactly; ``--nodes N`` gives each a
+budget of N nodes and no time limit instead, so that each line's nodes are the count the search needed
+to finish (when ``complete=True``): the same on every machine and under any load.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -135,14 +138,16 @@ def measure(
     clock: Callable[[], float] = time.monotonic,
     cpu: Callable[[], float] = time.process_time,
     report: Callable[[str], None] = print,
+    max_nodes: int | None = None,
 ) -> Figures:
-    """Solve each endgame within ``seconds``; one line per endgame through ``report``."""
+    """Solve each endgame within ``seconds`` (and ``max_nodes`` nodes when given); one line per endgame
+    through ``report``."""
     solved = nodes = 0
     cpu_total = slowest = 0.0
     for e in endgames:
         started = cpu()
         result = solver(e.board, e.mine, e.theirs, lexicon, rules, scoreless=e.scoreless, seconds=seconds,
-                               clock=clock)  # fmt: skip
+                        clock=clock, max_nodes=max_nodes)  # fmt: skip
         spent = cpu() - started
         cpu_total += spent
         slowest = max(slowest, result.seconds)
@@ -155,10 +160,11 @@ def measure(
     return Figures(len(endgames), solved, nodes, cpu_total, slowest)
 
 
-def summary(figures: Figures, solver: str, seconds: float) -> str:
+def summary(figures: Figures, solver: str, seconds: float, max_nodes: int | None = None) -> str:
     """The closing line: the solver, the share solved exactly within the budget, nodes per CPU second."""
+    within = f"{seconds:g}s" if max_nodes is None else f"{max_nodes}_nodes"
     return (
-        f"# endgames\tsolver={solver}\tsolved_within_{seconds:g}s={figures.solved}/{figures.endgames}"
+        f"# endgames\tsolver={solver}\tsolved_within_{within}={figures.solved}/{figures.endgames}"
         f"\tnodes_per_cpu_s={figures.nodes_per_cpu_second:,.0f}\tnodes={figures.nodes}\tcpu_s={figures.cpu_seconds:.2f}"
     )
 
@@ -186,14 +192,26 @@ def main(argv: list[str] | None = None) -> int:
         help="the clock the time budget is read on: wall (default) or cpu (the process's CPU time, so that"
         " the load of other work on the machine does not decide how deep each gets)",
     )  # fmt: skip
+    parser.add_argument(
+        "--nodes", type=int, metavar="N",
+        help="give each endgame N nodes and no time limit (so each line's nodes are what the search needed to"
+        " finish, the same on every machine); --seconds and --clock are then not used",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error(f"--count must be at least 1, got {args.count}")
+    if args.nodes is not None and args.nodes < 1:
+        parser.error(f"--nodes must be at least 1, got {args.nodes}")
     rules, lexicon = english()
     if args.write:
         made = list(from_self_play(args.count, args.seed, rules, lexicon))
         write(made, args.write, f"python -m offline.endgames --write FILE --seed {args.seed} --count {args.count}")
         print(f"{len(made)} endgames written to {args.write}")
+        return 0
+    if args.nodes is not None:
+        figures = measure(read(DEFAULT_FILE, rules), rules, lexicon, math.inf, solver=SOLVERS[args.solver],
+                          max_nodes=args.nodes)  # fmt: skip
+        print(summary(figures, args.solver, math.inf, args.nodes))
         return 0
     figures = measure(read(DEFAULT_FILE, rules), rules, lexicon, args.seconds, solver=SOLVERS[args.solver],
                       clock=CLOCKS[args.clock])  # fmt: skip

@@ -5,8 +5,10 @@
  * With the bag empty both racks are known. Negamax with alpha-beta finds the play that maximises the
  * mover's final spread: the points of every turn to the end, plus the end of the game (a player who
  * empties the rack gains twice the other's rack points; the `scoreless_to_end`-th scoreless turn in a
- * row ends it with each player losing their own rack points). Iterative deepening runs to the end of
- * the tree; a node at depth 0 is guessed (whose rack weighs more) and marks the iteration as cut off.
+ * row ends it with each player losing their own rack points). Two shallow iterations (depth 2 and 4)
+ * fill the table's best moves, then one search goes to the end of the tree (endgamecall.c: the
+ * iterations between cost more nodes than their order saves); a node at depth 0 is guessed (whose rack
+ * weighs more) and marks the iteration as cut off.
  * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
  * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
@@ -25,7 +27,8 @@
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
  * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
- * runs out in the middle of an iteration, the best move of the deepest finished one is returned.
+ * runs out in the middle of an iteration, the best move of the deepest finished one is returned, or a
+ * root move the unfinished one proved better than that (the move it tried first).
  */
 
 #include "endgame.h"
@@ -427,6 +430,14 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             if (value > best_value) {
                 best_value = value;
                 best = move;
+            }
+            if (best_out != NULL && tried_first && value > alpha && value > sv->root_floor) {
+                /* the root (the only call with best_out): this move is proved better than the one
+                 * tried first, which is at most alpha, and than the last iteration's best (see
+                 * root_floor) */
+                sv->root_better = 1;
+                sv->root_value = value;
+                sv->root_move = move;
             }
             if (value > alpha) {
                 alpha = value;

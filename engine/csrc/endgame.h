@@ -23,6 +23,12 @@
 #ifndef ASPIRATION
 #define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
 #endif
+#ifndef SHALLOW_STEP
+#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2, 4 (endgamecall.c) */
+#endif
+#ifndef SHALLOW_LAST
+#define SHALLOW_LAST 4
+#endif
 #ifndef LEAF_SCAN
 #define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leafscan.c) */
 #endif
@@ -30,7 +36,7 @@
 #define ORDER_TILES 2
 #endif
 #ifndef ORDER_POINTS
-#define ORDER_POINTS 2
+#define ORDER_POINTS 7  /* 5 to 8 take about as many nodes on the real endgames, 2 half as many again */
 #endif
 
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
@@ -142,6 +148,15 @@ typedef struct {
     LineSlot lines[2][LINES][LINE_WAYS];  /* [side][view * SIZE + line][way] */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
+    /* at the root of an iteration: a move proved better than the one tried first (the last iteration's
+     * best), its value (exact, or a lower bound when it reached beta); root_better: 0 when none.
+     * root_floor: what such a move must beat besides the move tried first (when the root's window
+     * failed low, the last iteration's best is only known to be at most its bottom; the search
+     * again with the whole window tries another move first) */
+    int root_better;
+    int root_floor;
+    int root_value;
+    EMove root_move;
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;

@@ -74,6 +74,23 @@ static PyObject *move_object(const EMove *move) {
     return Py_BuildValue("(Nii)", tiles, (int)move->view, (int)move->score);
 }
 
+/* The iterations of deepening: SHALLOW_STEP, 2 * SHALLOW_STEP, .. up to SHALLOW_LAST, then the whole
+ * `max_depth` at once. On the real endgames the iterations between cost more than they save: their
+ * leaves are guesses, so each searches its tree again, and the order they leave in the table helps the
+ * whole search less than it costs (a search of the whole depth right after depth 2 and 4 visits about
+ * half the nodes of one deepened a ply at a time; docs/measurements.md). */
+static int first_depth(int max_depth) {
+    return SHALLOW_STEP < max_depth ? SHALLOW_STEP : max_depth;
+}
+
+static int next_depth(int depth, int max_depth) {
+    if (depth >= max_depth) {
+        return max_depth + 1;
+    }
+    int next = depth + SHALLOW_STEP;
+    return next > SHALLOW_LAST || next > max_depth ? max_depth : next;
+}
+
 PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
@@ -169,19 +186,28 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     EMove best_move;
     memset(&best_move, 0, sizeof(EMove));
     int best_value = 0, finished = 0, complete = 0, have_best = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    for (int depth = first_depth(max_depth); depth <= max_depth; depth = next_depth(depth, max_depth)) {
         /* an aspiration window around the last iteration's value; searched again with the whole window
          * when the value falls outside it */
         int low = have_best ? best_value - ASPIRATION : -INFINITE_VALUE;
         int high = have_best ? best_value + ASPIRATION : INFINITE_VALUE;
         sv->cut = 0;
         EMove move;
+        sv->root_better = 0;
+        sv->root_floor = -INFINITE_VALUE;
         int value = value_of(sv, depth, low, high, &mine, &theirs, scoreless, key, &move);
         if (!sv->stop && (value <= low || value >= high) && have_best) {
             sv->cut = 0;
+            sv->root_floor = value <= low ? low : -INFINITE_VALUE;
             value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, &mine, &theirs, scoreless, key, &move);
         }
         if (sv->stop) {
+            if (sv->stop == 1 && have_best && sv->root_better) {
+                /* out of budget inside the iteration: a root move it proved better than the last
+                 * iteration's best (tried first) is the better answer */
+                best_move = sv->root_move;
+                best_value = sv->root_value;
+            }
             break;
         }
         best_value = value;

@@ -82,3 +82,38 @@ def test_the_command_reads_the_budget_on_the_clock_chosen(
         .out.strip()
         .endswith(f"solved_within_2s=1/20\tnodes_per_cpu_s=2,000\tnodes=1000\tcpu_s=0.50\tclock={choice}")
     )
+
+
+@pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
+def test_a_node_budget_gives_the_same_counts_on_any_clock() -> None:
+    """``--nodes``: each endgame stops at its node budget, whatever the clocks say."""
+    rules, lexicon = english()
+    shipped = read(DEFAULT_FILE, rules)[:2]
+    runs = []
+    for _ in range(2):
+        lines: list[str] = []
+        figures = measure(shipped, rules, lexicon, math.inf, solver=SOLVERS["native"], clock=lambda: 0.0,
+                          report=lines.append, max_nodes=640)  # fmt: skip
+        assert figures.nodes == 2 * 640 and figures.solved == 0
+        runs.append([line.rsplit("\tseconds=", 1)[0] for line in lines])
+    assert runs[0] == runs[1] and "\tnodes=640" in runs[0][0]
+    closing = summary(figures, "native", math.inf, 640)
+    assert closing.startswith("# endgames\tsolver=native\tsolved_within_640_nodes=0/2")
+
+
+def test_the_command_with_nodes_runs_without_a_time_limit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    used: dict[str, Any] = {}
+
+    def fake_measure(found: list[Any], rules: Any, lexicon: Any, seconds: float, **options: Any) -> Any:
+        used.update(options, seconds=seconds)
+        return endgames.Figures(len(found), 3, 5000, 0.5, 0.1)
+
+    monkeypatch.setattr(endgames, "measure", fake_measure)
+    assert endgames.main(["--nodes", "5000"]) == 0
+    assert used["max_nodes"] == 5000 and used["seconds"] == math.inf
+    assert "solved_within_5000_nodes=3/20" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        endgames.main(["--nodes", "0"])
+    assert "--nodes must be at least 1, got 0" in capsys.readouterr().err
