@@ -35,6 +35,7 @@ from engine.score import validate
 from engine.strategy import Situation, Strategy, strategy_named
 from engine.tiles import board_tile
 from offline.errors import CheckoutError
+from offline.strategyserver import rule_numbers
 
 #: ``checkout:PATH:SPEC`` plays SPEC (a strategy name there, such as ``sim``) of the checkout at PATH.
 CHECKOUT_PREFIX = "checkout:"
@@ -324,12 +325,7 @@ class _Server:
 
 
 def _same_rules(rules: Ruleset, theirs: object, who: str) -> None:
-    alphabet = rules.alphabet
-    mine = {
-        "symbols": list(alphabet.symbols), "points": list(alphabet.points), "counts": list(alphabet.counts),
-        "blanks": alphabet.blanks, "rack_size": rules.rack_size, "bingo_bonus": rules.bingo_bonus,
-        "swap_min_bag": rules.swap_min_bag, "scoreless_turns_to_end": rules.scoreless_turns_to_end,
-    }  # fmt: skip
+    mine = rule_numbers(rules)
     if not isinstance(theirs, dict):
         raise CheckoutError(f"{who} answered garbage for the rules of ruleset {rules.id}: {theirs!r:.200}")
     for field, value in mine.items():

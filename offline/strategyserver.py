@@ -47,6 +47,16 @@ def _end_with_parent(parent: int) -> None:
         os._exit(0)
 
 
+def rule_numbers(rules: Any) -> dict[str, Any]:
+    """The numbers of a ruleset that both sides of the pipe must share (the client compares them)."""
+    alphabet = rules.alphabet
+    return {
+        "symbols": list(alphabet.symbols), "points": list(alphabet.points), "counts": list(alphabet.counts),
+        "blanks": alphabet.blanks, "rack_size": rules.rack_size, "bingo_bonus": rules.bingo_bonus,
+        "swap_min_bag": rules.swap_min_bag, "scoreless_turns_to_end": rules.scoreless_turns_to_end,
+    }  # fmt: skip
+
+
 class Server:
     """The other checkout's strategy, its lexicons by table number, and the moves it answers."""
 
@@ -101,13 +111,7 @@ class Server:
             built = f"the lexicon built from {path} has {len(lexicon)} words"
             return {"error": f"{built} (sent: {count}) or another checksum"}
         self.tables.append((rules, lexicon))
-        alphabet = rules.alphabet
-        numbers = {
-            "symbols": list(alphabet.symbols), "points": list(alphabet.points), "counts": list(alphabet.counts),
-            "blanks": alphabet.blanks, "rack_size": rules.rack_size, "bingo_bonus": rules.bingo_bonus,
-            "swap_min_bag": rules.swap_min_bag, "scoreless_turns_to_end": rules.scoreless_turns_to_end,
-        }  # fmt: skip
-        return {"table": len(self.tables) - 1, "rules": numbers}
+        return {"table": len(self.tables) - 1, "rules": rule_numbers(rules)}
 
     def moves(self, request: dict[str, Any], op: str) -> list[Any]:
         from engine.board import Board  # noqa: PLC0415

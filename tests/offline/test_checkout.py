@@ -30,6 +30,7 @@ from engine.movegen import generate
 from engine.strategy import Situation, Strategy, strategy_named
 from offline.checkout import CheckoutStrategy, arena_strategy, check_strategy_name, close_servers, warm_up
 from offline.errors import CheckoutError
+from offline.strategyserver import rule_numbers
 from tests.lexicons import EN, english
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,13 +162,7 @@ HELLO = json.dumps({"protocol": 1, "strategy": "equity", "engine": "fake"})
 
 
 def lexicon_answer() -> str:
-    alphabet = EN.alphabet
-    rules = {
-        "symbols": list(alphabet.symbols), "points": list(alphabet.points), "counts": list(alphabet.counts),
-        "blanks": alphabet.blanks, "rack_size": EN.rack_size, "bingo_bonus": EN.bingo_bonus,
-        "swap_min_bag": EN.swap_min_bag, "scoreless_turns_to_end": EN.scoreless_turns_to_end,
-    }  # fmt: skip
-    return json.dumps({"table": 0, "rules": rules})
+    return json.dumps({"table": 0, "rules": rule_numbers(EN)})
 
 
 def first_move(checkout: Path, lexicon: Dawg) -> None:
