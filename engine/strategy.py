@@ -301,10 +301,9 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
     return (2, ())
 
 
-#: The exact endgame search's node budget a move in ``sim`` (about 0.5 CPU seconds for a 7-tile endgame
-#: with the C solver, 1.3 at most; 10 of the 20 real 7-tile endgames of offline/data/endgames-7.txt finish
-#: within it).
-SIM_ENDGAME_NODES = 250_000
+#: The exact endgame search's node budget a move in ``sim`` (about 0.4 CPU seconds for a 7-tile endgame
+#: with the C solver; 7 of the 20 real 7-tile endgames of offline/data/endgames-7.txt finish within it).
+SIM_ENDGAME_NODES = 500_000
 
 
 #: The strategies by name, for the command line and the config.
