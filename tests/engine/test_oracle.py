@@ -18,7 +18,7 @@ from tests.engine.oracle import Key, oracle_moves
 from tests.engine.randomgames import random_games
 
 SIZE = 15
-POSITIONS = 36
+POSITIONS = 24
 ACROSS, DOWN = (0, 1), (1, 0)
 
 
