@@ -14,6 +14,7 @@ import json
 import random
 from array import array
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from dictionaries import ENGLISH_DAWG, bundled_path
@@ -31,7 +32,9 @@ from tests.engine.native_cases import SIZE, Case, empty_grid, module
 EN = Ruleset.for_id(5)
 
 
+@cache
 def english() -> Dawg:
+    """The bundled English lexicon, loaded once."""
     return Dawg.load(bundled_path(ENGLISH_DAWG), EN.alphabet)
 
 

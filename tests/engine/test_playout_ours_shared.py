@@ -20,7 +20,6 @@ from functools import cache
 import pytest
 
 from engine import native
-from engine.dawg import Dawg
 from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import generate
 from engine.playout import NativePlayouts
@@ -35,15 +34,10 @@ DRAWS = 2
 
 
 @cache
-def lexicon() -> Dawg:
-    return english()
-
-
-@cache
 def situations() -> list[Situation]:
     """Positions of seeded games other than the other playout tests', the last ones before the bag is empty
     included."""
-    return positions(lexicon(), range(320, 326), every=6)
+    return positions(english(), range(320, 326), every=6)
 
 
 def kept(situation: Situation, move: Placement) -> Rack:

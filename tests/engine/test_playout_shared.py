@@ -15,7 +15,6 @@ from functools import cache
 import pytest
 
 from engine import native
-from engine.dawg import Dawg
 from engine.move import Move, Pass, Placement, Swap
 from engine.movegen import generate
 from engine.playout import NativePlayouts
@@ -29,14 +28,9 @@ DRAWS = 3
 
 
 @cache
-def lexicon() -> Dawg:
-    return english()
-
-
-@cache
 def situations() -> list[Situation]:
     """Positions of seeded games other than test_playout.py's, the last ones before the bag is empty included."""
-    return positions(lexicon(), range(300, 308), every=7)
+    return positions(english(), range(300, 308), every=7)
 
 
 def squares(move: Move) -> set[tuple[int, int]]:
