@@ -20,6 +20,7 @@ from bot.views import ruleset_id
 from engine.errors import EngineError, LexiconError
 from engine.strategy import STRATEGIES
 from offline.arena import arena_lines
+from offline.checkout import CLOCKS
 from offline.errors import OfflineError
 from offline.learn import Settings as LearnSettings
 from offline.learn import learn
@@ -74,6 +75,14 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         help="keep every finished chunk of pairs in this directory: an interrupted match goes on where it "
         "stopped when the same command runs again, and a larger --pairs adds to the pairs played",
     )
+    arena_parser.add_argument(
+        "--clock",
+        choices=CLOCKS,
+        default="wall",
+        help="what a strategy's time budget counts: wall (default), or cpu: every strategy thinks in a "
+        "process of its own and its budget counts that process's CPU time, so a loaded machine cuts "
+        "neither side's thinking (times a move are still printed in wall time)",
+    )
     arena_parser.set_defaults(handler=arena)
 
     learn_parser = commands.add_parser(
@@ -123,7 +132,7 @@ def arena(args: argparse.Namespace) -> int:
     try:
         pairs = args.pairs or (args.games // 2 if args.games else 100)
         for line in arena_lines(
-            args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work, args.scheduler
+            args.a, args.b, pairs, args.ruleset, args.seed, args.workers, args.work, args.scheduler, args.clock
         ):
             print(line)
     except Stopped as stop:

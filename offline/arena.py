@@ -26,15 +26,16 @@ from offline.errors import WorkDirError
 from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 
 
-def _play(a: str, b: str, ruleset: int, match_seed: int, pairs: tuple[int, int]) -> list[GameRecord]:
+def _play(a: str, b: str, ruleset: int, match_seed: int, clock: str, pairs: tuple[int, int]) -> list[GameRecord]:
     """Worker: play pairs first..last (inclusive) of the match."""
     rules = Ruleset.for_id(ruleset)
     lexicon = worker_lexicon(ruleset)
     records: list[GameRecord] = []
     first, last = pairs
-    warm_up((arena_strategy(a), arena_strategy(b)), rules, lexicon)  # not counted as thinking time
+    warm_up((arena_strategy(a, clock), arena_strategy(b, clock)), rules, lexicon)  # not counted as thinking time
     for pair in range(first, last + 1):
-        records.extend(play_pair(arena_strategy(a), arena_strategy(b), rules, lexicon, pair_seed(match_seed, pair)))
+        one, other = arena_strategy(a, clock), arena_strategy(b, clock)
+        records.extend(play_pair(one, other, rules, lexicon, pair_seed(match_seed, pair)))
     return records
 
 
@@ -70,18 +71,22 @@ def run_arena(
     progress: Callable[[int, int], None] | None = None,
     work: Path | None = None,
     scheduler: str | None = None,
+    clock: str = "wall",
 ) -> list[GameRecord]:
     """Play ``pairs`` mirrored pairs of A against B; records in pair order (deterministic for a seed).
 
     With ``work``, finished chunks are kept there and the ones already there are not played again; with
-    ``scheduler``, the chunks run on that Dask cluster instead of ``workers`` local processes."""
+    ``scheduler``, the chunks run on that Dask cluster instead of ``workers`` local processes; with
+    ``clock="cpu"`` each strategy thinks in a server process of its own, its time budget counted on
+    that process's CPU time (``offline.checkout``)."""
     for name in (a, b):
-        check_strategy_name(name)  # unknown names fail here, not in a worker
+        check_strategy_name(name, clock)  # unknown names fail here, not in a worker
     worker_lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it
     chunks = [(first, min(first + chunk, pairs) - 1) for first in range(0, pairs, chunk)]
     results: dict[int, list[GameRecord]] = {}
     if work is not None:
-        workdir.prepare(work, {"a": a, "b": b, "ruleset": ruleset, "seed": seed, "chunk": chunk})
+        settings = {"a": a, "b": b, "ruleset": ruleset, "seed": seed, "chunk": chunk, "clock": clock}
+        workdir.prepare(work, settings, defaults={"clock": "wall"})  # older directories name no clock
         for index, (first, last) in enumerate(chunks):
             path = chunk_file(work, first, last)
             if path.exists():
@@ -90,7 +95,7 @@ def run_arena(
     finished = sum(last - first + 1 for index, (first, last) in enumerate(chunks) if index in results)
     if progress:
         progress(finished, pairs)
-    play = partial(_play, a, b, ruleset, seed)
+    play = partial(_play, a, b, ruleset, seed, clock)
     tables = tuple(file for file in (table_file(a), table_file(b)) if file is not None)
     needs = partial(worker_needs, ruleset, tables)
     for position, records in run_chunks(
@@ -116,6 +121,7 @@ def arena_lines(
     workers: int | None,
     work: Path | None = None,
     scheduler: str | None = None,
+    clock: str = "wall",
 ) -> Iterator[str]:
     """Run a match with progress on stderr and yield the summary lines."""
     started = time.monotonic()
@@ -129,6 +135,8 @@ def arena_lines(
         progress=progress_printer("pairs"),
         work=work,
         scheduler=scheduler,
+        clock=clock,
     )
     yield from summarize(records).lines(a, b)
-    yield f"  ruleset {ruleset}, seed {seed}, {time.monotonic() - started:.0f} s"
+    on = ", thinking on each strategy's own CPU time" if clock == "cpu" else ""
+    yield f"  ruleset {ruleset}, seed {seed}{on}, {time.monotonic() - started:.0f} s"

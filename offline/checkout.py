@@ -12,6 +12,10 @@ Both sides play the same word list: before the first move of a lexicon the clien
 plays with to a file, and the server builds its lexicon from them, after checking them against their
 checksum; the ruleset's numbers (letters, points, counts, rack size...) must be the same on both sides.
 Every move the server answers is checked here before the game sees it.
+
+With the CPU clock (``arena --clock cpu``) every strategy, this checkout's too, plays in a server of its
+own whose clock is that process's CPU time: a time budget then buys the same thinking however loaded the
+machine is, and two timed strategies get equal time in a match run beside other work.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,25 +40,32 @@ from engine.score import validate
 from engine.strategy import Situation, Strategy, strategy_named
 from engine.tiles import board_tile
 from offline.errors import CheckoutError
-from offline.strategyserver import rule_numbers
+from offline.strategyserver import CPU_CLOCK_FLAG, rule_numbers
 
 #: ``checkout:PATH:SPEC`` plays SPEC (a strategy name there, such as ``sim``) of the checkout at PATH.
 CHECKOUT_PREFIX = "checkout:"
 SERVER_SCRIPT = Path(__file__).with_name("strategyserver.py")
 PROTOCOL = 1
+#: What a strategy's time budget is counted on: the wall clock, or its own server process's CPU time.
+CLOCKS = ("wall", "cpu")
+#: This checkout, the one the arena runs, for ``--clock cpu`` (its strategies are served like another's).
+THIS_CHECKOUT = Path(__file__).resolve().parents[1]
 _STDERR_TAIL = 600  # characters of the server's stderr quoted when it fails
 
 
 @dataclass(frozen=True)
 class Checkout:
-    """Where the other strategy lives: the checkout's directory and the strategy's name there."""
+    """Where the other strategy lives: the checkout's directory, the strategy's name there, the Python
+    that runs it (None: the checkout's own venv) and whether its clock is its server's CPU time."""
 
     root: Path
     spec: str
+    interpreter: Path | None = None
+    cpu_clock: bool = False
 
     @property
     def python(self) -> Path:
-        return self.root / ".venv" / "bin" / "python"
+        return self.interpreter or self.root / ".venv" / "bin" / "python"
 
 
 def parse_checkout(name: str) -> Checkout | None:
@@ -81,18 +93,34 @@ def parse_checkout(name: str) -> Checkout | None:
     return checkout
 
 
-def arena_strategy(name: str) -> Strategy:
-    """A strategy by name for the arena: ``checkout:PATH:SPEC`` or any name ``strategy_named`` knows."""
+def served_checkout(name: str, clock: str = "wall") -> Checkout | None:
+    """The checkout that serves the strategy ``name`` (None: it plays in this process). On the wall clock
+    only ``checkout:PATH:SPEC`` is served; on the CPU clock every strategy is, this checkout's by this
+    Python, so that each thinks on its own process's CPU time."""
+    if clock not in CLOCKS:
+        raise CheckoutError(f"clock {clock!r}: expected one of {', '.join(CLOCKS)}")
     checkout = parse_checkout(name)
+    if clock == "wall":
+        return checkout
+    if checkout is None:
+        strategy_named(name)  # a name this checkout does not know fails here, as in process
+        checkout = Checkout(THIS_CHECKOUT, name, interpreter=Path(sys.executable))
+    return replace(checkout, cpu_clock=True)
+
+
+def arena_strategy(name: str, clock: str = "wall") -> Strategy:
+    """A strategy by name for the arena: ``checkout:PATH:SPEC`` or any name ``strategy_named`` knows, on
+    the wall clock or (``clock="cpu"``) in a server of its own on that process's CPU time."""
+    checkout = served_checkout(name, clock)
     if checkout is None:
         return strategy_named(name)
     return CheckoutStrategy(name, checkout)
 
 
-def check_strategy_name(name: str) -> None:
-    """Fail now on a name that could not play: for a checkout, a server is started and asked for SPEC (a
-    SPEC the other checkout does not know is a CheckoutError quoting its answer), then ended."""
-    checkout = parse_checkout(name)
+def check_strategy_name(name: str, clock: str = "wall") -> None:
+    """Fail now on a name that could not play: for a served strategy, a server is started and asked for
+    SPEC (a SPEC the other checkout does not know is a CheckoutError quoting its answer), then ended."""
+    checkout = served_checkout(name, clock)
     if checkout is None:
         strategy_named(name)
         return
@@ -193,13 +221,16 @@ class _Server:
 
     def __init__(self, checkout: Checkout) -> None:
         self.checkout = checkout
-        self.who = f"the strategy server of checkout {checkout.root} ({checkout.spec})"
+        clock = ", on its CPU clock" if checkout.cpu_clock else ""
+        self.who = f"the strategy server of checkout {checkout.root} ({checkout.spec}{clock})"
         self.owner = os.getpid()
         self.busy = False
         self.tables: dict[tuple[int, Ruleset], tuple[Dawg, int]] = {}  # by id(lexicon), which the value keeps
         self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
         command = [str(checkout.python), "-I", str(SERVER_SCRIPT), str(checkout.root), str(os.getpid())]
+        if checkout.cpu_clock:
+            command.append(CPU_CLOCK_FLAG)
         try:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
@@ -216,6 +247,11 @@ class _Server:
         if hello.get("protocol") != PROTOCOL:
             self.close()
             raise CheckoutError(f"{self.who} speaks protocol {hello.get('protocol')!r}, not {PROTOCOL}")
+        wanted = "cpu" if checkout.cpu_clock else "wall"
+        if hello.get("clock", "wall") != wanted:  # a server that names no clock reads the wall clock
+            self.close()
+            found = hello.get("clock", "wall")
+            raise CheckoutError(f"{self.who} thinks on the {found!r} clock, not the {wanted!r} one")
 
     def request(self, payload: dict[str, Any], where: str) -> dict[str, Any]:
         """The answer to one request; CheckoutError if the server ended, answered no JSON object or an error."""
@@ -359,10 +395,12 @@ def close_servers() -> None:
 
 __all__ = [
     "CHECKOUT_PREFIX",
+    "CLOCKS",
     "Checkout",
     "CheckoutStrategy",
     "arena_strategy",
     "check_strategy_name",
     "parse_checkout",
+    "served_checkout",
     "warm_up",
 ]

@@ -1,12 +1,14 @@
 """The strategy of another checkout of this project, served over a pipe (``offline.checkout`` is the client).
 
-    CHECKOUT/.venv/bin/python -I strategyserver.py CHECKOUT PARENT_PID
+    CHECKOUT/.venv/bin/python -I strategyserver.py CHECKOUT PARENT_PID [--cpu-clock]
 
 runs under the other checkout's own Python and imports THAT checkout's ``engine`` (CHECKOUT first on
 ``sys.path``), so the arena can play an older (or newer) version of a strategy against today's. It reads
 one JSON object a line on stdin and answers one a line on stdout:
 
-* ``{"op": "hello", "spec": "sim"}``: the strategy by that name there; answers its name and engine path.
+* ``{"op": "hello", "spec": "sim"}``: the strategy by that name there; answers its name, engine path and
+  clock (``"cpu"`` with ``--cpu-clock``: ``time.monotonic``, every strategy's clock, reads this process's
+  CPU time, set before the engine is imported, so a time budget is thinking the load cannot cut).
 * ``{"op": "lexicon", "ruleset": 5, "layout": [[...]], "start": [7, 7], "words": FILE, "checksum": HEX,
   "count": N}``: build the lexicon from FILE (every word's tile codes, each followed by a 0xFF byte: the
   bytes the lexicons' source checksum is taken over), after checking the file against the checksum and
@@ -29,10 +31,23 @@ import json
 import os
 import signal
 import sys
+import time
 from typing import Any, TextIO
 
 PROTOCOL = 1
+CPU_CLOCK_FLAG = "--cpu-clock"
 _PR_SET_PDEATHSIG = 1
+
+
+def use_cpu_clock() -> None:
+    """Make ``time.monotonic`` this process's CPU time. Called before the engine is imported, so that the
+    clocks its strategies and searches take by default (``clock=time.monotonic``, bound at import) count
+    only the thinking of this process, whatever else the machine runs."""
+    time.monotonic = time.process_time
+
+
+def clock_name() -> str:
+    return "cpu" if time.monotonic is time.process_time else "wall"
 
 
 def _end_with_parent(parent: int) -> None:
@@ -89,7 +104,7 @@ class Server:
             self.strategy = strategy_named(spec)
         except ValueError as error:
             return {"error": str(error), "unknown_spec": True}
-        return {"protocol": PROTOCOL, "strategy": self.strategy.name, "engine": where}
+        return {"protocol": PROTOCOL, "strategy": self.strategy.name, "engine": where, "clock": clock_name()}
 
     def lexicon(self, request: dict[str, Any]) -> dict[str, Any]:
         from engine.dawg import Dawg  # noqa: PLC0415
@@ -171,10 +186,12 @@ def serve(checkout: str, requests: TextIO, answers: TextIO) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        sys.stderr.write("usage: strategyserver.py CHECKOUT PARENT_PID\n")
+    if len(argv) not in (2, 3) or (len(argv) == 3 and argv[2] != CPU_CLOCK_FLAG):
+        sys.stderr.write(f"usage: strategyserver.py CHECKOUT PARENT_PID [{CPU_CLOCK_FLAG}]\n")
         return 2
     checkout, parent = argv[0], int(argv[1])
+    if len(argv) == 3:
+        use_cpu_clock()
     _end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the arena's to handle
     sys.path.insert(0, os.path.abspath(checkout))

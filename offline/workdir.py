@@ -17,8 +17,9 @@ from offline.errors import WorkDirError
 MANIFEST = "manifest.json"
 
 
-def prepare(work: Path, wanted: dict[str, object]) -> None:
-    """Create the work directory with its manifest, or check an existing one has the same settings."""
+def prepare(work: Path, wanted: dict[str, object], defaults: dict[str, object] | None = None) -> None:
+    """Create the work directory with its manifest, or check an existing one has the same settings;
+    ``defaults`` are the values of settings added later, which a manifest written before lacks."""
     work.mkdir(parents=True, exist_ok=True)
     manifest = work / MANIFEST
     if manifest.exists():
@@ -29,7 +30,9 @@ def prepare(work: Path, wanted: dict[str, object]) -> None:
         if not isinstance(found, dict):
             raise WorkDirError(f"{manifest} is not a manifest (a JSON object)")
         different = [
-            f"{key} {found.get(key)!r} (asked {value!r})" for key, value in wanted.items() if found.get(key) != value
+            f"{key} {seen!r} (asked {value!r})"
+            for key, value in wanted.items()
+            if (seen := found.get(key, (defaults or {}).get(key))) != value
         ]
         if different:
             raise WorkDirError(
