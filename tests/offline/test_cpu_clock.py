@@ -11,10 +11,21 @@ from pathlib import Path
 import pytest
 
 from engine.arena import GameRecord
+from engine.dawg import Dawg
+from offline import checkout as checkout_module
+from offline import workdir
 from offline.arena import run_arena
-from offline.checkout import THIS_CHECKOUT, CheckoutStrategy, arena_strategy, check_strategy_name, served_checkout
+from offline.checkout import (
+    THIS_CHECKOUT,
+    CheckoutStrategy,
+    arena_strategy,
+    check_strategy_name,
+    close_servers,
+    served_checkout,
+)
 from offline.errors import CheckoutError, WorkDirError
 from offline.strategyserver import clock_name
+from tests.lexicons import EN, english
 from tests.offline.test_checkout import HELLO, scripted
 
 # The clocks the engine's budgets read by default, printed by a fresh interpreter (the defaults are bound
@@ -90,19 +101,30 @@ def essence(records: list[GameRecord]) -> list[tuple[object, ...]]:
     return [(r.seed, r.seat_of_a, r.scores, r.bingos, r.swaps, r.moves) for r in records]
 
 
-def test_a_match_on_the_cpu_clock_plays_the_moves_of_the_wall_clock(tmp_path: Path) -> None:
-    settings = {"pairs": 1, "ruleset": 5, "seed": 3, "workers": 1, "chunk": 1}
+def test_a_match_on_the_cpu_clock_plays_the_moves_of_the_wall_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    short = Dawg.build([word for word in english().words() if len(word) <= 4], EN.alphabet)
+    monkeypatch.setattr("offline.arena.worker_lexicon", lambda ruleset: short)  # one worker: in this process
+    settings = {"pairs": 2, "ruleset": 5, "seed": 3, "workers": 1, "chunk": 1}
     work = tmp_path / "work"
     served = run_arena("equity", "greedy", clock="cpu", work=work, **settings)  # type: ignore[arg-type]
+    servers = {(c.root, c.spec, c.interpreter, c.cpu_clock) for c in checkout_module._SERVERS}
+    close_servers()
+    this = (THIS_CHECKOUT, Path(sys.executable), True)
+    assert servers == {(this[0], "equity", *this[1:]), (this[0], "greedy", *this[1:])}  # both sides were served
     assert essence(served) == essence(run_arena("equity", "greedy", **settings))  # type: ignore[arg-type]
+    assert len({record.scores for record in served}) == 4  # four different games compared
     assert json.loads((work / "manifest.json").read_text(encoding="utf-8"))["clock"] == "cpu"
     with pytest.raises(WorkDirError, match=r"clock 'cpu' \(asked 'wall'\)"):
         run_arena("equity", "greedy", work=work, **settings)  # type: ignore[arg-type]
-    older = tmp_path / "older"  # a directory of the wall clock from before the choice: no clock named
-    run_arena("equity", "greedy", work=older, **settings)  # type: ignore[arg-type]
-    manifest = json.loads((older / "manifest.json").read_text(encoding="utf-8"))
-    del manifest["clock"]
-    (older / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    assert essence(run_arena("equity", "greedy", work=older, **settings)) == essence(served)  # type: ignore[arg-type]
+
+
+def test_a_work_directory_from_before_the_clock_was_named_is_of_the_wall_clock(tmp_path: Path) -> None:
+    settings: dict[str, object] = {"a": "sim", "b": "equity", "ruleset": 5, "seed": 1, "chunk": 4}
+    (tmp_path / "manifest.json").write_text(json.dumps(settings), encoding="utf-8")
+    workdir.prepare(tmp_path, {**settings, "clock": "wall"}, defaults={"clock": "wall"})
     with pytest.raises(WorkDirError, match=r"clock 'wall' \(asked 'cpu'\)"):
-        run_arena("equity", "greedy", work=older, clock="cpu", **settings)  # type: ignore[arg-type]
+        workdir.prepare(tmp_path, {**settings, "clock": "cpu"}, defaults={"clock": "wall"})
+    with pytest.raises(WorkDirError, match=r"clock None \(asked 'wall'\)"):
+        workdir.prepare(tmp_path, {**settings, "clock": "wall"})  # without the default: a setting it lacks
