@@ -48,16 +48,12 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points,
         uint32_t bit = 1u << l;
         m &= m - 1;
         uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
-        if (lp->len == lp->cap) {
-            size_t cap = lp->cap ? 2 * lp->cap : 1024;
-            LeftPart *grown = PyMem_Realloc(lp->items, cap * sizeof(LeftPart));
-            if (grown == NULL) {
-                lp->failed = 1;
-                return;
-            }
-            lp->items = grown;
-            lp->cap = cap;
+        LeftPart *grown = GROWN_ARRAY(lp->items, lp->cap, lp->len + 1, 1024);
+        if (grown == NULL) {
+            lp->failed = 1;
+            return;
         }
+        lp->items = grown;
         int on_blank = take_tile(s, l);
         size_t at = lp->len++;
         LeftPart *item = &lp->items[at];

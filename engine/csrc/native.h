@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growth.h"
+
 #define SIZE 15
 #define SQUARES (SIZE * SIZE)
 #define BLANK_FLAG 64
