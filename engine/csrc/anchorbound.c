@@ -20,14 +20,18 @@ static inline int insert_desc(int *coef, int n, int v) {
  * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
  * tiles left can be worth. No move from the anchor has a higher equity. The spans of one left part
- * are taken square by square to the right, their sums and sorted multipliers carried along. */
+ * are taken square by square to the right, their sums and sorted multipliers carried along. With
+ * `anagrams` (a rack of rack_size tiles without a blank, `rack_code` its letters' code), a span that
+ * takes the whole rack is left out when no word of the lexicon has the letters of its main word. */
 double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                    double weight) {
+                    double weight, const Anagrams *anagrams, uint64_t rack_code) {
     int left_lm[SIZE], nleft = 0, left_points = 0;
     int left_wm[SIZE];
+    uint64_t left_code = rack_code;  /* with `anagrams`: the letters of a whole-rack move's word so far */
     if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
             left_points += tile_points(s, s->cells[q]);
+            left_code += anagrams != NULL ? anagrams->code[s->cells[q] & LETTER_MASK] : 0;
         }
     } else {
         int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
@@ -43,6 +47,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
     /* the squares from the anchor on: letter and word multiplier, the cross word's multiplier on the
      * tile (0 without one) and its board points, the board tiles after it, its best tile value */
     int lm[MAX_RACK], wm[MAX_RACK], cx[MAX_RACK], cross_points[MAX_RACK], run[MAX_RACK], best_points[MAX_RACK];
+    uint64_t run_code[MAX_RACK];  /* with `anagrams`: the letters of the board tiles after the square */
     int nright = 0;
     uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
     for (int p = anchor; p < SIZE && nright < s->rack_len; p = s->next_empty[p]) {
@@ -61,6 +66,12 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
         cx[nright] = s->xsum[p] >= 0 ? s->lm[p] * s->wm[p] : 0;
         cross_points[nright] = s->xsum[p] >= 0 ? s->xsum[p] * s->wm[p] : 0;
         run[nright] = s->run_points[p];
+        if (anagrams != NULL) {
+            run_code[nright] = 0;
+            for (int q = p + 1; q < s->next_empty[p]; q++) {
+                run_code[nright] += anagrams->code[s->cells[q] & LETTER_MASK];
+            }
+        }
         best_points[nright++] = most;  /* an empty square: prepare_line set where the next one is */
     }
     if (!nright) {
@@ -74,10 +85,12 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
             left_wmul *= left_wm[k - 1];
         }
         int wmul = left_wmul, board = left_points, cross = 0, alone_main = 0, alone_cross = 0;
+        uint64_t word_code = left_code;
         int coef[MAX_RACK], n = 0;
         for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
             int i = j - 1;
             board += run[i];
+            word_code += anagrams != NULL ? run_code[i] : 0;
             cross += cross_points[i];
             alone_main += lm[i] * best_points[i];
             alone_cross += cx[i] * best_points[i];
@@ -97,6 +110,9 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
                 for (int q = 0; q < k; q++) {
                     n = insert_desc(coef, n, left_lm[q] * wmul);
                 }
+            }
+            if (n == s->rack_size && anagrams != NULL && !anagram_known(anagrams, word_code)) {
+                continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
             int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
             /* each square's best tile alone (a tile the cross word allows there) is a second bound */

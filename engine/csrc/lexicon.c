@@ -9,6 +9,7 @@
  */
 
 static void lexicon_dealloc(LexiconObject *self) {
+    anagrams_free(self);
     PyMem_Free(self->child);
     PyMem_Free(self->mask);
     PyMem_Free(self->ends);
@@ -258,6 +259,7 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
     memcpy(self->ends + first, ends + first, (size_t)(nnodes - first) * sizeof(uint32_t));
     self->nedges = nedges;
     self->nnodes = nnodes;
+    anagrams_free(self);  /* the words changed */
     result = Py_None;
     Py_INCREF(result);
 done:

@@ -38,6 +38,14 @@ static inline int popcount32(uint32_t x) {
 #define LOWEST(x) __builtin_ctz(x)
 #define COPIES 3  /* copies of one tile with a leave feature of their own */
 
+/* The multisets of letters of a lexicon's words of `length` to SIZE letters (anagrams.c). */
+typedef struct Anagrams {
+    uint64_t code[MAX_LETTERS];  /* each letter's code: a multiset's code is the sum of its letters' */
+    uint64_t *slots;             /* open addressing, 0: empty */
+    size_t mask;
+    int length;
+} Anagrams;
+
 typedef struct {
     PyObject_HEAD
     uint32_t *child;   /* nedges entries: the node each edge leads to */
@@ -46,7 +54,14 @@ typedef struct {
     Py_ssize_t nedges;
     Py_ssize_t nnodes;
     int letters;
+    Anagrams *anagrams;   /* built when a playout first needs it (NULL: not yet) */
+    int anagrams_failed;  /* the length for which it could not be built (0: none) */
 } LexiconObject;
+
+/* anagrams.c */
+const Anagrams *lexicon_anagrams(LexiconObject *lex, int length);
+int anagram_known(const Anagrams *a, uint64_t code);
+void anagrams_free(LexiconObject *lex);
 
 typedef struct {
     PyObject_HEAD
