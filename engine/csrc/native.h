@@ -241,8 +241,9 @@ void search_anchor(Search *s, int anchor, int previous);
 uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
 
 /* The left parts of one rack (leftparts.c): every way to take up to `depth` tiles of the rack along the
- * DAWG from its root, in the order search.c's own walk meets them (a left part, then the longer ones
- * that start with it). */
+ * DAWG from its root that a tile left on the rack can follow (the others are never extended and start
+ * no longer one), in the order search.c's own walk meets them (a left part, then the longer ones that
+ * start with it). */
 typedef struct {
     uint32_t node;  /* the DAWG node after the left part */
     uint32_t fits;  /* the letters that can follow it: the node's edges for which a rack tile is left */
