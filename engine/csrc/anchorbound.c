@@ -21,10 +21,14 @@ static inline int insert_desc(int *coef, int n, int v) {
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
  * tiles left can be worth. No move from the anchor has a higher equity. The spans of one left part
  * are taken square by square to the right, their sums and sorted multipliers carried along. With
- * `anagrams` (a rack of rack_size tiles without a blank, `rack_code` its letters' code), a span that
+ * r->anagrams (a rack of rack_size tiles without a blank, r->rack_code its letters' code), a span that
  * takes the whole rack is left out when no word of the lexicon has the letters of its main word. */
-double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                    double weight, const Anagrams *anagrams, uint64_t rack_code) {
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r) {
+    const int *desc_points = r->desc_points;
+    const double *max_kept = r->values->max_kept;
+    double weight = r->weight;
+    const Anagrams *anagrams = r->anagrams;
+    uint64_t rack_code = r->rack_code;
     int left_lm[SIZE], nleft = 0, left_points = 0;
     int left_wm[SIZE];
     uint64_t left_code = rack_code;  /* with `anagrams`: the letters of a whole-rack move's word so far */
@@ -54,11 +58,11 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
         if (!(s->allowed[p] & usable)) {
             break;  /* no tile of the rack fits here: no move covers this square */
         }
-        int most = 0;  /* a blank scores 0 */
-        for (uint32_t fits = s->allowed[p] & s->rmask; fits; fits &= fits - 1) {
-            int l = LOWEST(fits);
-            if (s->points[l] > most) {
-                most = s->points[l];
+        int most = 0;  /* a blank scores 0; else the rack's letter worth most that the square allows */
+        for (int i = 0; i < r->nby_points; i++) {
+            if (s->allowed[p] >> r->by_points[i] & 1) {
+                most = s->points[r->by_points[i]];
+                break;
             }
         }
         lm[nright] = s->lm[p];

@@ -115,9 +115,6 @@ static inline void hand_add(Hand *h, int bag_tile) {
     h->size++;
 }
 
-/* anchorbound.c */
-double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                    double weight, const Anagrams *anagrams, uint64_t rack_code);
 
 /* crossboard.c */
 void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
@@ -190,7 +187,12 @@ typedef struct {
     uint32_t usable;            /* letters a tile of the rack can stand for */
     const Anagrams *anagrams;   /* a whole rack without a blank: the lexicon's long words' letters (else NULL) */
     uint64_t rack_code;         /* then the rack's letters' code */
+    int by_points[MAX_RACK];    /* the rack's letters (a blank's aside), each once, highest points first */
+    int nby_points;
 } Reply;
+
+/* anchorbound.c */
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r);
 
 /* replyshare.c */
 typedef struct Share Share;

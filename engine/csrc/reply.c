@@ -83,6 +83,17 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
     for (int b = 0; b < s->blanks0; b++) {
         r->desc_points[n++] = 0;
     }
+    r->nby_points = 0;
+    for (int i = 0; i < s->letters; i++) {
+        if (s->counts0[i]) {
+            int b = r->nby_points++;
+            while (b > 0 && s->points[r->by_points[b - 1]] < s->points[i]) {
+                r->by_points[b] = r->by_points[b - 1];
+                b--;
+            }
+            r->by_points[b] = i;
+        }
+    }
     for (int a = 1; a < n; a++) {
         int v = r->desc_points[a], b = a;
         while (b > 0 && r->desc_points[b - 1] < v) {
@@ -106,8 +117,7 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
             continue;
         }
         Anchor *entry = &out[n++];
-        entry->bound = anchor_bound(s, found[a], previous, r->desc_points, r->values->max_kept, r->weight,
-                                    r->anagrams, r->rack_code);
+        entry->bound = anchor_bound(s, found[a], previous, r);
         entry->line = tag;
         entry->anchor = found[a];
         entry->previous = previous;
