@@ -34,6 +34,7 @@ static void insert(Anagrams *a, uint64_t code) {
     while (a->slots[at] != 0 && a->slots[at] != stored_form(code)) {
         at = (at + 1) & a->mask;
     }
+    a->count += a->slots[at] == 0;
     a->slots[at] = stored_form(code);
 }
 

@@ -279,8 +279,19 @@ static PyObject *lexicon_edges(LexiconObject *self, void *closure) {
     return PyLong_FromSsize_t(self->nedges);
 }
 
+static PyObject *lexicon_multisets(LexiconObject *self, void *closure) {
+    (void)closure;
+    if (self->anagrams == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromSize_t(self->anagrams->count);
+}
+
 static PyGetSetDef lexicon_getset[] = {
     {"edges", (getter)lexicon_edges, NULL, "number of edges", NULL},
+    {"multisets", (getter)lexicon_multisets, NULL,
+     "the distinct multisets of letters of the words of a rack's size or longer that the playouts' anchor "
+     "bounds hold (None: not made since the lexicon was made or last patched)", NULL},
     {NULL},
 };
 

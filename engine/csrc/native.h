@@ -43,6 +43,7 @@ typedef struct Anagrams {
     uint64_t code[MAX_LETTERS];  /* each letter's code: a multiset's code is the sum of its letters' */
     uint64_t *slots;             /* open addressing, 0: empty */
     size_t mask;
+    size_t count;                /* multisets held */
     int length;
 } Anagrams;
 

@@ -21,10 +21,12 @@ from engine import native
 from engine.leavetable import LearnedLeave
 from engine.move import Placement
 from engine.movegen import generate
+from engine.overlay import LexiconOverlay
 from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
+from engine.tiles import BLANK
 from tests.engine.native_cases import SIZE, empty_grid, module
 from tests.engine.playout_cases import EN, english, fanned_out, positions
 
@@ -141,3 +143,61 @@ def test_a_lexicon_of_too_many_paths_plays_out_without_the_set() -> None:
 
     paths = values(c.Lexicon(*fanned_out(words_from=SIZE + 1), 26))
     assert len(paths) == 2 and paths == values(c.Lexicon(array("I"), array("I", [0]), array("I", [0]), 26))
+
+
+def open_row_end(situation: Situation) -> tuple[int, int, int] | None:
+    """A board tile (row, col, letter) with 7 empty squares left of it that no tile touches from above,
+    below or the left, and nothing right of it: room for a word of 7 new tiles ending on it."""
+    board = situation.board
+    for row, col, tile in sorted(board.tiles()):
+        if tile & 64 or col < 7 or (col < 14 and board[row, col + 1] != -1):
+            continue
+        squares = [(row, c) for c in range(col - 7, col)]
+        near = [(r, c) for r in (row - 1, row + 1) if 0 <= r < 15 for c in range(col - 7, col)]
+        if col >= 8:
+            near.append((row, col - 8))
+        if all(board[sq] == -1 for sq in squares + near):
+            return row, col, tile & 63
+    return None
+
+
+def test_the_multisets_are_made_again_after_a_word_is_added() -> None:
+    """The lexicon's multisets are dropped when a word is added in place (``Lexicon.patch``) and made
+    again at the next playouts, with the new word's; the playouts then find the reply that plays all 7
+    tiles into it (7 tiles ending on a board tile) and give the reference's values."""
+    for index, situation in enumerate(situations()):
+        end = open_row_end(situation)
+        pool = Counter(situation.unseen)
+        pool.pop(BLANK, None)
+        rack = tuple(sorted(pool.elements()))[:7]
+        if end is None or len(rack) < 7:
+            continue
+        overlay = LexiconOverlay(english())
+        lexicon = overlay.dawg
+        here = Situation(
+            situation.board, situation.rack, situation.rules, lexicon, situation.unseen, situation.bag_count
+        )
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(here, equity)
+        assert kernel is not None
+        candidates = equity.best(here, 2)
+        bag = list((Counter(situation.unseen) - Counter(rack)).elements())
+        random.Random(index).shuffle(bag)
+        theirs = Rack.from_codes(situation.rules.alphabet, rack)
+        kernel.run(candidates, [(theirs, list(bag), 1.0)])
+        before = native.lexicon(lexicon).multisets
+        word = (*rack, end[2])
+        if overlay.add([word]) != 1:
+            continue
+        assert before is not None and native.lexicon(lexicon).multisets is None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        model = equity._model(here.rules)
+        row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
+        assert native.lexicon(lexicon).multisets == before + 1  # the word's letters are no other's
+        expected = [simulator._play_out(here, move, theirs, list(bag), model) for move in candidates]
+        assert row == expected, (index, word)
+        their_view = Situation(here.board, theirs, here.rules, lexicon, here.unseen, here.bag_count)
+        best = equity.best(their_view, 1)[0]
+        assert isinstance(best, Placement) and len(best.tiles) == 7, best  # the new word is the reply
+        return
+    pytest.fail("no position with room for the new word")
