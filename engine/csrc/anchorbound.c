@@ -16,6 +16,20 @@ static inline int insert_desc(int *coef, int n, int v) {
     return n + 1;
 }
 
+/* Whether a word of the lexicon has the letters of `code` (the rack's real tiles' and a span's board
+ * tiles'), with a letter more for the rack's blank if it has one. */
+static int spelled(const Search *s, const Anagrams *anagrams, uint64_t code) {
+    if (s->blanks0 == 0) {
+        return anagram_known(anagrams, code);
+    }
+    for (int l = 0; l < s->letters; l++) {
+        if (anagram_known(anagrams, code + anagrams->code[l])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
  * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
@@ -115,7 +129,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r) {
                     n = insert_desc(coef, n, left_lm[q] * wmul);
                 }
             }
-            if (n == s->rack_size && anagrams != NULL && !anagram_known(anagrams, word_code)) {
+            if (n == s->rack_size && anagrams != NULL && !spelled(s, anagrams, word_code)) {
                 continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
             int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);

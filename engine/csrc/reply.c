@@ -69,7 +69,7 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
     r->top.kept_value = r->values->kept;
     r->top.max_kept = r->values->max_kept;
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
-    r->anagrams = s->blanks0 == 0 && s->rack_len == s->rack_size ? k->anagrams : NULL;
+    r->anagrams = s->blanks0 <= 1 && s->rack_len == s->rack_size ? k->anagrams : NULL;
     r->rack_code = 0;
     for (int i = 0; r->anagrams != NULL && i < s->letters; i++) {
         r->rack_code += (uint64_t)s->counts0[i] * r->anagrams->code[i];

@@ -108,6 +108,40 @@ def test_replies_that_play_the_whole_rack_through_a_board_tile_are_the_reference
     assert racks_tried >= 10 and whole_rack_replies >= 5, (racks_tried, whole_rack_replies)
 
 
+def test_replies_of_a_rack_with_a_blank_are_the_references() -> None:
+    """The same racks with a blank for one of their tiles (the span is kept when a word has its letters
+    with any one letter more): the blank can stand for the tile it replaced, so the bingo stays."""
+    racks_tried = whole_rack_replies = 0
+    for index, situation in enumerate(situations()):
+        if BLANK not in situation.unseen:
+            continue
+        rng = random.Random(7100 + index)
+        racks = through_board_racks(situation, rng, 4)
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        model = equity._model(situation.rules)
+        candidates = equity.best(situation, 3)
+        for rack in racks:
+            for blanked in sorted(set(rack)):
+                letters = list(rack)
+                letters.remove(blanked)
+                bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
+                rng.shuffle(bag)
+                theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
+                row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
+                expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
+                assert row == expected, (index, rack, blanked, candidates)
+                racks_tried += 1
+                their_view = Situation(
+                    situation.board, theirs, situation.rules, english(), situation.unseen, situation.bag_count
+                )
+                best = equity.best(their_view, 1)[0]
+                whole_rack_replies += isinstance(best, Placement) and len(best.tiles) == 7
+    assert racks_tried >= 20 and whole_rack_replies >= 10, (racks_tried, whole_rack_replies)
+
+
 def test_a_lexicon_of_too_many_paths_plays_out_without_the_set() -> None:
     """25^15 paths and no word: the set's walk stops at its limit of edges (a hostile lexicon would
     otherwise walk for ever) and the playouts give the values of a lexicon without a word or an edge."""
