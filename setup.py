@@ -14,7 +14,7 @@ setup(
         Extension(
             "engine._native",
             sorted(str(path) for path in Path("engine/csrc").glob("*.c")),
-            depends=["engine/csrc/native.h", "engine/csrc/playout.h", "engine/csrc/endgame.h"],
+            depends=["engine/csrc/native.h", "engine/csrc/growth.h", "engine/csrc/playout.h", "engine/csrc/endgame.h"],
             optional=True,
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
             # the DAWG's edges are found by popcount: one instruction on x86-64 since 2008, else a libgcc call

@@ -16,18 +16,40 @@ static inline int insert_desc(int *coef, int n, int v) {
     return n + 1;
 }
 
+/* Whether a word of the lexicon has the letters of `code` (the rack's real tiles' and a span's board
+ * tiles'), with a letter more for the rack's blank if it has one. */
+static int spelled(const Search *s, const Anagrams *anagrams, uint64_t code) {
+    if (s->blanks0 == 0) {
+        return anagram_known(anagrams, code);
+    }
+    for (int l = 0; l < s->letters; l++) {
+        if (anagram_known(anagrams, code + anagrams->code[l])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
  * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
  * tiles left can be worth. No move from the anchor has a higher equity. The spans of one left part
- * are taken square by square to the right, their sums and sorted multipliers carried along. */
-double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                    double weight) {
+ * are taken square by square to the right, their sums and sorted multipliers carried along. With
+ * r->anagrams (a rack of rack_size tiles without a blank, r->rack_code its letters' code), a span that
+ * takes the whole rack is left out when no word of the lexicon has the letters of its main word. */
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r) {
+    const int *desc_points = r->desc_points;
+    const double *max_kept = r->values->max_kept;
+    double weight = r->weight;
+    const Anagrams *anagrams = r->anagrams;
+    uint64_t rack_code = r->rack_code;
     int left_lm[SIZE], nleft = 0, left_points = 0;
     int left_wm[SIZE];
+    uint64_t left_code = rack_code;  /* with `anagrams`: the letters of a whole-rack move's word so far */
     if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         for (int q = anchor - 1; q >= 0 && s->cells[q] != EMPTY; q--) {
             left_points += tile_points(s, s->cells[q]);
+            left_code += anagrams != NULL ? anagrams->code[s->cells[q] & LETTER_MASK] : 0;
         }
     } else {
         int max_left = (s->rack_len < s->rack_size ? s->rack_len : s->rack_size) - 1;
@@ -43,17 +65,18 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
     /* the squares from the anchor on: letter and word multiplier, the cross word's multiplier on the
      * tile (0 without one) and its board points, the board tiles after it, its best tile value */
     int lm[MAX_RACK], wm[MAX_RACK], cx[MAX_RACK], cross_points[MAX_RACK], run[MAX_RACK], best_points[MAX_RACK];
+    uint64_t run_code[MAX_RACK];  /* with `anagrams`: the letters of the board tiles after the square */
     int nright = 0;
     uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
     for (int p = anchor; p < SIZE && nright < s->rack_len; p = s->next_empty[p]) {
         if (!(s->allowed[p] & usable)) {
             break;  /* no tile of the rack fits here: no move covers this square */
         }
-        int most = 0;  /* a blank scores 0 */
-        for (uint32_t fits = s->allowed[p] & s->rmask; fits; fits &= fits - 1) {
-            int l = LOWEST(fits);
-            if (s->points[l] > most) {
-                most = s->points[l];
+        int most = 0;  /* a blank scores 0; else the rack's letter worth most that the square allows */
+        for (int i = 0; i < r->nby_points; i++) {
+            if (s->allowed[p] >> r->by_points[i] & 1) {
+                most = s->points[r->by_points[i]];
+                break;
             }
         }
         lm[nright] = s->lm[p];
@@ -61,6 +84,12 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
         cx[nright] = s->xsum[p] >= 0 ? s->lm[p] * s->wm[p] : 0;
         cross_points[nright] = s->xsum[p] >= 0 ? s->xsum[p] * s->wm[p] : 0;
         run[nright] = s->run_points[p];
+        if (anagrams != NULL) {
+            run_code[nright] = 0;
+            for (int q = p + 1; q < s->next_empty[p]; q++) {
+                run_code[nright] += anagrams->code[s->cells[q] & LETTER_MASK];
+            }
+        }
         best_points[nright++] = most;  /* an empty square: prepare_line set where the next one is */
     }
     if (!nright) {
@@ -74,10 +103,12 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
             left_wmul *= left_wm[k - 1];
         }
         int wmul = left_wmul, board = left_points, cross = 0, alone_main = 0, alone_cross = 0;
+        uint64_t word_code = left_code;
         int coef[MAX_RACK], n = 0;
         for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
             int i = j - 1;
             board += run[i];
+            word_code += anagrams != NULL ? run_code[i] : 0;
             cross += cross_points[i];
             alone_main += lm[i] * best_points[i];
             alone_cross += cx[i] * best_points[i];
@@ -97,6 +128,9 @@ double anchor_bound(const Search *s, int anchor, int previous, const int *desc_p
                 for (int q = 0; q < k; q++) {
                     n = insert_desc(coef, n, left_lm[q] * wmul);
                 }
+            }
+            if (n == s->rack_size && anagrams != NULL && !spelled(s, anagrams, word_code)) {
+                continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
             int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
             /* each square's best tile alone (a tile the cross word allows there) is a second bound */

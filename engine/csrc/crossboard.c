@@ -25,6 +25,17 @@ static void check_square(const Search *s, Cross *cross, int view, int row, int c
     cross->allowed[index] = cross_check(s, view, line, p, &cross->sum[index]);
 }
 
+/* check_square once per square of a placement: the tiles of one run share the squares at its ends
+ * (`done`: a bit per view and square already checked). */
+static void check_square_once(const Search *s, Cross *cross, uint64_t *done, int view, int row, int col) {
+    int index = view * SQUARES + row * SIZE + col;
+    if (done[index >> 6] >> (index & 63) & 1) {
+        return;
+    }
+    done[index >> 6] |= 1ull << (index & 63);
+    check_square(s, cross, view, row, col);
+}
+
 static void set_anchor(Cross *cross, int row, int col, int on) {
     if (on) {
         cross->anchors[0][row] |= (uint16_t)(1u << col);
@@ -69,6 +80,7 @@ void cross_fill(Kernel *k, const int8_t *grid, Cross *cross) {
  * its empty neighbours anchors. */
 void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n) {
     const Search *s = board_search(k, grid);
+    uint64_t done[(2 * SQUARES + 63) / 64] = {0};
     for (int i = 0; i < n; i++) {
         int row = tiles[3 * i], col = tiles[3 * i + 1];
         for (int view = 0; view < 2; view++) {
@@ -87,16 +99,16 @@ void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *ti
         int top, bottom, left, right;
         run_ends(grid, row, col, &top, &bottom, &left, &right);
         if (top > 0) {
-            check_square(s, cross, 0, top - 1, col);
+            check_square_once(s, cross, done, 0, top - 1, col);
         }
         if (bottom < SIZE - 1) {
-            check_square(s, cross, 0, bottom + 1, col);
+            check_square_once(s, cross, done, 0, bottom + 1, col);
         }
         if (left > 0) {
-            check_square(s, cross, 1, row, left - 1);
+            check_square_once(s, cross, done, 1, row, left - 1);
         }
         if (right < SIZE - 1) {
-            check_square(s, cross, 1, row, right + 1);
+            check_square_once(s, cross, done, 1, row, right + 1);
         }
     }
 }

@@ -22,20 +22,15 @@ int same_move(const EMove *a, const EMove *b) {
 
 /* Room for `need` moves and keys on the stacks; -1 (MemoryError set) when memory ran out. */
 int grow_stack(Solver *sv, size_t need) {
-    if (need <= sv->cap) {
-        return 0;
-    }
-    size_t cap = sv->cap ? sv->cap : 4096;
-    while (cap < need) {
-        cap *= 2;
-    }
-    EMove *grown = PyMem_Realloc(sv->moves, cap * sizeof(EMove));
-    if (grown == NULL) {
+    size_t cap = sv->cap;
+    EMove *moves = GROWN_ARRAY(sv->moves, cap, need, 4096);
+    if (moves == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    sv->moves = grown;
-    uint64_t *keys = PyMem_Realloc(sv->keys, cap * sizeof(uint64_t));
+    sv->moves = moves;
+    size_t keys_cap = sv->cap;  /* the keys have the moves' room */
+    uint64_t *keys = GROWN_ARRAY(sv->keys, keys_cap, need, 4096);
     if (keys == NULL) {
         PyErr_NoMemory();
         return -1;

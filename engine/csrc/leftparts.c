@@ -48,21 +48,24 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points,
         uint32_t bit = 1u << l;
         m &= m - 1;
         uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
-        if (lp->len == lp->cap) {
-            size_t cap = lp->cap ? 2 * lp->cap : 1024;
-            LeftPart *grown = PyMem_Realloc(lp->items, cap * sizeof(LeftPart));
-            if (grown == NULL) {
-                lp->failed = 1;
-                return;
-            }
-            lp->items = grown;
-            lp->cap = cap;
-        }
         int on_blank = take_tile(s, l);
+        uint32_t fits = s->mask[n2] & (s->blanks_left > 0 ? s->all_letters : s->rmask);
+        if (!fits) {
+            /* no tile of the rack can follow it: no anchor extends it, and no longer left part starts with it */
+            return_tile(s, l, on_blank);
+            continue;
+        }
+        LeftPart *grown = GROWN_ARRAY(lp->items, lp->cap, lp->len + 1, 1024);
+        if (grown == NULL) {
+            return_tile(s, l, on_blank);
+            lp->failed = 1;
+            return;
+        }
+        lp->items = grown;
         size_t at = lp->len++;
         LeftPart *item = &lp->items[at];
         item->node = n2;
-        item->fits = s->mask[n2] & (s->blanks_left > 0 ? s->all_letters : s->rmask);
+        item->fits = fits;
         item->depth = (int8_t)(depth + 1);
         item->letter = (int8_t)l;
         item->points = (int16_t)(points + s->points[l]);

@@ -9,6 +9,7 @@
  */
 
 static void lexicon_dealloc(LexiconObject *self) {
+    anagrams_free(self);
     PyMem_Free(self->child);
     PyMem_Free(self->mask);
     PyMem_Free(self->ends);
@@ -258,6 +259,7 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
     memcpy(self->ends + first, ends + first, (size_t)(nnodes - first) * sizeof(uint32_t));
     self->nedges = nedges;
     self->nnodes = nnodes;
+    anagrams_free(self);  /* the words changed */
     result = Py_None;
     Py_INCREF(result);
 done:
@@ -277,8 +279,19 @@ static PyObject *lexicon_edges(LexiconObject *self, void *closure) {
     return PyLong_FromSsize_t(self->nedges);
 }
 
+static PyObject *lexicon_multisets(LexiconObject *self, void *closure) {
+    (void)closure;
+    if (self->anagrams == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromSize_t(self->anagrams->count);
+}
+
 static PyGetSetDef lexicon_getset[] = {
     {"edges", (getter)lexicon_edges, NULL, "number of edges", NULL},
+    {"multisets", (getter)lexicon_multisets, NULL,
+     "the distinct multisets of letters of the words of a rack's size or longer that the playouts' anchor "
+     "bounds hold (None: not made since the lexicon was made or last patched)", NULL},
     {NULL},
 };
 

@@ -136,17 +136,12 @@ static int generate_line(Solver *sv, LineSlot *slot, int index) {
         count++;
     }
     if (count > slot->cap) {
-        size_t cap = slot->cap ? slot->cap : 64;
-        while (cap < count) {
-            cap *= 2;
-        }
-        CMove *grown = PyMem_Realloc(slot->moves, cap * sizeof(CMove));
+        CMove *grown = GROWN_ARRAY(slot->moves, slot->cap, count, 64);
         if (grown == NULL) {
             PyErr_NoMemory();
             return -1;
         }
         slot->moves = grown;
-        slot->cap = cap;
     }
     size_t i = 0;
     for (size_t at = 0; at < s->out.len; i++) {

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growth.h"
+
 #define SIZE 15
 #define SQUARES (SIZE * SIZE)
 #define BLANK_FLAG 64
@@ -36,6 +38,15 @@ static inline int popcount32(uint32_t x) {
 #define LOWEST(x) __builtin_ctz(x)
 #define COPIES 3  /* copies of one tile with a leave feature of their own */
 
+/* The multisets of letters of a lexicon's words of `length` to SIZE letters (anagrams.c). */
+typedef struct Anagrams {
+    uint64_t code[MAX_LETTERS];  /* each letter's code: a multiset's code is the sum of its letters' */
+    uint64_t *slots;             /* open addressing, 0: empty */
+    size_t mask;
+    size_t count;                /* multisets held */
+    int length;
+} Anagrams;
+
 typedef struct {
     PyObject_HEAD
     uint32_t *child;   /* nedges entries: the node each edge leads to */
@@ -44,7 +55,14 @@ typedef struct {
     Py_ssize_t nedges;
     Py_ssize_t nnodes;
     int letters;
+    Anagrams *anagrams;   /* built when a playout first needs it (NULL: not yet) */
+    int anagrams_failed;  /* the length for which it could not be built (0: none) */
 } LexiconObject;
+
+/* anagrams.c */
+const Anagrams *lexicon_anagrams(LexiconObject *lex, int length);
+int anagram_known(const Anagrams *a, uint64_t code);
+void anagrams_free(LexiconObject *lex);
 
 typedef struct {
     PyObject_HEAD
@@ -224,8 +242,9 @@ void search_anchor(Search *s, int anchor, int previous);
 uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
 
 /* The left parts of one rack (leftparts.c): every way to take up to `depth` tiles of the rack along the
- * DAWG from its root, in the order search.c's own walk meets them (a left part, then the longer ones
- * that start with it). */
+ * DAWG from its root that a tile left on the rack can follow (the others are never extended and start
+ * no longer one), in the order search.c's own walk meets them (a left part, then the longer ones that
+ * start with it). */
 typedef struct {
     uint32_t node;  /* the DAWG node after the left part */
     uint32_t fits;  /* the letters that can follow it: the node's edges for which a rack tile is left */

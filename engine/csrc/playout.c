@@ -277,6 +277,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     memcpy(&k.base, k.search, sizeof(Search));
+    k.anagrams = lexicon_anagrams(lex, rules->rack_size);
     Hand rack;
     memset(&rack, 0, sizeof rack);
     for (int i = 0; i < rules->letters; i++) {

@@ -78,6 +78,7 @@ typedef struct {
     struct Share *ours;   /* our replies shared between the candidates of a draw that keep the same tiles */
     int ours_on;          /* whether the current candidate shares its reply (another keeps the same tiles) */
     Cross *position;      /* the position's board's cross-checks */
+    const Anagrams *anagrams;  /* the lexicon's words of a rack's size or longer, as multisets (NULL: none) */
     LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
     int lefts_recent;     /* the one used last */
 } Kernel;
@@ -114,9 +115,6 @@ static inline void hand_add(Hand *h, int bag_tile) {
     h->size++;
 }
 
-/* anchorbound.c */
-double anchor_bound(const Search *s, int anchor, int previous, const int *desc_points, const double *max_kept,
-                    double weight);
 
 /* crossboard.c */
 void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
@@ -187,7 +185,14 @@ typedef struct {
     const KeptValues *values;
     int desc_points[MAX_RACK];  /* the rack's tile values, highest first */
     uint32_t usable;            /* letters a tile of the rack can stand for */
+    const Anagrams *anagrams;   /* a whole rack without a blank: the lexicon's long words' letters (else NULL) */
+    uint64_t rack_code;         /* then the rack's letters' code */
+    int by_points[MAX_RACK];    /* the rack's letters (a blank's aside), each once, highest points first */
+    int nby_points;
 } Reply;
+
+/* anchorbound.c */
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r);
 
 /* replyshare.c */
 typedef struct Share Share;

@@ -69,6 +69,11 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
     r->top.kept_value = r->values->kept;
     r->top.max_kept = r->values->max_kept;
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
+    r->anagrams = s->blanks0 <= 1 && s->rack_len == s->rack_size ? k->anagrams : NULL;
+    r->rack_code = 0;
+    for (int i = 0; r->anagrams != NULL && i < s->letters; i++) {
+        r->rack_code += (uint64_t)s->counts0[i] * r->anagrams->code[i];
+    }
     int n = 0;
     for (int i = 0; i < s->letters; i++) {
         for (int c = 0; c < s->counts0[i]; c++) {
@@ -77,6 +82,17 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
     }
     for (int b = 0; b < s->blanks0; b++) {
         r->desc_points[n++] = 0;
+    }
+    r->nby_points = 0;
+    for (int i = 0; i < s->letters; i++) {
+        if (s->counts0[i]) {
+            int b = r->nby_points++;
+            while (b > 0 && s->points[r->by_points[b - 1]] < s->points[i]) {
+                r->by_points[b] = r->by_points[b - 1];
+                b--;
+            }
+            r->by_points[b] = i;
+        }
     }
     for (int a = 1; a < n; a++) {
         int v = r->desc_points[a], b = a;
@@ -101,7 +117,7 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
             continue;
         }
         Anchor *entry = &out[n++];
-        entry->bound = anchor_bound(s, found[a], previous, r->desc_points, r->values->max_kept, r->weight);
+        entry->bound = anchor_bound(s, found[a], previous, r);
         entry->line = tag;
         entry->anchor = found[a];
         entry->previous = previous;

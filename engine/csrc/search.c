@@ -5,19 +5,11 @@
 #include "native.h"
 
 static int buffer_reserve(IntBuffer *buffer, size_t more) {
-    if (buffer->len + more <= buffer->cap) {
-        return 0;
-    }
-    size_t cap = buffer->cap ? buffer->cap : 4096;
-    while (cap < buffer->len + more) {
-        cap *= 2;
-    }
-    int32_t *grown = PyMem_Realloc(buffer->data, cap * sizeof(int32_t));
+    int32_t *grown = GROWN_ARRAY(buffer->data, buffer->cap, buffer->len + more, 4096);
     if (grown == NULL) {
         return -1;
     }
     buffer->data = grown;
-    buffer->cap = cap;
     return 0;
 }
 

@@ -96,8 +96,13 @@ def playout_cases() -> list[Case]:
     def moves(*values: int) -> array[int]:
         return array("i", values)
 
+    # lexicons whose words the anchor bounds' multiset set (engine/csrc/anagrams.c) cannot hold: it is not
+    # built, and the playouts run as without it
+    many_words = c.Lexicon(*fanned_out(words_from=7), 26)
+
     return [
         Case("playouts: the valid call runs", lambda: _expect_values(call()), ValueError, "^ran$"),
+        Case("playouts: 25^9 long words", lambda: _expect_values(call(lexicon=many_words)), ValueError, "^ran$"),
         Case("playouts: a square off the board", call(candidates=moves(0, 1, 4, 7, 15, a)), ValueError, "off the"),
         Case("playouts: a negative row", call(candidates=moves(0, 1, 4, -1, 7, a)), ValueError, "off the board"),
         Case("playouts: a taken square", call(grid=occupied), ValueError, r"square \(7, 7\), off the board or taken"),
@@ -136,6 +141,20 @@ def playout_cases() -> list[Case]:
         Case("playouts: a board of 14 rows", call(grid=empty_grid()[:-1]), ValueError, f"list of {SIZE} rows"),
         Case("playouts: no arguments", c.playouts, TypeError, ""),
     ]
+
+
+def fanned_out(words_from: int, letters: int = 25) -> tuple[array[int], array[int], array[int]]:
+    """A DAWG's arrays (child, mask, ends) in which every string of 1 to 15 of the first ``letters``
+    letters is a path and those of ``words_from`` letters or more are words (none when above 15): a
+    lexicon of up to 25^15 paths."""
+    fan = (1 << letters) - 1
+    child = array("I", [letters * (level + 1) for level in range(SIZE) for _ in range(letters)])
+    mask = array("I", [0] * (letters * SIZE + 1))
+    ends = array("I", [0] * (letters * SIZE + 1))
+    for level in range(SIZE):
+        mask[letters * level] = fan
+        ends[letters * level] = fan if level + 1 >= words_from else 0
+    return child, mask, ends
 
 
 def _expect_values(call: Callable[[], object]) -> None:
