@@ -166,8 +166,8 @@ static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t 
     /* (a lone tile is generated along one line only: refused along the other, it is the same move) */
     if ((taken && (!found || score != move.score)) || (!taken && found && view == move.view)) {
         PyErr_Format(PyExc_AssertionError,
-                     "a killer of %d tiles was %s replayed (score %d) and %s generated (score %d)", move.n,
-                     taken ? "" : "not", move.score, found ? "" : "not", score);
+                     "a killer of %d tiles %s replayed (score %d) and %s generated (score %d)", move.n,
+                     taken ? "was" : "was not", move.score, found ? "was" : "was not", score);
         return -1;
     }
     return 0;
