@@ -39,6 +39,9 @@
 #define ORDER_POINTS 7  /* 5 to 8 take about as many nodes on the real endgames, 2 half as many again */
 #endif
 
+#ifndef KILLERS
+#define KILLERS 4        /* moves going out kept per depth (killer.c) */
+#endif
 #define OUT_SLOTS 4096  /* moves going out kept by the rack (killer.c) */
 
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
@@ -162,7 +165,8 @@ typedef struct {
     int root_floor;
     int root_value;
     EMove root_move;
-    EMove killers[MAX_DEPTH + 1];  /* [depth]: the move going out that cut off the last node of that depth */
+    EMove killers[MAX_DEPTH + 1][KILLERS];  /* [depth]: the last moves going out that cut off a node of that
+                                             * depth, the latest first */
     uint64_t out_racks[OUT_SLOTS]; /* [rack hash]: the rack (its hash as mover) of ... */
     EMove outs[OUT_SLOTS];         /* ... the move going out that last cut off a node with that rack (killer.c) */
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */

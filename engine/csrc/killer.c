@@ -1,12 +1,12 @@
 /*
- * The endgame's killer moves: a move going out that cut off the search at the last node of the same
- * depth, tried at the next node of that depth (when the table knows no move for it) before its moves are
- * generated. Nearly every node of the whole-depth search that generates its moves ends at the first
- * move it tries, most often the reply that goes out, and a sibling's reply that goes out often still
- * does: replayed, it cuts the node off without a generation. Only moves going out are replayed: they are
- * valued where they are tried, with no search below them (a killer that did not go out, tried before
- * the ordered moves, made the searches visit many more nodes). It changes which nodes are visited,
- * not the value.
+ * The endgame's killer moves: the last few moves going out that cut off the search at a node of the
+ * same depth, and the last one at a node with the same rack, tried at the next such node (when the
+ * table knows no move for it) before its moves are generated. Nearly every node of the whole-depth
+ * search that generates its moves ends at the first move it tries, most often the reply that goes out,
+ * and a sibling's reply that goes out often still does: replayed, it cuts the node off without a
+ * generation. Only moves going out are replayed: they are valued where they are tried, with no search
+ * below them (a killer that did not go out, tried before the ordered moves, made the searches visit
+ * many more nodes). It changes which nodes are visited, not the value.
  *
  * A move found on another board may not be a move on this one: `replayed` checks it as the generator
  * would have made it (its tiles on the rack and on empty squares of one line, the word along the line
@@ -116,7 +116,8 @@ int replayed(Solver *sv, const ERack *mover, EMove *move) {
 
 /* A move going out kept for this rack or this depth, as a move of this node in *move (its score worked
  * out here), or 0: first the one kept for the mover's rack (a move going out uses every tile of the rack,
- * so one found for the same rack elsewhere in the tree often fits here too), then the depth's. */
+ * so one found for the same rack elsewhere in the tree often fits here too), then the depth's, the
+ * latest first. */
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
     if (!sv->use_killers) {
         return 0;
@@ -128,17 +129,34 @@ int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
             return 1;
         }
     }
-    if (depth > MAX_DEPTH || sv->killers[depth].n != mover->size || sv->killers[depth].n == 0) {
-        return 0;  /* only a move that goes out: it is valued where it is tried, with no search below it */
+    if (depth > MAX_DEPTH) {
+        return 0;
     }
-    *move = sv->killers[depth];
-    return replayed(sv, mover, move);
+    for (int j = 0; j < KILLERS; j++) {
+        /* only a move that goes out: it is valued where it is tried, with no search below it */
+        if (sv->killers[depth][j].n == mover->size) {
+            *move = sv->killers[depth][j];
+            if (replayed(sv, mover, move)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
-/* Remember a move going out that cut off a node of `depth`, for that depth and for the mover's rack. */
+/* Remember a move going out that cut off a node of `depth`, for that depth (the last KILLERS distinct
+ * ones) and for the mover's rack. */
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move) {
     if (sv->use_killers && depth <= MAX_DEPTH && move->n > 0 && move->n == mover->size) {
-        sv->killers[depth] = *move;
+        EMove *kept = sv->killers[depth];
+        int j = 0;
+        while (j < KILLERS - 1 && !same_move(&kept[j], move)) {
+            j++;
+        }
+        for (; j > 0; j--) {
+            kept[j] = kept[j - 1];  /* the move goes first, the others after it in their order */
+        }
+        kept[0] = *move;
         size_t i = mover->hash[0] & (OUT_SLOTS - 1);
         sv->out_racks[i] = mover->hash[0];
         sv->outs[i] = *move;
@@ -186,8 +204,10 @@ int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) 
     if (count < 0) {
         return -1;
     }
-    int failed = check_kept(sv, mover, &sv->killers[depth], base, count) < 0 ||
-                 check_kept(sv, mover, &sv->outs[mover->hash[0] & (OUT_SLOTS - 1)], base, count) < 0;
+    int failed = check_kept(sv, mover, &sv->outs[mover->hash[0] & (OUT_SLOTS - 1)], base, count) < 0;
+    for (int j = 0; j < KILLERS && !failed; j++) {
+        failed = check_kept(sv, mover, &sv->killers[depth][j], base, count) < 0;
+    }
     sv->nmoves = base;
     return failed ? -1 : 0;
 }
