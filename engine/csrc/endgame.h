@@ -42,7 +42,6 @@
 #ifndef KILLERS
 #define KILLERS 4        /* moves going out kept per depth (killer.c) */
 #endif
-#define OUT_SLOTS 4096  /* moves going out kept by the rack (killer.c) */
 
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
 
@@ -167,8 +166,6 @@ typedef struct {
     EMove root_move;
     EMove killers[MAX_DEPTH + 1][KILLERS];  /* [depth]: the last moves going out that cut off a node of that
                                              * depth, the latest first */
-    uint64_t out_racks[OUT_SLOTS]; /* [rack hash]: the rack (its hash as mover) of ... */
-    EMove outs[OUT_SLOTS];         /* ... the move going out that last cut off a node with that rack (killer.c) */
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;

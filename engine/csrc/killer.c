@@ -1,12 +1,12 @@
 /*
  * The endgame's killer moves: the last few moves going out that cut off the search at a node of the
- * same depth, and the last one at a node with the same rack, tried at the next such node (when the
- * table knows no move for it) before its moves are generated. Nearly every node of the whole-depth
- * search that generates its moves ends at the first move it tries, most often the reply that goes out,
- * and a sibling's reply that goes out often still does: replayed, it cuts the node off without a
- * generation. Only moves going out are replayed: they are valued where they are tried, with no search
- * below them (a killer that did not go out, tried before the ordered moves, made the searches visit
- * many more nodes). It changes which nodes are visited, not the value.
+ * same depth, tried at the next node of that depth (when the table knows no move for it) before its
+ * moves are generated. Nearly every node of the whole-depth search that generates its moves ends at the
+ * first move it tries, most often the reply that goes out, and a sibling's reply that goes out often
+ * still does: replayed, it cuts the node off without a generation. Only moves going out are replayed:
+ * they are valued where they are tried, with no search below them (a killer that did not go out, tried
+ * before the ordered moves, made the searches visit many more nodes). It changes which nodes are
+ * visited, not the value.
  *
  * A move found on another board may not be a move on this one: `replayed` checks it as the generator
  * would have made it (its tiles on the rack and on empty squares of one line, the word along the line
@@ -114,22 +114,10 @@ int replayed(Solver *sv, const ERack *mover, EMove *move) {
     return 1;
 }
 
-/* A move going out kept for this rack or this depth, as a move of this node in *move (its score worked
- * out here), or 0: first the one kept for the mover's rack (a move going out uses every tile of the rack,
- * so one found for the same rack elsewhere in the tree often fits here too), then the depth's, the
- * latest first. */
+/* A move going out kept for this depth, as a move of this node in *move (its score worked out here), or
+ * 0; the latest first. */
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
-    if (!sv->use_killers) {
-        return 0;
-    }
-    size_t i = mover->hash[0] & (OUT_SLOTS - 1);
-    if (sv->out_racks[i] == mover->hash[0] && sv->outs[i].n == mover->size) {
-        *move = sv->outs[i];
-        if (replayed(sv, mover, move)) {
-            return 1;
-        }
-    }
-    if (depth > MAX_DEPTH) {
+    if (!sv->use_killers || depth > MAX_DEPTH) {
         return 0;
     }
     for (int j = 0; j < KILLERS; j++) {
@@ -144,8 +132,7 @@ int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
     return 0;
 }
 
-/* Remember a move going out that cut off a node of `depth`, for that depth (the last KILLERS distinct
- * ones) and for the mover's rack. */
+/* Remember a move going out that cut off a node of `depth` (the last KILLERS distinct ones are kept). */
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move) {
     if (sv->use_killers && depth <= MAX_DEPTH && move->n > 0 && move->n == mover->size) {
         EMove *kept = sv->killers[depth];
@@ -157,9 +144,6 @@ void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move) {
             kept[j] = kept[j - 1];  /* the move goes first, the others after it in their order */
         }
         kept[0] = *move;
-        size_t i = mover->hash[0] & (OUT_SLOTS - 1);
-        sv->out_racks[i] = mover->hash[0];
-        sv->outs[i] = *move;
     }
 }
 
@@ -191,8 +175,7 @@ static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t 
     return 0;
 }
 
-/* For check_lines: the moves kept for this depth and for the mover's rack against a fresh generation of
- * the node's moves (the line cache's moves are compared with one by pushed_moves): each must be among
+/* For check_lines: the moves kept for this depth against a fresh generation of the node's moves (the line cache's moves are compared with one by pushed_moves): each must be among
  * the moves, with the same score, exactly when `replayed` takes it. -1 with AssertionError (or
  * MemoryError) set when not. */
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) {
@@ -204,7 +187,7 @@ int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) 
     if (count < 0) {
         return -1;
     }
-    int failed = check_kept(sv, mover, &sv->outs[mover->hash[0] & (OUT_SLOTS - 1)], base, count) < 0;
+    int failed = 0;
     for (int j = 0; j < KILLERS && !failed; j++) {
         failed = check_kept(sv, mover, &sv->killers[depth][j], base, count) < 0;
     }
