@@ -13,7 +13,8 @@
  * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
  * on the solver's own board, ordered by the remembered best move (tried before the others are
- * generated: when it cuts off they never are), then by immediate value (going out counts the other's
+ * generated: when it cuts off they never are; when the table knows none, a move going out that cut off
+ * the last node of the same depth is tried so, killer.c), then by immediate value (going out counts the other's
  * rack twice) plus ORDER_TILES per tile and ORDER_POINTS per point of tile played, then by the
  * tiles, the pass last. Moves after the first are searched with a null window (principal variation
  * search), and again with the whole window when they prove better: the value is the reference's (both
@@ -373,17 +374,29 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
     int best_value = -INFINITE_VALUE;
     EMove best;
     memset(&best, 0, sizeof(EMove));
-    /* the remembered best move is tried before the moves are generated: when it cuts off, they never are */
+    /* the remembered best move, else the killer of this depth (not at the root), is tried before the
+     * moves are generated: when it cuts off, they never are */
+    if (sv->check_lines && best_out == NULL && check_replay(sv, depth, mover, other) < 0) {
+        sv->stop = 2;
+        return 0;
+    }
     int tried_first = 0;
     if (hit && playable(sv, mover, &entry->best)) {
         best = entry->best;
         tried_first = 1;
+    } else if (best_out == NULL && killer_move(sv, depth, mover, &best)) {
+        tried_first = 1;
+    }
+    if (tried_first) {
         best_value = after(sv, &best, depth, alpha, beta, mover, other, scoreless, board_key);
         if (sv->stop) {
             return 0;
         }
         if (best_value > alpha) {
             alpha = best_value;
+        }
+        if (alpha >= beta) {
+            killer_keep(sv, depth, mover, &best);
         }
     }
     if (LEAF_SCAN && alpha < beta && depth == 1 && sv->passes == 0 && sv->use_lines && sv->tiles > 0 && !sv->check_lines) {
@@ -393,6 +406,9 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         }
         if (sv->stop) {
             return 0;
+        }
+        if (best_value >= beta) {
+            killer_keep(sv, depth, mover, &best);  /* the move the loop below would have cut off with */
         }
     } else if (alpha < beta) {
         size_t base = sv->nmoves;
@@ -443,6 +459,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
                 alpha = value;
             }
             if (alpha >= beta) {
+                killer_keep(sv, depth, mover, &move);
                 break;
             }
         }

@@ -39,6 +39,10 @@
 #define ORDER_POINTS 7  /* 5 to 8 take about as many nodes on the real endgames, 2 half as many again */
 #endif
 
+#ifndef KILLERS
+#define KILLERS 4        /* moves going out kept per depth (killer.c) */
+#endif
+
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
 
 typedef struct {
@@ -136,7 +140,10 @@ typedef struct {
     /* the line cache (linecache.c): each line's stamp names its state (tiles and cross-checks); a new
      * one is handed out when a move changes it and the old one comes back when the move is taken back */
     int use_lines;     /* 0: every node generates on the whole board, as before the cache */
-    int check_lines;   /* 1: every node's cached moves are compared with a fresh generation */
+    int check_lines;   /* 1: every node's cached moves (and killer, see killer.c) are compared with a fresh
+                        * generation */
+    int use_killers;   /* 1: the move going out that cut off the last node of a depth is tried first at the
+                        * next (killer.c) */
     uint64_t line_stamp[LINES];
     uint64_t next_stamp;
     struct {
@@ -157,6 +164,8 @@ typedef struct {
     int root_floor;
     int root_value;
     EMove root_move;
+    EMove killers[MAX_DEPTH + 1][KILLERS];  /* [depth]: the last moves going out that cut off a node of that
+                                             * depth, the latest first */
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
@@ -195,6 +204,11 @@ int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 /* crosscache.c */
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
+/* killer.c */
+int replayed(Solver *sv, const ERack *mover, EMove *move);
+int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move);
+void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
+int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);

@@ -95,18 +95,18 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
                             "scoreless", "scoreless_to_end", "max_depth", "max_nodes", "clock", "deadline",
-                            "table_bits", "line_cache", "check_lines", NULL};
+                            "table_bits", "line_cache", "check_lines", "killers", NULL};
     LexiconObject *lex;
     RulesObject *rules;
     PyObject *grid, *mine_counts, *theirs_counts, *clock;
     int mine_blanks, theirs_blanks, scoreless, scoreless_to_end, max_depth, table_bits;
-    int line_cache = 1, check_lines = 0;
+    int line_cache = 1, check_lines = 0, killers = 1;
     long long max_nodes;
     double deadline;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|pp:solve_endgame", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|ppp:solve_endgame", names, &LexiconType, &lex,
                                      &RulesType, &rules, &grid, &mine_counts, &mine_blanks, &theirs_counts,
                                      &theirs_blanks, &scoreless, &scoreless_to_end, &max_depth, &max_nodes, &clock,
-                                     &deadline, &table_bits, &line_cache, &check_lines)) {
+                                     &deadline, &table_bits, &line_cache, &check_lines, &killers)) {
         return NULL;
     }
     if (lex->letters != rules->letters) {
@@ -150,6 +150,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->deadline = deadline;
     sv->use_lines = line_cache;
     sv->check_lines = check_lines;
+    sv->use_killers = killers;
     Search *s = &sv->gen;
     s->child = lex->child;
     s->mask = lex->mask;
@@ -192,6 +193,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         int low = have_best ? best_value - ASPIRATION : -INFINITE_VALUE;
         int high = have_best ? best_value + ASPIRATION : INFINITE_VALUE;
         sv->cut = 0;
+        memset(sv->killers, 0, sizeof(sv->killers));  /* the depths of the last iteration were other plies */
         EMove move;
         sv->root_better = 0;
         sv->root_floor = -INFINITE_VALUE;

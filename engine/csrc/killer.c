@@ -1,0 +1,196 @@
+/*
+ * The endgame's killer moves: the last few moves going out that cut off the search at a node of the
+ * same depth, tried at the next node of that depth (when the table knows no move for it) before its
+ * moves are generated. Nearly every node of the whole-depth search that generates its moves ends at the
+ * first move it tries, most often the reply that goes out, and a sibling's reply that goes out often
+ * still does: replayed, it cuts the node off without a generation. Only moves going out are replayed:
+ * they are valued where they are tried, with no search below them (a killer that did not go out, tried
+ * before the ordered moves, made the searches visit many more nodes). It changes which nodes are
+ * visited, not the value.
+ *
+ * A move found on another board may not be a move on this one: `replayed` checks it as the generator
+ * would have made it (its tiles on the rack and on empty squares of one line, the word along the line
+ * through them in the lexicon with no gap, every new tile allowed by the cross-check of its square, the
+ * move touching the board) and works its score out again as the generator does. With `check_lines` set
+ * every killer is compared with a fresh generation at every node (`check_replay`): the move must be
+ * among the generated ones, with the same score, exactly when `replayed` takes it.
+ */
+
+#include "endgame.h"
+
+/* The square of position p of line `line` of `view`. */
+static inline int square_at(int view, int line, int p) {
+    return view == 0 ? line * SIZE + p : p * SIZE + line;
+}
+
+/* The cross-check of square `index` (view * SQUARES + square) on the board as it is: worked out here
+ * when a move put on the board since the last generation marked it to do (bring_up_to_date would work
+ * out every such square: a node cut off by its killer never needs the others). */
+static uint32_t cross_now(Solver *sv, int index, int *sum) {
+    for (int i = sv->ncomputed; i < sv->nsaved; i++) {
+        if (sv->saved[i].index == index) {
+            return cached_cross_check(sv, index / SQUARES, index % SQUARES / SIZE, index % SIZE, sum);
+        }
+    }
+    *sum = sv->cross_sum[index];
+    return sv->cross_allowed[index];
+}
+
+/* Whether `move`, made by the generator on another board, is a move of the mover on the board as it is
+ * (see above); when it is, its score there goes to move->score. */
+int replayed(Solver *sv, const ERack *mover, EMove *move) {
+    int n = move->n, view = move->view;
+    if (n == 0 || n > mover->size || n > MOVE_TILES || view > 1) {
+        return 0;
+    }
+    const int8_t *grid = sv->gen.grid;
+    int line = view == 0 ? move->square[0] / SIZE : move->square[0] % SIZE;
+    int pos[MOVE_TILES];
+    int8_t need[RACK_SLOTS] = {0};
+    for (int k = 0; k < n; k++) {
+        int sq = move->square[k], t = move->tile[k];
+        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
+        if (sq >= SQUARES || grid[sq] != EMPTY || (view == 0 ? sq / SIZE : sq % SIZE) != line ||
+            (slot < MAX_LETTERS && slot >= sv->letters) || ++need[slot] > mover->counts[slot]) {
+            return 0;
+        }
+        pos[k] = view == 0 ? sq % SIZE : sq / SIZE;
+        if (k > 0 && pos[k] <= pos[k - 1]) {
+            return 0;
+        }
+    }
+    int start = pos[0], end = pos[n - 1];
+    while (start > 0 && grid[square_at(view, line, start - 1)] != EMPTY) {
+        start--;
+    }
+    while (end < SIZE - 1 && grid[square_at(view, line, end + 1)] != EMPTY) {
+        end++;
+    }
+    if (start == end) {
+        return 0;  /* a lone tile's word along this line is one letter: the generator makes it the other way */
+    }
+    const Search *s = &sv->gen;
+    const uint8_t *lm = sv->rules->lm[view] + line * SIZE, *wm = sv->rules->wm[view] + line * SIZE;
+    uint32_t node = 0;
+    int k = 0, main = 0, wmul = 1, cross = 0, hooked = 0;
+    for (int p = start; p <= end; p++) {
+        int sq = square_at(view, line, p);
+        int fresh = k < n && pos[k] == p;
+        int t = fresh ? move->tile[k] : grid[sq];
+        if (t == EMPTY) {
+            return 0;  /* a gap between the new tiles */
+        }
+        int l = t & LETTER_MASK;
+        uint32_t m = s->mask[node], bit = 1u << l;
+        if (!(m & bit) || (p == end && !(s->ends[node] & bit))) {
+            return 0;
+        }
+        if (p < end) {
+            node = s->child[node + POPCOUNT(m & (bit - 1))];
+        }
+        int points = (t & BLANK_FLAG) ? 0 : sv->points[l];
+        if (!fresh) {
+            main += points;
+            hooked = 1;
+            continue;
+        }
+        int sum;
+        if (!(cross_now(sv, view * SQUARES + sq, &sum) & bit)) {
+            return 0;
+        }
+        int tp = points * lm[p];
+        main += tp;
+        wmul *= wm[p];
+        if (sum >= 0) {
+            cross += (sum + tp) * wm[p];
+            hooked = 1;
+        }
+        k++;
+    }
+    if (!hooked) {
+        return 0;
+    }
+    move->score = (int16_t)(main * wmul + cross + (n == s->rack_size ? s->bingo : 0));
+    return 1;
+}
+
+/* A move going out kept for this depth, as a move of this node in *move (its score worked out here), or
+ * 0; the latest first. */
+int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
+    if (!sv->use_killers || depth > MAX_DEPTH) {
+        return 0;
+    }
+    for (int j = 0; j < KILLERS; j++) {
+        /* only a move that goes out: it is valued where it is tried, with no search below it */
+        if (sv->killers[depth][j].n == mover->size) {
+            *move = sv->killers[depth][j];
+            if (replayed(sv, mover, move)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Remember a move going out that cut off a node of `depth` (the last KILLERS distinct ones are kept). */
+void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move) {
+    if (sv->use_killers && depth <= MAX_DEPTH && move->n > 0 && move->n == mover->size) {
+        EMove *kept = sv->killers[depth];
+        int j = 0;
+        while (j < KILLERS - 1 && !same_move(&kept[j], move)) {
+            j++;
+        }
+        for (; j > 0; j--) {
+            kept[j] = kept[j - 1];  /* the move goes first, the others after it in their order */
+        }
+        kept[0] = *move;
+    }
+}
+
+/* `kept` against the fresh generation of the node's moves at sv->moves[base ..][.. count]: -1 with
+ * AssertionError set when `replayed` takes it and the generation has no such move with the same score,
+ * or refuses it and the generation has it along the same line. */
+static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t base, long count) {
+    if (kept->n == 0) {
+        return 0;
+    }
+    EMove move = *kept;
+    int taken = replayed(sv, mover, &move);
+    int found = 0, score = 0, view = 0;
+    for (long i = 0; i < count; i++) {
+        if (same_move(&sv->moves[base + (size_t)i], &move)) {
+            found = 1;
+            score = sv->moves[base + (size_t)i].score;
+            view = sv->moves[base + (size_t)i].view;
+            break;
+        }
+    }
+    /* (a lone tile is generated along one line only: refused along the other, it is the same move) */
+    if ((taken && (!found || score != move.score)) || (!taken && found && view == move.view)) {
+        PyErr_Format(PyExc_AssertionError,
+                     "a killer of %d tiles %s replayed (score %d) and %s generated (score %d)", move.n,
+                     taken ? "was" : "was not", move.score, found ? "was" : "was not", score);
+        return -1;
+    }
+    return 0;
+}
+
+/* For check_lines: the moves kept for this depth against a fresh generation of the node's moves (the line cache's moves are compared with one by pushed_moves): each must be among
+ * the moves, with the same score, exactly when `replayed` takes it. -1 with AssertionError (or
+ * MemoryError) set when not. */
+int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) {
+    if (!sv->use_killers || depth > MAX_DEPTH) {
+        return 0;
+    }
+    size_t base = sv->nmoves;
+    long count = pushed_moves(sv, mover, other, NULL);
+    if (count < 0) {
+        return -1;
+    }
+    int failed = 0;
+    for (int j = 0; j < KILLERS && !failed; j++) {
+        failed = check_kept(sv, mover, &sv->killers[depth][j], base, count) < 0;
+    }
+    sv->nmoves = base;
+    return failed ? -1 : 0;
+}
