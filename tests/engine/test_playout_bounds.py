@@ -19,7 +19,7 @@ import pytest
 
 from engine import native
 from engine.leavetable import LearnedLeave
-from engine.move import Placement
+from engine.move import Move, Placement
 from engine.movegen import generate
 from engine.overlay import LexiconOverlay
 from engine.playout import NativePlayouts
@@ -77,6 +77,25 @@ def through_board_racks(situation: Situation, rng: random.Random, wanted: int) -
     return racks
 
 
+def same_values_and_whole_rack(
+    situation: Situation,
+    kernel: NativePlayouts,
+    simulator: Simulator,
+    candidates: list[Move],
+    theirs: Rack,
+    bag: list[int],
+) -> bool:
+    """Asserts the kernel's playouts of ``candidates`` against the rack ``theirs`` are the reference's; returns
+    whether the opponent's best static reply on the position itself plays the whole rack (such a bingo)."""
+    model = simulator.static._model(situation.rules)
+    row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
+    expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
+    assert row == expected, (theirs.text(), candidates)
+    their_view = Situation(situation.board, theirs, situation.rules, english(), situation.unseen, situation.bag_count)
+    best = simulator.static.best(their_view, 1)[0]
+    return isinstance(best, Placement) and len(best.tiles) == situation.rules.rack_size
+
+
 def test_replies_that_play_the_whole_rack_through_a_board_tile_are_the_references() -> None:
     racks_tried = whole_rack_replies = 0
     for index, situation in enumerate(situations()):
@@ -88,23 +107,14 @@ def test_replies_that_play_the_whole_rack_through_a_board_tile_are_the_reference
         kernel = NativePlayouts.for_situation(situation, equity)
         assert kernel is not None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
-        model = equity._model(situation.rules)
         candidates = equity.best(situation, 3)
         alphabet = situation.rules.alphabet
         for rack in racks:
             bag = list((Counter(situation.unseen) - Counter(rack)).elements())
             rng.shuffle(bag)
             theirs = Rack.from_codes(alphabet, rack)
-            row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
-            expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
-            assert row == expected, (index, rack, candidates)
+            whole_rack_replies += same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
             racks_tried += 1
-            # the opponent's best static reply on the position itself: how often it is such a bingo
-            their_view = Situation(
-                situation.board, theirs, situation.rules, english(), situation.unseen, situation.bag_count
-            )
-            best = equity.best(their_view, 1)[0]
-            whole_rack_replies += isinstance(best, Placement) and len(best.tiles) == 7
     assert racks_tried >= 10 and whole_rack_replies >= 5, (racks_tried, whole_rack_replies)
 
 
@@ -121,7 +131,6 @@ def test_replies_of_a_rack_with_a_blank_are_the_references() -> None:
         kernel = NativePlayouts.for_situation(situation, equity)
         assert kernel is not None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
-        model = equity._model(situation.rules)
         candidates = equity.best(situation, 3)
         for rack in racks:
             for blanked in sorted(set(rack)):
@@ -130,15 +139,8 @@ def test_replies_of_a_rack_with_a_blank_are_the_references() -> None:
                 bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
                 rng.shuffle(bag)
                 theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
-                row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
-                expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
-                assert row == expected, (index, rack, blanked, candidates)
+                whole_rack_replies += same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
                 racks_tried += 1
-                their_view = Situation(
-                    situation.board, theirs, situation.rules, english(), situation.unseen, situation.bag_count
-                )
-                best = equity.best(their_view, 1)[0]
-                whole_rack_replies += isinstance(best, Placement) and len(best.tiles) == 7
     assert racks_tried >= 20 and whole_rack_replies >= 10, (racks_tried, whole_rack_replies)
 
 
