@@ -7,6 +7,7 @@ and a data directory of their own (so a file only this process has is missing th
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -42,8 +43,20 @@ def essence(records: list[GameRecord]) -> list[tuple[object, ...]]:
 
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a local cluster of two worker processes on 127.0.0.1 (one thread each)."""
+    """The address of a local cluster of two worker processes on 127.0.0.1 (one thread each). Dask's own
+    INFO lines are held back: its scheduler thread logs a client's goodbye after the test that closed the
+    client has ended, into an output stream pytest has closed by then ("--- Logging error ---")."""
     elsewhere = tmp_path_factory.mktemp("worker-side")
+    dask_log = logging.getLogger("distributed")
+    level = dask_log.level
+    dask_log.setLevel(logging.WARNING)
+    try:
+        yield from _local_cluster(elsewhere)
+    finally:
+        dask_log.setLevel(level)
+
+
+def _local_cluster(elsewhere: Path) -> Iterator[str]:
     with LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=2,
         threads_per_worker=1,
