@@ -301,8 +301,9 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
     return (2, ())
 
 
-#: The exact endgame search's node budget a move in ``sim`` (about 0.4 CPU seconds for a 7-tile endgame
-#: with the C solver; 7 of the 20 real 7-tile endgames of offline/data/endgames-7.txt finish within it).
+#: The exact endgame search's node budget a move in ``sim`` (about 0.3 CPU seconds for a 7-tile endgame
+#: with the C solver, 1.4 at most; 12 of the 20 real 7-tile endgames of offline/data/endgames-7.txt finish
+#: within it: README, "the exact endgame").
 SIM_ENDGAME_NODES = 500_000
 
 

@@ -248,9 +248,9 @@ class _Server:
             self.close()
             raise CheckoutError(f"{self.who} speaks protocol {hello.get('protocol')!r}, not {PROTOCOL}")
         wanted = "cpu" if checkout.cpu_clock else "wall"
-        if hello.get("clock", "wall") != wanted:  # a server that names no clock reads the wall clock
+        found = hello.get("clock", "wall")  # a server that names no clock reads the wall clock
+        if found != wanted:
             self.close()
-            found = hello.get("clock", "wall")
             raise CheckoutError(f"{self.who} thinks on the {found!r} clock, not the {wanted!r} one")
 
     def request(self, payload: dict[str, Any], where: str) -> dict[str, Any]:

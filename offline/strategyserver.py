@@ -47,6 +47,7 @@ def use_cpu_clock() -> None:
 
 
 def clock_name() -> str:
+    """The clock this process's strategies read: "cpu" after ``use_cpu_clock``, else "wall"."""
     return "cpu" if time.monotonic is time.process_time else "wall"
 
 

@@ -18,11 +18,6 @@
 
 #include "endgame.h"
 
-/* The square of position p of line `line` of `view`. */
-static inline int square_at(int view, int line, int p) {
-    return view == 0 ? line * SIZE + p : p * SIZE + line;
-}
-
 /* The cross-check of square `index` (view * SQUARES + square) on the board as it is: worked out here
  * when a move put on the board since the last generation marked it to do (bring_up_to_date would work
  * out every such square: a node cut off by its killer never needs the others). */
@@ -60,10 +55,10 @@ int replayed(Solver *sv, const ERack *mover, EMove *move) {
         }
     }
     int start = pos[0], end = pos[n - 1];
-    while (start > 0 && grid[square_at(view, line, start - 1)] != EMPTY) {
+    while (start > 0 && grid[line_square(view, line, start - 1)] != EMPTY) {
         start--;
     }
-    while (end < SIZE - 1 && grid[square_at(view, line, end + 1)] != EMPTY) {
+    while (end < SIZE - 1 && grid[line_square(view, line, end + 1)] != EMPTY) {
         end++;
     }
     if (start == end) {
@@ -74,7 +69,7 @@ int replayed(Solver *sv, const ERack *mover, EMove *move) {
     uint32_t node = 0;
     int k = 0, main = 0, wmul = 1, cross = 0, hooked = 0;
     for (int p = start; p <= end; p++) {
-        int sq = square_at(view, line, p);
+        int sq = line_square(view, line, p);
         int fresh = k < n && pos[k] == p;
         int t = fresh ? move->tile[k] : grid[sq];
         if (t == EMPTY) {
@@ -175,8 +170,9 @@ static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t 
     return 0;
 }
 
-/* For check_lines: the moves kept for this depth against a fresh generation of the node's moves (the line cache's moves are compared with one by pushed_moves): each must be among
- * the moves, with the same score, exactly when `replayed` takes it. -1 with AssertionError (or
+/* For check_lines: the moves kept for this depth against a fresh generation of the node's moves (the
+ * line cache's moves are compared with one by pushed_moves): each must be among the moves, with the
+ * same score, exactly when `replayed` takes it. -1 with AssertionError (or
  * MemoryError) set when not. */
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) {
     if (!sv->use_killers || depth > MAX_DEPTH) {

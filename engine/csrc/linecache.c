@@ -115,7 +115,7 @@ static int generate_line(Solver *sv, LineSlot *slot, int index) {
         int p = LOWEST(bits);
         bits &= bits - 1;
         anchors[nanchors++] = p;
-        fits |= sv->cross_allowed[view * SQUARES + (view == 0 ? line * SIZE + p : p * SIZE + line)] & usable;
+        fits |= sv->cross_allowed[view * SQUARES + line_square(view, line, p)] & usable;
     }
     if (!fits) {
         return 0;

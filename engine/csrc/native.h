@@ -36,6 +36,11 @@ static inline int popcount32(uint32_t x) {
 #define POPCOUNT(x) popcount32(x)
 #endif
 #define LOWEST(x) __builtin_ctz(x)
+/* The square of position p of line `line` in `view` (0: the rows, 1: the columns). */
+static inline int line_square(int view, int line, int p) {
+    return view == 0 ? line * SIZE + p : p * SIZE + line;
+}
+
 #define COPIES 3  /* copies of one tile with a leave feature of their own */
 
 /* The multisets of letters of a lexicon's words of `length` to SIZE letters (anagrams.c). */
@@ -172,7 +177,7 @@ static inline int tile_points(const Search *s, int tile) {
 }
 
 static inline int cell(const Search *s, int view, int line, int pos) {
-    return view == 0 ? s->grid[line * SIZE + pos] : s->grid[pos * SIZE + line];
+    return s->grid[line_square(view, line, pos)];
 }
 
 static inline uint32_t follow(const Search *s, uint32_t node, int letter) {

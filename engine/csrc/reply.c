@@ -52,7 +52,7 @@ int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntil
     for (uint32_t bits = k->cross->anchors[view][line]; bits; bits &= bits - 1) {
         int p = LOWEST(bits);
         found[count++] = p;
-        fits |= k->cross->allowed[view * SQUARES + (view == 0 ? line * SIZE + p : p * SIZE + line)] & usable;
+        fits |= k->cross->allowed[view * SQUARES + line_square(view, line, p)] & usable;
     }
     return fits ? count : 0;
 }

@@ -74,7 +74,7 @@ static int line_differs(const int8_t *grid_a, const Cross *a, const int8_t *grid
         return 1;
     }
     for (int p = 0; p < SIZE; p++) {
-        int square = view == 0 ? line * SIZE + p : p * SIZE + line;
+        int square = line_square(view, line, p);
         int index = view * SQUARES + square;
         if (grid_a[square] != grid_b[square] || a->allowed[index] != b->allowed[index] ||
             a->sum[index] != b->sum[index]) {

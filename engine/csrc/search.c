@@ -314,7 +314,7 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
         s->next_empty[p] = q;
         s->run_points[p] = points;
         if (s->cross_allowed != NULL) {
-            int square = view == 0 ? line * SIZE + p : p * SIZE + line;
+            int square = line_square(view, line, p);
             s->allowed[p] = s->cross_allowed[view * SQUARES + square];
             s->xsum[p] = s->cross_sum[view * SQUARES + square];
         } else {
@@ -416,7 +416,7 @@ static void search_line(Search *s, const RulesObject *rules, int view, int line,
         uint32_t usable = s->blanks_left > 0 ? s->all_letters : s->rmask;
         uint32_t fits = 0;
         for (int a = 0; a < nanchors; a++) {
-            int square = view == 0 ? line * SIZE + anchors[a] : anchors[a] * SIZE + line;
+            int square = line_square(view, line, anchors[a]);
             fits |= s->cross_allowed[view * SQUARES + square] & usable;
         }
         if (!fits) {
