@@ -5,7 +5,8 @@ iteration draws a rack for the opponent from the unseen tiles and an order for t
 every candidate with those same draws (common random numbers, so that the candidates are compared
 on equal luck): the candidate, the opponent's best static reply, our best static reply from what we
 kept plus what we drew. A candidate's value in one iteration is the points of the three moves
-(ours minus theirs) plus the value of the tiles each side keeps at the end. After
+(ours minus theirs) plus the value of the tiles each reply keeps (before it draws, as a static evaluation
+values a move); going out counts the other rack twice. After
 ``min_iterations`` a candidate that cannot beat the leader by more than ``tolerance`` at ``z``
 standard errors of their difference over the shared draws is dropped (``engine.confidence``). The
 simulation stops when one candidate is left (the leader is clear), or when the time budget (on an
@@ -43,7 +44,7 @@ from engine.move import Move, Pass, Placement, Swap
 from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.strategy import EndgameBudget, Equity, Situation
+from engine.strategy import EndgameBudget, Equity, Situation, leave_weight
 from engine.tiles import board_tile
 from engine.winprob import WinModel
 
@@ -281,43 +282,49 @@ class Simulator:
         return draws
 
     def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
-        """Our ``move``, their best reply, our best reply; points of the three and leaves at the end."""
+        """Our ``move``, their best reply, our best reply: the points of the three, and the value of the
+        tiles each reply kept (before its draw, weighted as the static player weighs a leave by the bag
+        it was played with), as a static evaluation values a move. Going out ends the game: the other
+        side's rack counts twice."""
         board = situation.board
         rules = situation.rules
         placed = 0
         try:
-            mine, points = self._apply(board, situation.rack, move, bag, rules)
+            mine, points, _ = self._apply(board, situation.rack, move, bag, rules)
             placed += isinstance(move, Placement)
             if not len(mine) and not bag:  # we went out: the game ends
                 return points + 2 * theirs.points()
             reply = self._best(board, theirs, mine, bag, situation)
-            theirs_after, their_points = self._apply(board, theirs, reply, bag, rules)
+            their_weight = leave_weight(len(bag))
+            theirs_after, their_points, their_kept = self._apply(board, theirs, reply, bag, rules)
             placed += isinstance(reply, Placement)
             if not len(theirs_after) and not bag:  # they went out
                 return points - their_points - 2 * mine.points()
             ours = self._best(board, mine, theirs_after, bag, situation)
-            mine_after, our_points = self._apply(board, mine, ours, bag, rules)
+            our_weight = leave_weight(len(bag))
+            mine_after, our_points, our_kept = self._apply(board, mine, ours, bag, rules)
             placed += isinstance(ours, Placement)
-            weight = 1.0 if len(bag) >= 7 else len(bag) / 7
-            kept = model.value(mine_after) - model.value(theirs_after)
-            return points - their_points + our_points + weight * kept
+            spread = points - their_points + our_points
+            if not len(mine_after) and not bag:  # we went out with our reply
+                return spread + 2 * theirs_after.points()
+            return spread + our_weight * model.value(our_kept) - their_weight * model.value(their_kept)
         finally:
             for _ in range(placed):
                 board.undo()
 
-    def _apply(self, board: Board, rack: Rack, move: Move, bag: list[int], rules: Ruleset) -> tuple[Rack, int]:
+    def _apply(self, board: Board, rack: Rack, move: Move, bag: list[int], rules: Ruleset) -> tuple[Rack, int, Rack]:
         """Play ``move`` for ``rack`` (placing tiles on the board, drawing from ``bag``): the rack after
-        it and the points it scored."""
+        it, the points it scored and the tiles it kept (the rack before the draw)."""
         if isinstance(move, Placement):
             left = rack.leave([tile for _, _, tile in move.tiles])
             board.place(move.tiles)
-            return _draw(left, bag, len(move.tiles)), move.score or 0
+            return _draw(left, bag, len(move.tiles)), move.score or 0, left
         if isinstance(move, Swap):
             left = rack.leave([board_tile(t) for t in move.tiles])
             refilled = _draw(left, bag, len(move.tiles))
             bag.extend(move.tiles)
-            return refilled, 0
-        return rack, 0
+            return refilled, 0, left
+        return rack, 0, rack
 
     def _best(self, board: Board, rack: Rack, other: Rack, bag: list[int], situation: Situation) -> Move:
         """The static strategy's move for ``rack`` (the other side's tiles and the bag are what it cannot see)."""

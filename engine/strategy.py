@@ -95,6 +95,16 @@ class Strategy(Protocol):
         ...
 
 
+def leave_weight(bag_count: int) -> float:
+    """What a leave counts for in a move played with ``bag_count`` tiles in the bag: all of it with 7 or
+    more, ``bag_count``/7 of it with fewer (a leave matters less when the game is nearly over).
+
+    >>> leave_weight(20), leave_weight(0), round(leave_weight(3), 3)
+    (1.0, 0.0, 0.429)
+    """
+    return 1.0 if bag_count >= 7 else bag_count / 7
+
+
 def placement_key(move: Placement) -> tuple[tuple[int, int, int], ...]:
     """The fixed tie-break: the placed tiles in reading order."""
     return move.tiles
@@ -175,8 +185,7 @@ class Equity:
             return self._endgame(situation, placements)
         uses = _rack_uses(situation.rack, self._model(situation.rules))
         values = {key: value for _, key, value in uses}
-        # a leave matters less when few tiles remain to draw (the game is nearly over)
-        weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
+        weight = leave_weight(situation.bag_count)
         scored: list[tuple[float, int, Placement | Swap]] = []
         for move in placements:
             key = 1
@@ -195,7 +204,7 @@ class Equity:
             return self.rank(situation, _placements(situation))[:k]
         rules = situation.rules
         check(situation.board, situation.rack, situation.lexicon, rules)
-        weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
+        weight = leave_weight(situation.bag_count)
         placements, swaps = native.top_equity(
             situation.board, situation.rack, situation.lexicon, rules, self._model(rules),
             k=k, weight=weight, swaps=k if situation.bag_count >= rules.swap_min_bag else 0, swap_cost=self.swap_cost,
@@ -408,4 +417,4 @@ def _table(path: str, ruleset_id: int) -> LeaveModel:
     return read_table(path, Ruleset.for_id(ruleset_id))
 
 
-__all__ = ["Equity", "Greedy", "Situation", "Strategy", "strategy_named", "unseen_tiles"]
+__all__ = ["Equity", "Greedy", "Situation", "Strategy", "leave_weight", "strategy_named", "unseen_tiles"]

@@ -27,7 +27,7 @@ from engine.game import Game
 from engine.leave import LeaveModel
 from engine.move import Placement
 from engine.rules import RULESET_IDS, Ruleset
-from engine.strategy import Equity, Situation
+from engine.strategy import Equity, Situation, leave_weight
 from engine.wholefile import write_whole
 from engine.winprob import WinModel
 from offline.workers import worker_lexicon
@@ -68,7 +68,7 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
         if game.end_reason is not None:  # the move ended the game: nothing left to predict
             break
         bag = len(game.bag)
-        weight = 1.0 if bag >= 7 else bag / 7
+        weight = leave_weight(bag)
         kept = model.value(game.racks[seat]) - model.value(game.racks[1 - seat])
         lead = game.scores[seat] - game.scores[1 - seat] + weight * kept
         pending.append((seat, lead, bag))

@@ -5,7 +5,8 @@
  * draw (the opponent's rack, then the bag in order) is the same for every candidate. A playout is the
  * reference's Simulator._play_out step by step: the candidate on a copy of the board, the opponent's
  * best static reply, our best static reply from what we kept plus what we drew, and the value of the
- * three moves' points plus the leaves at the end (the learned leave model, LeaveTable). A static reply
+ * three moves' points plus the tiles each reply kept before its draw (the learned leave model,
+ * LeaveTable, weighted by the bag the reply was played with; going out counts the other rack twice). A static reply
  * is Equity.best's first move: with tiles in the bag the best placement by equity (ranked inside the
  * search as top_equity ranks it) or the best swap, a placement winning a tie; with the bag empty the
  * static endgame (going out first, twice the points kept, the opponent's out-play after the most
@@ -31,27 +32,39 @@ static int bag_left(const Bag *bag) {
 }
 
 /* Play `play` for `hand`: tiles off the rack (and onto the board), the refill from the bag, a swap's
- * tiles to the bag's end; returns the tiles it put on the board. */
-static int apply(int8_t *grid, Hand *hand, Bag *bag, const Play *play) {
+ * tiles to the bag's end; `kept` (when not NULL) gets the tiles the play kept, before the refill.
+ * Returns the tiles it put on the board. */
+static int apply(int8_t *grid, Hand *hand, Bag *bag, const Play *play, Hand *kept) {
+    int placed = 0;
     if (play->kind == KIND_PLACE) {
         for (int i = 0; i < play->n; i++) {
             int tile = play->tiles[3 * i + 2];
             hand_take(hand, tile);
             grid[play->tiles[3 * i] * SIZE + play->tiles[3 * i + 1]] = (int8_t)tile;
         }
-        draw(hand, bag, play->n);
-        return play->n;
-    }
-    if (play->kind == KIND_SWAP) {
+        placed = play->n;
+    } else if (play->kind == KIND_SWAP) {
         for (int i = 0; i < play->n; i++) {
             hand_take(hand, play->tiles[i]);
         }
+    }
+    if (kept != NULL) {
+        *kept = *hand;
+    }
+    if (play->kind != KIND_PASS) {
         draw(hand, bag, play->n);
+    }
+    if (play->kind == KIND_SWAP) {
         for (int i = 0; i < play->n; i++) {
             bag->tiles[bag->len++] = play->tiles[i];
         }
     }
-    return 0;
+    return placed;
+}
+
+/* What a leave counts for in a move played with `bag` tiles in the bag (engine.strategy.leave_weight). */
+static double leave_weight(int bag) {
+    return bag >= 7 ? 1.0 : bag / 7.0;
 }
 
 static double hand_leave(const Kernel *k, const Hand *h) {
@@ -81,7 +94,9 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
         best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), &reply);
     }
     int their_points = reply.score;
-    ntiles += apply(grid, &theirs, bag, &reply);
+    double their_weight = leave_weight(bag_left(bag));
+    Hand their_kept;
+    ntiles += apply(grid, &theirs, bag, &reply, &their_kept);
     if (reply.kind == KIND_PLACE) {
         cross_update(k, grid, k->work, reply.tiles, reply.n);
     }
@@ -95,12 +110,14 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
     } else {
         best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), &ours);
     }
-    int our_points = ours.score;
-    apply(grid, &mine, bag, &ours);
-    int left = bag_left(bag);
-    double weight = left >= 7 ? 1.0 : left / 7.0;
-    double kept = hand_leave(k, &mine) - hand_leave(k, &theirs);
-    return (double)(points - their_points + our_points) + weight * kept;
+    int spread = points - their_points + ours.score;
+    double our_weight = leave_weight(bag_left(bag));
+    Hand our_kept;
+    apply(grid, &mine, bag, &ours, &our_kept);
+    if (mine.size == 0 && bag_left(bag) == 0) {  /* we went out with our reply */
+        return (double)(spread + 2 * hand_points(k, &theirs));
+    }
+    return (double)spread + our_weight * hand_leave(k, &our_kept) - their_weight * hand_leave(k, &their_kept);
 }
 
 /* ------------------------------------------------------------------------------------------------
