@@ -35,7 +35,7 @@ TABLE_VERSION = 1
 MAX_COPIES = 3
 BLANK_NAME = "?"
 #: Leave values a ``LearnedLeave`` keeps (least recently used first out): a leave has ~5.4 million
-#: possible values in English, and the simulation values full racks drawn at random, so an unbounded
+#: possible values in English, and the simulation values the leaves of racks drawn at random, so an unbounded
 #: cache grew with every decision of a long-lived bot. Chosen by ``python -m offline.leavecache``
 #: (2 games of sim with 100 iterations a move: 33% of values found at 4,096 entries, 1.7 MB; 38% at
 #: 32,768, 13.6 MB, and no more unbounded; a value takes about 40 us to compute, 3 us to find).

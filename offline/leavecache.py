@@ -1,6 +1,6 @@
 """``python -m offline.leavecache``: the learned leave model's value cache, measured for a few sizes.
 
-The simulation (``sim``) values the racks both players hold after two moves drawn at random, so the
+The simulation (``sim``) values the leaves of racks both players hold after moves drawn at random, so the
 leaves it asks the learned model for are spread over millions of possible racks, and an unbounded
 cache grew with every decision. This command plays seeded ``sim`` self-play games on the local engine
 (English, the shipped table), records every leave the model was asked for, then replays that sequence
