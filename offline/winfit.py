@@ -2,12 +2,13 @@
 
 ``python -m offline.winfit --ruleset 5 --games 600 --seed 1 --write`` plays ``equity`` against itself
 (the ruleset's lexicon and learned leaves), records after every placement or swap that does not end
-the game the mover's lead (points plus the bag-weighted difference of the two leaves' values, as the
-simulation counts it), the tiles in the bag and whether the mover went on to win, and fits the
-model's three parameters by maximum likelihood on the first four fifths of the games. It prints,
-on the last fifth (not fitted on), the Brier score of the model against the bare sign of the lead
-(what a playout's "won" was), by tiles in the bag. ``--write`` stores the fit in
-``engine/data/winprob.toml``, the other rulesets' fits kept.
+the game the mover's lead (points plus the difference of the values of the two sides' last leaves,
+each kept before its draw and weighted by the bag it was played with, as the simulation counts it at
+its horizon), the tiles in the bag and whether the mover went on to win, and fits the model's three
+parameters by maximum likelihood on the first four fifths of the games. It prints, on the last fifth
+(not fitted on), the Brier score of the model against the bare sign of the lead (what a playout's
+"won" was), by tiles in the bag. ``--write`` stores the fit in ``engine/data/winprob.toml``, the
+other rulesets' fits kept.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.game import Game
 from engine.leave import LeaveModel
-from engine.move import Placement
+from engine.move import Move, Placement, Swap
+from engine.rack import Rack
 from engine.rules import RULESET_IDS, Ruleset
 from engine.strategy import Equity, Situation, leave_weight
+from engine.tiles import board_tile
 from engine.wholefile import write_whole
 from engine.winprob import WinModel
 from offline.workers import worker_lexicon
@@ -55,6 +58,7 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
     model: LeaveModel = strategy._model(rules)
     pending: list[tuple[int, float, int]] = []  # (mover, lead, bag)
     placed: list[int] = []
+    kept = [0.0, 0.0]  # each seat's last leave, valued and weighted as the static player (and sim) count it
     while not game.is_over:
         seat = game.current
         situation = Situation(
@@ -62,21 +66,28 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
             (game.scores[seat], game.scores[1 - seat]), game.scoreless_turns,
         )  # fmt: skip
         move = strategy.best(situation, 1)[0]
+        kept[seat] = leave_weight(situation.bag_count) * model.value(_kept(situation.rack, move))
         game.play(move)
         if isinstance(move, Placement):
             placed.append(len(move.tiles))
         if game.end_reason is not None:  # the move ended the game: nothing left to predict
             break
-        bag = len(game.bag)
-        weight = leave_weight(bag)
-        kept = model.value(game.racks[seat]) - model.value(game.racks[1 - seat])
-        lead = game.scores[seat] - game.scores[1 - seat] + weight * kept
-        pending.append((seat, lead, bag))
+        lead = game.scores[seat] - game.scores[1 - seat] + kept[seat] - kept[1 - seat]
+        pending.append((seat, lead, len(game.bag)))
     winner = game.winner()
     samples = [
         Sample(lead, bag, 0.5 if winner is None else 1.0 if winner == seat else 0.0) for seat, lead, bag in pending
     ]
     return samples, placed
+
+
+def _kept(rack: Rack, move: Move) -> Rack:
+    """The tiles ``move`` keeps of ``rack``, before its draw."""
+    if isinstance(move, Placement):
+        return rack.leave([tile for _, _, tile in move.tiles])
+    if isinstance(move, Swap):
+        return rack.leave([board_tile(tile) for tile in move.tiles])
+    return rack
 
 
 def log_loss(params: Sequence[float], samples: Sequence[Sample]) -> float:
