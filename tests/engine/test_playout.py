@@ -18,7 +18,7 @@ import pytest
 from engine import native
 from engine.dawg import Dawg
 from engine.leave import HandLeave
-from engine.move import Pass, Swap
+from engine.move import Pass, Placement, Swap
 from engine.playout import NativePlayouts
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
@@ -114,3 +114,30 @@ def test_every_hostile_input_raises_a_named_error() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(lines[-1])
     assert result["cases"] >= 30 and result["failures"] == []
+
+
+def test_a_playout_values_the_leaves_each_reply_keeps_not_what_they_draw() -> None:
+    """At the horizon a reply counts the tiles it kept, before its draw: with a full bag, the tiles drawn
+    after the candidate's own refill change no value (valuing the racks drawn, as before 2026-11-27,
+    they did), in the reference and in the kernel alike."""
+    checked = 0
+    for index, situation in enumerate(situations()):
+        if situation.bag_count < 30:
+            continue
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        model = equity._model(situation.rules)
+        candidates = [move for move in equity.best(situation, 6) if isinstance(move, Placement)]
+        theirs, bag, weight = simulator._deal(situation)
+        refill = max(len(move.tiles) for move in candidates)
+        shuffled = bag[:refill] + random.Random(index).sample(bag[refill:], len(bag) - refill)
+        assert shuffled != bag
+        for tiles in (bag, shuffled):
+            reference = [simulator._play_out(situation, move, theirs, list(tiles), model) for move in candidates]
+            assert kernel.run(candidates, [(theirs, tiles, weight)]) == [reference]
+        first = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
+        assert first == [simulator._play_out(situation, move, theirs, list(shuffled), model) for move in candidates]
+        checked += len(candidates)
+    assert checked >= 30
