@@ -19,13 +19,13 @@ from bot.board_svg import BoardView, board_svg, squares_of
 from bot.terminal import board_picture
 from engine.board import Board
 from engine.errors import EngineError, PositionError
-from engine.move import Move, Placement, Swap, format_move, oriented, square_name
+from engine.move import Move, Placement, Swap, format_move, kept, oriented, square_name
 from engine.movegen import generate
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.simulation import CandidateStats, Sim
-from engine.strategy import Equity, Situation, Strategy, unseen_tiles
-from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet, board_tile
+from engine.strategy import Equity, Situation, Strategy, leave_weight, unseen_tiles
+from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
 
 
 @dataclass(frozen=True)
@@ -171,10 +171,10 @@ def figures(situation: Situation, strategy: Strategy, ranked: Sequence[Move], pl
                 "; ahead: the share of iterations that end with us ahead in the game, each counted by its"
                 " chance of winning from there (engine.winprob) above the pre-endgame; it ranks them now"
             )
-    weight = 1.0 if situation.bag_count >= 7 else situation.bag_count / 7
+    weight = leave_weight(situation.bag_count)
     moves = []
     for rank, move in enumerate(ranked, 1):
-        leave = _leave(situation.rack, move)
+        leave = kept(situation.rack, move)
         value = model.value(leave) if model is not None else None
         equity = None
         if value is not None and isinstance(static, Equity):
@@ -208,14 +208,6 @@ def figures(situation: Situation, strategy: Strategy, ranked: Sequence[Move], pl
         moves=moves,
         best=ranked[0] if ranked and isinstance(ranked[0], Placement) else None,
     )
-
-
-def _leave(rack: Rack, move: Move) -> Rack:
-    if isinstance(move, Placement):
-        return rack.leave([t for _, _, t in move.tiles])
-    if isinstance(move, Swap):
-        return rack.leave([board_tile(t) for t in move.tiles])
-    return rack
 
 
 def _tiles(move: Move, board: Board) -> tuple[HintTile, ...]:

@@ -27,7 +27,8 @@ from typing import NamedTuple
 from engine.board import EMPTY, Board, Square
 from engine.errors import InvalidMoveError, TileError
 from engine.layout import SIZE
-from engine.tiles import LETTER_MASK
+from engine.rack import Rack
+from engine.tiles import LETTER_MASK, board_tile
 
 
 class Direction(IntEnum):
@@ -77,6 +78,15 @@ Move = Placement | Swap | Pass
 
 _COLS = "ABCDEFGHIJKLMNO"
 _NOTATION = re.compile(r"^\s*(?:(\d{1,2})([A-Oa-o])|([A-Oa-o])(\d{1,2}))\s+(\S+)\s*$")
+
+
+def kept(rack: Rack, move: Move) -> Rack:
+    """The tiles of ``rack`` that ``move`` keeps, before any draw (a pass keeps them all)."""
+    if isinstance(move, Placement):
+        return rack.leave([tile for _, _, tile in move.tiles])
+    if isinstance(move, Swap):
+        return rack.leave([board_tile(tile) for tile in move.tiles])
+    return rack
 
 
 def square_name(row: int, col: int, direction: Direction) -> str:

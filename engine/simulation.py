@@ -40,12 +40,11 @@ from engine.board import Board
 from engine.confidence import PairedStop, metric
 from engine.inference import RackInference
 from engine.leave import LeaveModel
-from engine.move import Move, Pass, Placement, Swap
+from engine.move import Move, Pass, Placement, Swap, kept
 from engine.playout import NativePlayouts
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation, leave_weight
-from engine.tiles import board_tile
 from engine.winprob import WinModel
 
 #: Draws per kernel call when there is no time budget (iterations are counted, not timed).
@@ -315,12 +314,11 @@ class Simulator:
     def _apply(self, board: Board, rack: Rack, move: Move, bag: list[int], rules: Ruleset) -> tuple[Rack, int, Rack]:
         """Play ``move`` for ``rack`` (placing tiles on the board, drawing from ``bag``): the rack after
         it, the points it scored and the tiles it kept (the rack before the draw)."""
+        left = kept(rack, move)
         if isinstance(move, Placement):
-            left = rack.leave([tile for _, _, tile in move.tiles])
             board.place(move.tiles)
             return _draw(left, bag, len(move.tiles)), move.score or 0, left
         if isinstance(move, Swap):
-            left = rack.leave([board_tile(t) for t in move.tiles])
             refilled = _draw(left, bag, len(move.tiles))
             bag.extend(move.tiles)
             return refilled, 0, left

@@ -26,11 +26,10 @@ from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.game import Game
 from engine.leave import LeaveModel
-from engine.move import Move, Placement, Swap
-from engine.rack import Rack
+from engine.move import Placement
+from engine.move import kept as kept_tiles
 from engine.rules import RULESET_IDS, Ruleset
 from engine.strategy import Equity, Situation, leave_weight
-from engine.tiles import board_tile
 from engine.wholefile import write_whole
 from engine.winprob import WinModel
 from offline.workers import worker_lexicon
@@ -66,7 +65,7 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
             (game.scores[seat], game.scores[1 - seat]), game.scoreless_turns,
         )  # fmt: skip
         move = strategy.best(situation, 1)[0]
-        kept[seat] = leave_weight(situation.bag_count) * model.value(_kept(situation.rack, move))
+        kept[seat] = leave_weight(situation.bag_count) * model.value(kept_tiles(situation.rack, move))
         game.play(move)
         if isinstance(move, Placement):
             placed.append(len(move.tiles))
@@ -79,15 +78,6 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
         Sample(lead, bag, 0.5 if winner is None else 1.0 if winner == seat else 0.0) for seat, lead, bag in pending
     ]
     return samples, placed
-
-
-def _kept(rack: Rack, move: Move) -> Rack:
-    """The tiles ``move`` keeps of ``rack``, before its draw."""
-    if isinstance(move, Placement):
-        return rack.leave([tile for _, _, tile in move.tiles])
-    if isinstance(move, Swap):
-        return rack.leave([board_tile(tile) for tile in move.tiles])
-    return rack
 
 
 def log_loss(params: Sequence[float], samples: Sequence[Sample]) -> float:
