@@ -24,7 +24,8 @@
  * cache (linecache.c: only the lines a move changed are generated again) and are ordered in
  * endgameorder.c. A leaf (depth 0) with no pass on its path is not looked up in the table (which
  * almost never knows it), and a move whose reply is such a leaf is valued where it is tried (at a
- * node of depth 1 by one scan of the line cache, leafscan.c).
+ * node of depth 1 by one scan of the line cache, leafscan.c). A move that leaves the other a reply going
+ * out (a killer of the child's depth) which keeps it at most alpha is not searched (outreply.c).
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
  * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
@@ -418,6 +419,8 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             return 0;
         }
         sv->nmoves += (size_t)count;
+        OutReplies replies;
+        int nreplies = depth >= 2 ? out_replies(sv, depth - 1, other, &replies) : 0;
         long start = 0;
         if (tried_first) {
             /* the move tried comes first in the order (its key's value part is 0): skip it */
@@ -428,7 +431,10 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
-            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
+            if (nreplies > 0 && move.n < mover->size && (move.n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
+                out_bound(sv, &replies, &move, mover, alpha, &value)) {
+                /* a reply going out that the move leaves playable keeps it at most alpha (outreply.c) */
+            } else if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
                 /* (a leaf's reply is worked out exactly: no null window) */
                 value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
             } else {

@@ -144,6 +144,8 @@ typedef struct {
                         * generation */
     int use_killers;   /* 1: the move going out that cut off the last node of a depth is tried first at the
                         * next (killer.c) */
+    int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
+                        * searched (outreply.c) */
     uint64_t line_stamp[LINES];
     uint64_t next_stamp;
     struct {
@@ -169,6 +171,15 @@ typedef struct {
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
+
+#define OUT_ZONE_WORDS ((SQUARES + 63) / 64)
+
+/* The other's replies going out that a move may leave playable (outreply.c): their scores and zones. */
+typedef struct {
+    int count;
+    int value[KILLERS];
+    uint64_t zone[KILLERS][OUT_ZONE_WORDS];
+} OutReplies;
 
 typedef struct {
     int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
@@ -209,6 +220,9 @@ int replayed(Solver *sv, const ERack *mover, EMove *move);
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move);
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);
+/* outreply.c */
+int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out);
+int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound);
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);

@@ -95,18 +95,19 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
                             "scoreless", "scoreless_to_end", "max_depth", "max_nodes", "clock", "deadline",
-                            "table_bits", "line_cache", "check_lines", "killers", NULL};
+                            "table_bits", "line_cache", "check_lines", "killers", "out_bound", NULL};
     LexiconObject *lex;
     RulesObject *rules;
     PyObject *grid, *mine_counts, *theirs_counts, *clock;
     int mine_blanks, theirs_blanks, scoreless, scoreless_to_end, max_depth, table_bits;
-    int line_cache = 1, check_lines = 0, killers = 1;
+    int line_cache = 1, check_lines = 0, killers = 1, out_bound = 1;
     long long max_nodes;
     double deadline;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|ppp:solve_endgame", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|pppp:solve_endgame", names, &LexiconType, &lex,
                                      &RulesType, &rules, &grid, &mine_counts, &mine_blanks, &theirs_counts,
                                      &theirs_blanks, &scoreless, &scoreless_to_end, &max_depth, &max_nodes, &clock,
-                                     &deadline, &table_bits, &line_cache, &check_lines, &killers)) {
+                                     &deadline, &table_bits, &line_cache, &check_lines, &killers,
+                                     &out_bound)) {
         return NULL;
     }
     if (lex->letters != rules->letters) {
@@ -151,6 +152,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->use_lines = line_cache;
     sv->check_lines = check_lines;
     sv->use_killers = killers;
+    sv->use_out_bound = out_bound;
     Search *s = &sv->gen;
     s->child = lex->child;
     s->mask = lex->mask;
