@@ -40,7 +40,10 @@
 #endif
 
 #ifndef KILLERS
-#define KILLERS 4        /* moves going out kept per depth (killer.c) */
+#define KILLERS 16       /* moves going out kept per depth (killer.c): the replies of outreply.c */
+#endif
+#ifndef KILLERS_TRIED
+#define KILLERS_TRIED 4  /* of which the latest are tried first at a node (killer.c) */
 #endif
 
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */

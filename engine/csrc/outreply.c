@@ -57,7 +57,13 @@ int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out) {
         if (p.n != other->size || !replayed(sv, other, &p)) {
             continue;
         }
+        /* kept in decreasing order of score: the first a move leaves playable is the best */
         int i = out->count++;
+        while (i > 0 && out->value[i - 1] < p.score) {
+            out->value[i] = out->value[i - 1];
+            memcpy(out->zone[i], out->zone[i - 1], sizeof(out->zone[i]));
+            i--;
+        }
         out->value[i] = p.score;  /* twice the mover's rack is counted per move (out_bound) */
         zone_of(sv, &p, out->zone[i]);
     }
@@ -72,23 +78,15 @@ int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ER
         played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
     }
     int base = move->score - 2 * (mover->points - played);
-    int found = 0, best = 0;
-    for (int i = 0; i < r->count; i++) {
-        if (found && r->value[i] <= best) {
-            continue;
-        }
+    for (int i = 0; i < r->count && base - r->value[i] <= alpha; i++) {
         int clear = 1;
         for (int k = 0; k < move->n && clear; k++) {
             clear = !zone_has(r->zone[i], move->square[k]);
         }
         if (clear) {
-            found = 1;
-            best = r->value[i];
+            *bound = base - r->value[i];
+            return 1;
         }
     }
-    if (!found || base - best > alpha) {
-        return 0;
-    }
-    *bound = base - best;
-    return 1;
+    return 0;
 }
