@@ -427,6 +427,32 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             pick(sv->moves + base, sv->keys + base, count, 0);
             start = (sv->keys[base] >> 32) == 0;
         }
+        if (nreplies > 0) {
+            /* the moves the bound of outreply.c keeps at most alpha are taken out before they are sorted
+             * (alpha only rises: the loop would find each of them so); the best bound counts as their value */
+            long kept = start;
+            int pruned = -INFINITE_VALUE;
+            size_t pruned_index = 0;
+            for (long i = start; i < count; i++) {
+                uint64_t key = sv->keys[base + (size_t)i];
+                const EMove *move = &sv->moves[base + (key & 0xFFFFFFFFu)];
+                int bound;
+                if (move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
+                    out_bound(sv, &replies, move, mover, alpha, &bound)) {
+                    if (bound > pruned) {
+                        pruned = bound;
+                        pruned_index = base + (key & 0xFFFFFFFFu);
+                    }
+                } else {
+                    sv->keys[base + (size_t)kept++] = key;
+                }
+            }
+            count = kept;
+            if (pruned > best_value) {
+                best_value = pruned;
+                best = sv->moves[pruned_index];
+            }
+        }
         for (long i = start; i < count; i++) {
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */

@@ -4,7 +4,9 @@ because the move puts no tile in its zone) is not searched when that reply keeps
 spares nodes, never changes a value: with the bound and without it (``out_bound=False``) every
 endgame here gets the same value, and the reference's on the short ones. The positions are short
 racks on the boards of the real endgames, among them ones where a move puts a tile just beyond the end
-of a run of the reply's words (a zone without those squares gives other values on them)."""
+of a run of the reply's words (a zone without those squares gives other values on them). The moves the
+bound keeps at most alpha are taken out before the node's moves are sorted, and tried in the loop
+again when alpha has risen."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ from tests.engine.test_nativeendgame import real_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
-#: (endgame, my rack, their rack): a zone that leaves out the squares beyond the runs' ends gives
-#: other values than the search without the bound on each of these.
+#: (endgame, my rack, their rack): broken variants of the bound give other values than the search without
+#: it on these: first a zone that leaves out the squares beyond the runs' ends.
 EDGES = (
     ("g5", "AOO", "CD"),
     ("g15", "AAEO", "SW"),
@@ -39,6 +41,16 @@ EDGES = (
     ("g30", "IZ", "EITZ"),
     ("g71", "JL", "EIJS"),
     ("g9", "OOTU", "DOOU"),
+    # a bound compared with beta instead of alpha (where the moves are taken out before the sort) gives
+    # other values on these
+    ("g62", "FLRX", "FGR"),
+    ("g57", "NOOU", "NOQR"),
+    ("g71", "JJS", "ENUU"),
+    ("g32", "ASSZ", "DIIJ"),
+    ("g30", "EMS", "IIR"),
+    ("g9", "AOO", "BOU"),
+    ("g9", "AKMT", "DGPT"),
+    ("g33", "LNQ", "AIN"),
 )
 
 
