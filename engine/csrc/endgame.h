@@ -106,7 +106,7 @@ typedef struct {
     int sum;
 } CrossEntry;
 #ifndef LINE_WAYS
-#define LINE_WAYS 4       /* states kept per line and side: the least recently taken one makes room */
+#define LINE_WAYS 8       /* states kept per line and side: the least recently taken one makes room */
 #endif
 
 typedef struct {
