@@ -4,7 +4,7 @@ extension is built and the pure-Python reference (``engine.endgame.solve``) othe
 Both find the exact value with the same game's end rules (negamax, alpha-beta, a transposition table,
 iterative deepening); the C one orders its moves by more than their points (tiles and tile points
 played) and searches the moves after the first with a null window, so it visits other nodes than the
-reference and may pick another move of the same value. It deepens in other steps too (depth 2, 4, then
+reference and may pick another move of the same value. It deepens in other steps too (depth 2, then
 the whole depth at once; the reference one ply at a time): a budget that runs out returns the deepest
 finished iteration's move, or a move the unfinished search proved better than it. A budget in nodes
 (``max_nodes``) is a count: the same result on every machine. The time budget is read from the

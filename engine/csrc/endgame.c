@@ -5,10 +5,10 @@
  * With the bag empty both racks are known. Negamax with alpha-beta finds the play that maximises the
  * mover's final spread: the points of every turn to the end, plus the end of the game (a player who
  * empties the rack gains twice the other's rack points; the `scoreless_to_end`-th scoreless turn in a
- * row ends it with each player losing their own rack points). Two shallow iterations (depth 2 and 4)
- * fill the table's best moves, then one search goes to the end of the tree (endgamecall.c: the
- * iterations between cost more nodes than their order saves); a node at depth 0 is guessed (whose rack
- * weighs more) and marks the iteration as cut off.
+ * row ends it with each player losing their own rack points). A shallow iteration (depth 2) fills the
+ * table's best moves, then one search goes to the end of the tree (endgamecall.c: the iterations
+ * between cost more nodes than their order saves); a node at depth 0 is guessed (whose rack weighs
+ * more) and marks the iteration as cut off.
  * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
  * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c

@@ -24,10 +24,10 @@
 #define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
 #endif
 #ifndef SHALLOW_STEP
-#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2, 4 (endgamecall.c) */
+#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2 (endgamecall.c) */
 #endif
 #ifndef SHALLOW_LAST
-#define SHALLOW_LAST 4
+#define SHALLOW_LAST 2
 #endif
 #ifndef LEAF_SCAN
 #define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leafscan.c) */
