@@ -4,7 +4,7 @@ extension is built and the pure-Python reference (``engine.endgame.solve``) othe
 Both find the exact value with the same game's end rules (negamax, alpha-beta, a transposition table,
 iterative deepening); the C one orders its moves by more than their points (tiles and tile points
 played) and searches the moves after the first with a null window, so it visits other nodes than the
-reference and may pick another move of the same value. It deepens in other steps too (depth 2, 4, then
+reference and may pick another move of the same value. It deepens in other steps too (depth 2, then
 the whole depth at once; the reference one ply at a time): a budget that runs out returns the deepest
 finished iteration's move, or a move the unfinished search proved better than it. A budget in nodes
 (``max_nodes``) is a count: the same result on every machine. The time budget is read from the
@@ -47,6 +47,7 @@ def solve_native(
     line_cache: bool = True,
     check_lines: bool = False,
     killers: bool = True,
+    out_bound: bool = True,
 ) -> EndgameResult:
     """``engine.endgame.solve`` in C; raises EngineError when the extension is not built and
     PositionError for racks no game has. The board is read, never changed. ``line_cache=False``
@@ -54,7 +55,8 @@ def solve_native(
     ``check_lines=True`` compares the cache's moves with a fresh generation at every node and raises
     AssertionError where they differ (for the tests); it also compares every killer move replayed from
     another node with that generation. ``killers=False`` generates the moves of every node the
-    remembered best move does not cut off (more work, the same value)."""
+    remembered best move does not cut off (more work, the same value). ``out_bound=False`` searches every
+    move that leaves the other a reply going out (engine/csrc/outreply.c; more nodes, the same value)."""
     if native.NATIVE is None:
         raise EngineError(f"the native endgame is not available: {native.describe()}")
     for rack in (mine, theirs):
@@ -71,7 +73,7 @@ def solve_native(
         list(mine.counts), mine.blanks, list(theirs.counts), theirs.blanks,
         scoreless, rules.scoreless_turns_to_end, max_depth, -1 if max_nodes is None else max_nodes,
         clock if timed else None, started + seconds if timed else 0.0, table_bits,
-        line_cache=line_cache, check_lines=check_lines, killers=killers,
+        line_cache=line_cache, check_lines=check_lines, killers=killers, out_bound=out_bound,
     )  # fmt: skip
     best: Move = Pass() if move is None else Placement(move[0], Direction(move[1]), move[2])
     return EndgameResult(best, value, depth, complete, nodes, clock() - started)

@@ -5,10 +5,10 @@
  * With the bag empty both racks are known. Negamax with alpha-beta finds the play that maximises the
  * mover's final spread: the points of every turn to the end, plus the end of the game (a player who
  * empties the rack gains twice the other's rack points; the `scoreless_to_end`-th scoreless turn in a
- * row ends it with each player losing their own rack points). Two shallow iterations (depth 2 and 4)
- * fill the table's best moves, then one search goes to the end of the tree (endgamecall.c: the
- * iterations between cost more nodes than their order saves); a node at depth 0 is guessed (whose rack
- * weighs more) and marks the iteration as cut off.
+ * row ends it with each player losing their own rack points). A shallow iteration (depth 2) fills the
+ * table's best moves, then one search goes to the end of the tree (endgamecall.c: the iterations
+ * between cost more nodes than their order saves); a node at depth 0 is guessed (whose rack weighs
+ * more) and marks the iteration as cut off.
  * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
  * (as mover and as other) and the scoreless count; an entry whose subtree was never cut off holds for
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
@@ -24,7 +24,8 @@
  * cache (linecache.c: only the lines a move changed are generated again) and are ordered in
  * endgameorder.c. A leaf (depth 0) with no pass on its path is not looked up in the table (which
  * almost never knows it), and a move whose reply is such a leaf is valued where it is tried (at a
- * node of depth 1 by one scan of the line cache, leafscan.c).
+ * node of depth 1 by one scan of the line cache, leafscan.c). A move that leaves the other a reply going
+ * out (a killer of the child's depth) which keeps it at most alpha is not searched (outreply.c).
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
  * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
@@ -418,17 +419,48 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             return 0;
         }
         sv->nmoves += (size_t)count;
+        OutReplies replies;
+        int nreplies = depth >= 2 ? out_replies(sv, depth - 1, other, &replies) : 0;
         long start = 0;
         if (tried_first) {
             /* the move tried comes first in the order (its key's value part is 0): skip it */
             pick(sv->moves + base, sv->keys + base, count, 0);
             start = (sv->keys[base] >> 32) == 0;
         }
+        if (nreplies > 0) {
+            /* the moves the bound of outreply.c keeps at most alpha are taken out before they are sorted
+             * (alpha only rises: the loop would find each of them so); the best bound counts as their value */
+            long kept = start;
+            int pruned = -INFINITE_VALUE;
+            size_t pruned_index = 0;
+            for (long i = start; i < count; i++) {
+                uint64_t key = sv->keys[base + (size_t)i];
+                const EMove *move = &sv->moves[base + (key & 0xFFFFFFFFu)];
+                int bound;
+                if (move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
+                    out_bound(sv, &replies, move, mover, alpha, &bound)) {
+                    if (bound > pruned) {
+                        pruned = bound;
+                        pruned_index = base + (key & 0xFFFFFFFFu);
+                    }
+                } else {
+                    sv->keys[base + (size_t)kept++] = key;
+                }
+            }
+            count = kept;
+            if (pruned > best_value) {
+                best_value = pruned;
+                best = sv->moves[pruned_index];
+            }
+        }
         for (long i = start; i < count; i++) {
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
-            if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
+            if (nreplies > 0 && move.n < mover->size && (move.n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
+                out_bound(sv, &replies, &move, mover, alpha, &value)) {
+                /* a reply going out that the move leaves playable keeps it at most alpha (outreply.c) */
+            } else if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
                 /* (a leaf's reply is worked out exactly: no null window) */
                 value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);
             } else {

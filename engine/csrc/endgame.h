@@ -24,10 +24,10 @@
 #define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
 #endif
 #ifndef SHALLOW_STEP
-#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2, 4 (endgamecall.c) */
+#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2 (endgamecall.c) */
 #endif
 #ifndef SHALLOW_LAST
-#define SHALLOW_LAST 4
+#define SHALLOW_LAST 2
 #endif
 #ifndef LEAF_SCAN
 #define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leafscan.c) */
@@ -40,7 +40,10 @@
 #endif
 
 #ifndef KILLERS
-#define KILLERS 4        /* moves going out kept per depth (killer.c) */
+#define KILLERS 16       /* moves going out kept per depth (killer.c): the replies of outreply.c */
+#endif
+#ifndef KILLERS_TRIED
+#define KILLERS_TRIED 4  /* of which the latest are tried first at a node (killer.c) */
 #endif
 
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
@@ -103,7 +106,7 @@ typedef struct {
     int sum;
 } CrossEntry;
 #ifndef LINE_WAYS
-#define LINE_WAYS 4       /* states kept per line and side: the least recently taken one makes room */
+#define LINE_WAYS 8       /* states kept per line and side: the least recently taken one makes room */
 #endif
 
 typedef struct {
@@ -144,6 +147,8 @@ typedef struct {
                         * generation */
     int use_killers;   /* 1: the move going out that cut off the last node of a depth is tried first at the
                         * next (killer.c) */
+    int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
+                        * searched (outreply.c) */
     uint64_t line_stamp[LINES];
     uint64_t next_stamp;
     struct {
@@ -169,6 +174,15 @@ typedef struct {
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
+
+#define OUT_ZONE_WORDS ((SQUARES + 63) / 64)
+
+/* The other's replies going out that a move may leave playable (outreply.c): their scores and zones. */
+typedef struct {
+    int count;
+    int value[KILLERS];
+    uint64_t zone[KILLERS][OUT_ZONE_WORDS];
+} OutReplies;
 
 typedef struct {
     int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
@@ -209,6 +223,9 @@ int replayed(Solver *sv, const ERack *mover, EMove *move);
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move);
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);
+/* outreply.c */
+int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out);
+int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound);
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);

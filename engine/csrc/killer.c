@@ -115,7 +115,7 @@ int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
     if (!sv->use_killers || depth > MAX_DEPTH) {
         return 0;
     }
-    for (int j = 0; j < KILLERS; j++) {
+    for (int j = 0; j < KILLERS_TRIED && j < KILLERS; j++) {
         /* only a move that goes out: it is valued where it is tried, with no search below it */
         if (sv->killers[depth][j].n == mover->size) {
             *move = sv->killers[depth][j];

@@ -294,31 +294,36 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
     s->line = line;
     s->lm = rules->lm[view] + line * SIZE;
     s->wm = rules->wm[view] + line * SIZE;
-    int room = 0;
+    /* one pass from the end of the line: each empty square's next empty square and the points of the
+     * tiles between */
+    int room = 0, next = SIZE, points = 0;
+    int first = line_square(view, line, 0), stride = view == 0 ? 1 : SIZE;
     for (int p = SIZE - 1; p >= 0; p--) {
-        s->cells[p] = (int8_t)cell(s, view, line, p);
-        room += s->cells[p] == EMPTY;
-        s->room[p] = (int8_t)room;
-    }
-    for (int p = 0; p < SIZE; p++) {
-        if (s->cells[p] != EMPTY) {
+        int square = first + p * stride;
+        int t = s->grid[square];
+        s->cells[p] = (int8_t)t;
+        if (t != EMPTY) {
+            points += tile_points(s, t);
             s->allowed[p] = 0;
             s->xsum[p] = -1;
-            continue;
-        }
-        int q = p + 1, points = 0;
-        while (q < SIZE && s->cells[q] != EMPTY) {
-            points += tile_points(s, s->cells[q]);
-            q++;
-        }
-        s->next_empty[p] = q;
-        s->run_points[p] = points;
-        if (s->cross_allowed != NULL) {
-            int square = line_square(view, line, p);
-            s->allowed[p] = s->cross_allowed[view * SQUARES + square];
-            s->xsum[p] = s->cross_sum[view * SQUARES + square];
         } else {
-            s->allowed[p] = cross_check(s, view, line, p, &s->xsum[p]);
+            room++;
+            s->next_empty[p] = next;
+            s->run_points[p] = points;
+            next = p;
+            points = 0;
+            if (s->cross_allowed != NULL) {
+                s->allowed[p] = s->cross_allowed[view * SQUARES + square];
+                s->xsum[p] = s->cross_sum[view * SQUARES + square];
+            }
+        }
+        s->room[p] = (int8_t)room;
+    }
+    if (s->cross_allowed == NULL) {
+        for (int p = 0; p < SIZE; p++) {
+            if (s->cells[p] == EMPTY) {
+                s->allowed[p] = cross_check(s, view, line, p, &s->xsum[p]);
+            }
         }
     }
 }

@@ -44,7 +44,7 @@ def test_every_node_gets_the_moves_of_a_fresh_generation_on_real_endgames() -> N
         result = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=15_000,
                               table_bits=16, check_lines=True)  # fmt: skip
         nodes += result.nodes
-    assert nodes >= 250_000  # the two that finish take fewer than the budget
+    assert nodes >= 200_000  # those that finish take fewer than the budget
 
 
 def test_every_node_gets_the_moves_of_a_fresh_generation_to_the_end_of_short_endgames() -> None:

@@ -1,5 +1,5 @@
-"""The C endgame's iterations (``engine/csrc/endgamecall.c``): depth 2, then 4, then the whole depth at
-once; and when a budget runs out inside an iteration, the move returned is the last finished
+"""The C endgame's iterations (``engine/csrc/endgamecall.c``): depth 2, then the whole depth at once;
+and when a budget runs out inside an iteration, the move returned is the last finished
 iteration's, or a root move the unfinished one proved better than it (tried first there), never a move
 that is merely searched."""
 
@@ -31,7 +31,7 @@ def exact(board: Board, move: Move, mover: Rack, other: Rack) -> int:
     return endgame.move_value(board, move, mover, other, 0, rules, rest)
 
 
-def test_the_iterations_are_depth_2_and_4_then_the_whole_depth() -> None:
+def test_the_iterations_are_depth_2_then_the_whole_depth() -> None:
     rules, lexicon, endgames = real_endgames()
     e = next(e for e in endgames if e.name == "g51")
     whole = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf)
@@ -42,26 +42,26 @@ def test_the_iterations_are_depth_2_and_4_then_the_whole_depth() -> None:
     assert [r.depth for r in shallow] == [2, 3, 4] and not any(r.complete for r in shallow)
     # depth 3 is 2 then 3, depth 4 is 2 then 4: both pay the same depth-2 iteration first
     assert shallow[1].nodes > shallow[0].nodes and shallow[2].nodes > shallow[0].nodes
-    for budget in range(shallow[2].nodes + 64, whole.nodes, (whole.nodes - shallow[2].nodes) // 5):
+    for budget in range(shallow[0].nodes + 64, whole.nodes, (whole.nodes - shallow[0].nodes) // 5):
         stopped = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=budget)
-        assert stopped.depth == 4 and not stopped.complete, budget  # no iteration between 4 and the whole
+        assert stopped.depth == 2 and not stopped.complete, budget  # no iteration between 2 and the whole
 
 
 def test_a_budget_spent_in_the_whole_search_returns_a_move_it_proved_better() -> None:
-    """On g57 the depth-4 iteration's move is not the best: the whole search proves a better one early,
+    """On g57 the depth-2 iteration's move is not the best: the whole search proves a better one early,
     and a budget that stops it after that returns it (its exact value at least the value returned)."""
     rules, lexicon, endgames = real_endgames()
     e = next(e for e in endgames if e.name == "g57")
-    four = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_depth=4)
+    two = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_depth=2)
     whole = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf)
-    assert whole.complete and whole.move != four.move
-    four_exact = exact(e.board, four.move, e.mine, e.theirs)
-    assert four_exact < whole.value
+    assert whole.complete and whole.move != two.move
+    two_exact = exact(e.board, two.move, e.mine, e.theirs)
+    assert two_exact < whole.value
     better = 0
-    for budget in range(four.nodes + 64, whole.nodes, (whole.nodes - four.nodes) // 8):
+    for budget in range(two.nodes + 64, whole.nodes, (whole.nodes - two.nodes) // 8):
         stopped = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=budget)
-        assert stopped.depth == 4 and not stopped.complete
-        if stopped.move != four.move:
-            assert exact(e.board, stopped.move, e.mine, e.theirs) >= stopped.value > four_exact, budget
+        assert stopped.depth == 2 and not stopped.complete
+        if stopped.move != two.move:
+            assert exact(e.board, stopped.move, e.mine, e.theirs) >= stopped.value > two_exact, budget
             better += 1
     assert better >= 4

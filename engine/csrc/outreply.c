@@ -1,0 +1,92 @@
+/*
+ * The other's replies going out: a bound that spares a move its search.
+ *
+ * Most nodes that try all their moves (none reaches beta) spend one child node on each: the other
+ * replies by going out (often the killer of the child's depth, killer.c) and the move falls below alpha.
+ * Such a reply P, a move of the other on the board as it is, stays a move, with the same score, after
+ * any move of the mover that puts no tile in P's zone: P's squares, the squares of the runs of tiles
+ * through them along both lines, and the square just beyond each end of those runs (a word changes
+ * only when a tile goes on a square of its run or at one of its ends; the premium squares stay). After
+ * such a move M the other can go out with P, which ends the game, so the value of M for the mover is at
+ * most score(M) - score(P) - 2 * (the mover's rack points less those of M's tiles); a pass leaves the
+ * board as it is. When that is at most alpha, M cannot raise alpha, and the bound is what a search
+ * of M would show (a value no higher than alpha, the node's own value an upper bound as before): M is
+ * not searched. A search cut off at any depth values P exactly (the game ends), so the bound holds in
+ * the shallow iterations too, as long as the reply is not a leaf (depth 2 and up).
+ *
+ * The replies are the child depth's killers that the other can play on the board as it is
+ * (`replayed`): they are what the child nodes would try first.
+ */
+
+#include "endgame.h"
+
+/* The set bit of square sq in zone z. */
+static inline void zone_add(uint64_t *z, int sq) {
+    z[sq >> 6] |= 1ull << (sq & 63);
+}
+
+static inline int zone_has(const uint64_t *z, int sq) {
+    return (int)((z[sq >> 6] >> (sq & 63)) & 1);
+}
+
+/* P's zone (see above) on the board as it is (P's squares empty). */
+static void zone_of(const Solver *sv, const EMove *p, uint64_t *z) {
+    memset(z, 0, sizeof(uint64_t) * OUT_ZONE_WORDS);
+    for (int k = 0; k < p->n; k++) {
+        int row = p->square[k] / SIZE, col = p->square[k] % SIZE;
+        int top, bottom, left, right;
+        run_ends(sv->gen.grid, row, col, &top, &bottom, &left, &right);
+        for (int r = top > 0 ? top - 1 : 0; r <= (bottom < SIZE - 1 ? bottom + 1 : bottom); r++) {
+            zone_add(z, r * SIZE + col);
+        }
+        for (int c = left > 0 ? left - 1 : 0; c <= (right < SIZE - 1 ? right + 1 : right); c++) {
+            zone_add(z, row * SIZE + c);
+        }
+    }
+}
+
+/* The other's moves going out among the killers of `depth` (the child's), as moves on the board as it
+ * is, with their zones; how many. */
+int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out) {
+    out->count = 0;
+    if (!sv->use_out_bound || !sv->use_killers || depth < 1 || depth > MAX_DEPTH || other->size == 0) {
+        return 0;
+    }
+    for (int j = 0; j < KILLERS; j++) {
+        EMove p = sv->killers[depth][j];
+        if (p.n != other->size || !replayed(sv, other, &p)) {
+            continue;
+        }
+        /* kept in decreasing order of score: the first a move leaves playable is the best */
+        int i = out->count++;
+        while (i > 0 && out->value[i - 1] < p.score) {
+            out->value[i] = out->value[i - 1];
+            memcpy(out->zone[i], out->zone[i - 1], sizeof(out->zone[i]));
+            i--;
+        }
+        out->value[i] = p.score;  /* twice the mover's rack is counted per move (out_bound) */
+        zone_of(sv, &p, out->zone[i]);
+    }
+    return out->count;
+}
+
+/* Whether `move` (not going out) of the mover is proved no better than alpha by a reply going out that
+ * it leaves playable; its bound goes to *bound. */
+int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound) {
+    int played = 0;
+    for (int k = 0; k < move->n; k++) {
+        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
+    }
+    int base = move->score - 2 * (mover->points - played);
+    for (int i = 0; i < r->count && base - r->value[i] <= alpha; i++) {
+        int clear = 1;
+        for (int k = 0; k < move->n && clear; k++) {
+            clear = !zone_has(r->zone[i], move->square[k]);
+        }
+        if (clear) {
+            *bound = base - r->value[i];
+            return 1;
+        }
+    }
+    return 0;
+}
