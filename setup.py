@@ -4,10 +4,17 @@ Everything else is in ``pyproject.toml``. ``optional=True``: where no C compiler
 installation still succeeds and the engine uses its pure-Python generator (slower, same moves).
 """
 
+import importlib.util
 import platform
 from pathlib import Path
 
 from setuptools import Extension, setup
+
+# engine/sourcedigest.py loaded by its path: importing the package would need its dependencies
+_spec = importlib.util.spec_from_file_location("sourcedigest", Path("engine/sourcedigest.py"))
+assert _spec is not None and _spec.loader is not None
+_digest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_digest)
 
 setup(
     ext_modules=[
@@ -16,6 +23,8 @@ setup(
             sorted(str(path) for path in Path("engine/csrc").glob("*.c")),
             depends=["engine/csrc/native.h", "engine/csrc/growth.h", "engine/csrc/playout.h", "engine/csrc/endgame.h"],
             optional=True,
+            # engine.native refuses an extension built from other sources (a rebuild that failed)
+            define_macros=[("WFB_SOURCE_DIGEST", f'"{_digest.source_digest(Path("engine/csrc"))}"')],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
             # the DAWG's edges are found by popcount: one instruction on x86-64 since 2008, else a libgcc call
             + (["-mpopcnt"] if platform.machine().lower() in {"x86_64", "amd64"} else []),

@@ -1,11 +1,12 @@
 """Which move generator runs: the C extension ``engine._native`` when it was built, else pure Python.
 
-The extension is built from ``engine/_native.c`` when the package is installed (``setup.py``; it is
+The extension is built from ``engine/csrc/`` when the package is installed (``setup.py``; it is
 optional, so an installation without a C compiler still works, slower). ``WORDFEUD_BOT_GENERATOR``
 chooses: ``python`` forces the pure-Python generator (``engine/movegen.py``, the readable reference),
 ``native`` makes a missing extension an error, anything else (or nothing) takes the extension when
 it is there. ``GENERATOR`` says which one is active and ``describe()`` why, for logs and
-``wordfeud-bot --version``.
+``wordfeud-bot --version``. An extension built from other sources than those beside it (``engine.sourcedigest``)
+counts as not built: C older than its Python would give other results.
 
 The C side gets the lexicon's arrays once per ``Dawg`` (checked and copied there) and the ruleset's
 numbers once per ``Ruleset``; the board and rack are read on every call. Callers go through
@@ -26,6 +27,7 @@ from engine.errors import EngineError
 from engine.leavetable import LearnedLeave
 from engine.move import Direction, Placement
 from engine.rack import Rack
+from engine.sourcedigest import SOURCES, source_digest
 
 if TYPE_CHECKING:
     from engine.board import Board
@@ -53,6 +55,15 @@ def _load() -> tuple[ModuleType | None, str]:
                 "reinstall with a C compiler (pip install -e .) or unset the variable"
             ) from None
         return None, "pure Python (the C extension engine._native is not built: no C compiler at install?)"
+    built, current = getattr(_native, "SOURCE_DIGEST", None), source_digest()
+    if current is not None and built != current:
+        stale = (
+            f"the C extension engine._native was built from other sources than {SOURCES} holds "
+            f"(digest {built}, the sources' {current}: a rebuild that failed?)"
+        )
+        if wanted == "native":
+            raise EngineError(f"{VARIABLE}=native, but {stale}; rebuild it (pip install -e .) or unset the variable")
+        return None, f"pure Python ({stale}; rebuild it with pip install -e .)"
     return _native, "native (C extension engine._native)"
 
 

@@ -304,6 +304,11 @@ static struct PyModuleDef module = {
     methods,
 };
 
+/* The digest of the sources this was built from (setup.py; engine/sourcedigest.py). */
+#ifndef WFB_SOURCE_DIGEST
+#define WFB_SOURCE_DIGEST "unknown"
+#endif
+
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&LexiconType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&LeaveTableType) < 0) {
         return NULL;
@@ -317,7 +322,8 @@ PyMODINIT_FUNC PyInit__native(void) {
     Py_INCREF(&LeaveTableType);
     if (PyModule_AddObject(m, "Lexicon", (PyObject *)&LexiconType) < 0 ||
         PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0 ||
-        PyModule_AddObject(m, "LeaveTable", (PyObject *)&LeaveTableType) < 0) {
+        PyModule_AddObject(m, "LeaveTable", (PyObject *)&LeaveTableType) < 0 ||
+        PyModule_AddStringConstant(m, "SOURCE_DIGEST", WFB_SOURCE_DIGEST) < 0) {
         Py_DECREF(m);
         return NULL;
     }
