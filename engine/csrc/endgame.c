@@ -336,6 +336,14 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
     return value;
 }
 
+/* Whether `move` may take the bound of outreply.c (it does not go out, and a pass does not end the game
+ * by scoreless turns, so the other replies) and that bound keeps it at most alpha; the bound to *bound. */
+static int out_bounded(const Solver *sv, const OutReplies *replies, const EMove *move, const ERack *mover,
+                       int scoreless, int alpha, int *bound) {
+    return move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
+           out_bound(sv, replies, move, mover, alpha, bound);
+}
+
 /* Negamax value of the position for the player to move (holding `mover`); the best move goes to
  * `best_out` when given. On a spent budget or an error, sv->stop is set and the value is meaningless. */
 int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, const ERack *other,
@@ -437,8 +445,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
                 uint64_t key = sv->keys[base + (size_t)i];
                 const EMove *move = &sv->moves[base + (key & 0xFFFFFFFFu)];
                 int bound;
-                if (move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
-                    out_bound(sv, &replies, move, mover, alpha, &bound)) {
+                if (out_bounded(sv, &replies, move, mover, scoreless, alpha, &bound)) {
                     if (bound > pruned) {
                         pruned = bound;
                         pruned_index = base + (key & 0xFFFFFFFFu);
@@ -457,8 +464,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             size_t index = base + pick(sv->moves + base, sv->keys + base, count, i);
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
-            if (nreplies > 0 && move.n < mover->size && (move.n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
-                out_bound(sv, &replies, &move, mover, alpha, &value)) {
+            if (nreplies > 0 && out_bounded(sv, &replies, &move, mover, scoreless, alpha, &value)) {
                 /* a reply going out that the move leaves playable keeps it at most alpha (outreply.c) */
             } else if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
                 /* (a leaf's reply is worked out exactly: no null window) */

@@ -62,11 +62,6 @@ static int apply(int8_t *grid, Hand *hand, Bag *bag, const Play *play, Hand *kep
     return placed;
 }
 
-/* What a leave counts for in a move played with `bag` tiles in the bag (engine.strategy.leave_weight). */
-static double leave_weight(int bag) {
-    return bag >= 7 ? 1.0 : bag / 7.0;
-}
-
 static double hand_leave(const Kernel *k, const Hand *h) {
     return leave_value(k->table, h->counts, h->blanks);
 }

@@ -89,6 +89,11 @@ typedef struct {
     size_t front;
 } Bag;
 
+/* What a leave counts for in a move played with `bag` tiles in the bag (engine.strategy.leave_weight). */
+static inline double leave_weight(int bag) {
+    return bag >= 7 ? 1.0 : bag / 7.0;
+}
+
 static inline int hand_points(const Kernel *k, const Hand *h) {
     int total = 0;
     for (int i = 0; i < k->rules->letters; i++) {

@@ -60,7 +60,7 @@ int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntil
 /* Set up the search of a reply with tiles in the bag (`bag` tiles to draw): the rack on `grid`, its
  * kept values, its tile values highest first, the weight of the leave. */
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r) {
-    r->weight = bag >= 7 ? 1.0 : bag / 7.0;
+    r->weight = leave_weight(bag);
     r->top = (struct TopK){.k = 1, .count = 0, .items = &r->item, .weight = r->weight};
     setup(k, grid, hand, &r->top);
     Search *s = k->search;
