@@ -322,12 +322,13 @@ def _simulating(options: str = "") -> Strategy:
     seconds: no time limit, so the same moves on every machine; playouts: candidate playouts, the
     iterations times the candidates still in the running; z: the standard errors of the stopping rule;
     endgame: the exact endgame search's nodes a move with the bag empty; ``winmodel=0`` ranks by the bare
-    sign of a playout's lead near the end instead of by engine.winprob's chance)."""
+    sign of a playout's lead near the end instead of by engine.winprob's chance; ``winsbelow=N`` ranks by
+    the chance of winning with fewer than N tiles in the bag, by points above: 16 by default)."""
     from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
     names = {
         "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
-        "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame",
+        "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
     }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
@@ -357,6 +358,7 @@ def _simulating(options: str = "") -> Strategy:
             z=values.get("z", settings.z),
             seconds=seconds if seconds > 0 else float("inf"),
             win_model=bool(values.get("win_model", settings.win_model)),
+            by_wins_below=int(values.get("by_wins_below", settings.by_wins_below)),
         )
     # fixed work: without a time limit every budget is a count, the endgame's too (its nodes); with one,
     # the endgame search gets the move's time as well
@@ -376,7 +378,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
-#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1`` simulates with other settings.
+#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N`` simulates with other
+#: settings.
 SIM_PREFIX = "sim:"
 #: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
 LEVEL_PREFIX = "level:"

@@ -129,3 +129,10 @@ def test_the_sim_option_turns_the_model_off_and_names_bad_values() -> None:
     assert strategy_named("sim").settings.win_model is True  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="winmodel='2': expected 0 or 1"):
         strategy_named("sim:winmodel=2")
+
+
+def test_the_sim_option_sets_where_ranking_by_wins_begins() -> None:
+    assert strategy_named("sim:winsbelow=200").settings.by_wins_below == 200  # type: ignore[attr-defined]
+    assert strategy_named("sim").settings.by_wins_below == SimSettings().by_wins_below  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="winsbelow='2.5': expected a whole number"):
+        strategy_named("sim:winsbelow=2.5")
