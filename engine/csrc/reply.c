@@ -246,12 +246,34 @@ static int tiles_order(const int32_t *a, const int32_t *b) {
     return a[0] == b[0] ? 0 : (a[0] < b[0] ? -1 : 1);
 }
 
-static int ranked_order(const void *pa, const void *pb) {
-    const Ranked *a = pa, *b = pb;
+/* Whether a comes before b in Equity._static_endgame's order: the higher value first, then by the tiles,
+ * then (moves with the same tiles, as a stable sort leaves them) in the order they were generated. */
+static inline int ranked_before(const Ranked *a, const Ranked *b) {
     if (a->value != b->value) {
-        return a->value > b->value ? -1 : 1;
+        return a->value > b->value;
     }
-    return tiles_order(a->move, b->move);
+    int order = tiles_order(a->move, b->move);
+    return order != 0 ? order < 0 : a->move < b->move;
+}
+
+/* The ranked moves as a heap, the first in ranked_before's order on top. */
+static void ranked_sift_down(Ranked *heap, size_t n, size_t i) {
+    Ranked item = heap[i];
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && ranked_before(&heap[child + 1], &heap[child])) {
+            child++;
+        }
+        if (!ranked_before(&heap[child], &item)) {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = item;
 }
 
 /* The highest score of a move by `hand` that uses all of its tiles on each line l of `grid` in `lines`
@@ -367,30 +389,44 @@ static void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, 
         int8_t before[SQUARES];
         memcpy(before, grid, SQUARES);
         OutLines shared = {.grid = before, .known = 0};
-        qsort(ranked, count, sizeof(Ranked), ranked_order);
+        /* The first endgame_width moves by value are checked against the opponent's out-play, which only
+         * lowers a value: taken off a heap best first, they stop at the first whose value before the
+         * check cannot beat the best value after it, the same move as checking all of them. */
+        for (size_t at = count / 2; at-- > 0;) {
+            ranked_sift_down(ranked, count, at);
+        }
         size_t width = count < (size_t)k->endgame_width ? count : (size_t)k->endgame_width;
+        size_t left = count;
+        Ranked best = ranked[0];
         for (i = 0; i < width && !k->failed; i++) {
-            if (ranked[i].value >= 1000) {
-                continue;
+            Ranked next = ranked[0];
+            ranked[0] = ranked[--left];
+            ranked_sift_down(ranked, left, 0);
+            if (i > 0 && !ranked_before(&next, &best)) {
+                break;  /* neither this move nor those after it can come first */
             }
-            const int32_t *m = ranked[i].move;
-            int used = 0;
-            for (int t = 0; t < m[0]; t++) {
-                int tile = m[3 + 3 * t + 2];
-                used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
-                grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
+            if (next.value < 1000) {
+                const int32_t *m = next.move;
+                int used = 0;
+                for (int t = 0; t < m[0]; t++) {
+                    int tile = m[3 + 3 * t + 2];
+                    used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
+                    grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
+                }
+                int out = k->cross != NULL && ntiles > 0 ? out_play(k, grid, other, m + 3, m[0], &shared)
+                                                         : out_play_whole(k, grid, ntiles + m[0], other);
+                for (int t = 0; t < m[0]; t++) {
+                    grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = EMPTY;
+                }
+                if (out >= 0) {
+                    next.value -= out + 2L * (rack_points - used);
+                }
             }
-            int out = k->cross != NULL && ntiles > 0 ? out_play(k, grid, other, m + 3, m[0], &shared)
-                                                     : out_play_whole(k, grid, ntiles + m[0], other);
-            for (int t = 0; t < m[0]; t++) {
-                grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = EMPTY;
-            }
-            if (out >= 0) {
-                ranked[i].value -= out + 2L * (rack_points - used);
+            if (i == 0 || ranked_before(&next, &best)) {
+                best = next;
             }
         }
-        qsort(ranked, width, sizeof(Ranked), ranked_order);
-        const int32_t *m = ranked[0].move;
+        const int32_t *m = best.move;
         play->kind = KIND_PLACE;
         play->n = m[0];
         play->score = m[2];
