@@ -36,8 +36,13 @@ static int spelled(const Search *s, const Anagrams *anagrams, uint64_t code) {
  * tiles left can be worth. No move from the anchor has a higher equity. The spans of one left part
  * are taken square by square to the right, their sums and sorted multipliers carried along. With
  * r->anagrams (a rack of rack_size tiles without a blank, r->rack_code its letters' code), a span that
- * takes the whole rack is left out when no word of the lexicon has the letters of its main word. */
-double anchor_bound(const Search *s, int anchor, int previous, const Reply *r) {
+ * takes the whole rack is left out when no word of the lexicon has the letters of its main word. The
+ * bound of the spans with k rack tiles left of the anchor goes to depth_bound[k] (k < KBOUNDS; -1e300
+ * for a k without a span). */
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound) {
+    for (int q = 0; q < KBOUNDS; q++) {
+        depth_bound[q] = -1e300;
+    }
     const int *desc_points = r->desc_points;
     const double *max_kept = r->values->max_kept;
     double weight = r->weight;
@@ -145,6 +150,9 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r) {
             double equity = (double)score + weight * max_kept[s->rack_len - n];
             if (equity > best) {
                 best = equity;
+            }
+            if (k < KBOUNDS && equity > depth_bound[k]) {
+                depth_bound[k] = equity;
             }
         }
     }

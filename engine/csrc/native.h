@@ -244,6 +244,9 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line);
 int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
 int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors);
 void search_anchor(Search *s, int anchor, int previous);
+/* search_anchor without the moves whose left part has k rack tiles for each bit k of `skip` (k = 0: the
+ * moves that start on the anchor or after the board tiles left of it) */
+void search_anchor_depths(Search *s, int anchor, int previous, uint32_t skip);
 uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
 
 /* The left parts of one rack (leftparts.c): every way to take up to `depth` tiles of the rack along the
@@ -277,7 +280,7 @@ void left_parts_free(LeftParts *lp);
 int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int letters);
 void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters);
 int left_parts_ready(Search *s, LeftParts *lp, int limit);
-void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit);
+void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip);
 
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);

@@ -271,10 +271,12 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
     k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
+    k.depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * SQUARES);
     k.work = PyMem_Malloc(sizeof(Cross));
     k.position = PyMem_Malloc(sizeof(Cross));
     k.after = PyMem_Malloc(sizeof(Cross));
-    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.work == NULL ||
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.depth_bounds == NULL ||
+        k.work == NULL ||
         k.after == NULL || k.position == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -442,6 +444,7 @@ done:
     PyMem_Free(k.kept);
     PyMem_Free(k.lines);
     PyMem_Free(k.anchors);
+    PyMem_Free(k.depth_bounds);
     share_free(k.share);
     left_parts_free(&k.lefts[0]);
     left_parts_free(&k.lefts[1]);

@@ -30,6 +30,12 @@ typedef struct {
 #define LINE_FIRST offsetof(Search, view)
 #define LINE_BYTES (offsetof(Search, placed) - offsetof(Search, view))
 
+/* The bounds kept per anchor, by the rack tiles k of a move's left part (anchor_bound's spans of each
+ * k): a searched anchor's moves whose left part has k tiles are skipped when the bound of k is below
+ * the best found. Left parts of KBOUNDS tiles or more are never skipped. */
+#define KBOUNDS 8
+typedef double DepthBounds[KBOUNDS];
+
 typedef struct {
     double bound;
     int line;     /* index into the saved lines */
@@ -66,6 +72,7 @@ typedef struct {
     int recent;          /* the memo used last */
     char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
     Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
+    DepthBounds *depth_bounds;  /* their bounds by left part length: [line * SIZE + anchor] */
     const Cross *cross;  /* the cross-checks of the board a reply is searched on (NULL: worked out) */
     Cross *work;         /* the playout's board's cross-checks (scratch) */
     Cross *after;        /* the cross-checks after a move tried in the static endgame (scratch) */
@@ -197,7 +204,17 @@ typedef struct {
 } Reply;
 
 /* anchorbound.c */
-double anchor_bound(const Search *s, int anchor, int previous, const Reply *r);
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound);
+
+/* The left part lengths of an anchor whose bounds (depth_bound) are below the best found (none when
+ * nothing is found yet): search_anchor_depths's `skip`. */
+static inline uint32_t depths_below(const double *depth_bound, int found, double best) {
+    uint32_t skip = 0;
+    for (int q = 0; found && q < KBOUNDS; q++) {
+        skip |= (uint32_t)(depth_bound[q] < best) << q;
+    }
+    return skip;
+}
 
 /* replyshare.c */
 typedef struct Share Share;
@@ -216,7 +233,8 @@ void shared_our_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *h
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
-int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out);
+int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
+                  DepthBounds *depth_bounds);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 

@@ -105,8 +105,10 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
 }
 
 /* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
- * with their bounds, into `out` (each tagged `tag`); returns how many. */
-int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out) {
+ * with their bounds, into `out` (each tagged `tag`) and their bounds by left part length into
+ * depth_bounds[anchor]; returns how many. */
+int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
+                  DepthBounds *depth_bounds) {
     const Search *s = k->search;
     int previous = -1, n = 0;
     for (int a = 0; a < count; a++) {
@@ -117,7 +119,7 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
             continue;
         }
         Anchor *entry = &out[n++];
-        entry->bound = anchor_bound(s, found[a], previous, r);
+        entry->bound = anchor_bound(s, found[a], previous, r, depth_bounds[found[a]]);
         entry->line = tag;
         entry->anchor = found[a];
         entry->previous = previous;
@@ -195,7 +197,7 @@ int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *n
     }
     prepare_line(s, k->rules, view, line);
     memcpy(k->lines + (size_t)*nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
-    count = reply_anchors(k, r, found, count, *nlines, out);
+    count = reply_anchors(k, r, found, count, *nlines, out, k->depth_bounds + (size_t)*nlines * SIZE);
     ++*nlines;
     return count;
 }
@@ -225,7 +227,8 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 memcpy((char *)s + LINE_FIRST, k->lines + (size_t)next.line * LINE_BYTES, LINE_BYTES);
                 current = next.line;
             }
-            search_anchor(s, next.anchor, next.previous);
+            const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
+            search_anchor_depths(s, next.anchor, next.previous, depths_below(depth_bound, r.top.count, r.item.equity));
         }
     }
     reply_finish(k, bag, &r, play);

@@ -25,6 +25,7 @@ typedef struct {
     int found;             /* whether best holds a move */
     Anchor anchors[SIZE];
     Candidate best;        /* the best move of the anchors searched */
+    DepthBounds depth_bounds[SIZE];  /* by anchor square: its bounds by left part length */
 } SharedLine;
 
 struct Share {
@@ -126,7 +127,8 @@ static SharedLine *shared_line(Kernel *k, Share *share, int slot, int l, const R
     }
     share->stamp[slot][l] = share->draw;
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
-    int n = reply_anchors(k, r, share->anchors[l], share->count[l], BASE_TAG + l, shared->anchors);
+    int n = reply_anchors(k, r, share->anchors[l], share->count[l], BASE_TAG + l, shared->anchors,
+                          shared->depth_bounds);
     for (int a = 1; a < n; a++) {  /* by bound, highest first (at most SIZE of them) */
         Anchor item = shared->anchors[a];
         int b = a;
@@ -181,7 +183,9 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
                 current = next.line;
             }
             if (next.line < BASE_TAG) {
-                search_anchor(s, next.anchor, next.previous);
+                const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
+                search_anchor_depths(s, next.anchor, next.previous,
+                                     depths_below(depth_bound, r.top.count, r.item.equity));
                 continue;
             }
             /* a shared line's next anchor: its moves go to the line's best, then to the reply's */
@@ -190,7 +194,9 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
             own.items = &shared->best;
             own.count = shared->found;
             s->top = &own;
-            search_anchor(s, next.anchor, next.previous);
+            /* only what is below the line's own best is skipped: that best stays exact for every candidate */
+            search_anchor_depths(s, next.anchor, next.previous,
+                                 depths_below(shared->depth_bounds[next.anchor], own.count, shared->best.equity));
             s->top = &r.top;
             shared->found = own.count;
             shared->next++;

@@ -353,6 +353,10 @@ int line_anchors(const Search *s, const RulesObject *rules, int view, int line, 
 /* The moves of one anchor of the line prepare_line prepared (`previous`: the line's anchor before it,
  * -1 if none; left parts from the rack stop short of it). */
 void search_anchor(Search *s, int anchor, int previous) {
+    search_anchor_depths(s, anchor, previous, 0);
+}
+
+void search_anchor_depths(Search *s, int anchor, int previous, uint32_t skip) {
     uint32_t fits = s->allowed[anchor];
     if (s->blanks_left == 0) {
         fits &= s->rmask;
@@ -375,19 +379,24 @@ void search_anchor(Search *s, int anchor, int previous) {
             points += tile_points(s, s->cells[q]);
             node = follow(s, node, s->cells[q] & LETTER_MASK);
         }
-        if (node != UINT32_MAX) {
+        if (node != UINT32_MAX && !(skip & 1)) {
             extend(s, anchor, node, points, 1, 0, 0, lone);
         }
     } else {
         int has_run = s->next_empty[anchor] != anchor + 1;
-        extend(s, anchor, 0, 0, 1, 0, 0, lone && has_run);
+        if (!(skip & 1)) {
+            extend(s, anchor, 0, 0, 1, 0, 0, lone && has_run);
+        }
         int limit = anchor - previous - 1;
         if (limit > max_left) {
             limit = max_left;
         }
+        while (limit > 0 && limit < 32 && (skip >> limit & 1)) {
+            limit--;  /* the longest left parts are all skipped */
+        }
         if (limit > 0 && !s->failed) {
             if (s->lefts != NULL && left_parts_ready(s, s->lefts, limit) == 0) {
-                listed_left_parts(s, s->lefts, anchor, limit);  /* the rack's left parts, walked once */
+                listed_left_parts(s, s->lefts, anchor, limit, skip);  /* the rack's left parts, walked once */
             } else {
                 left_parts(s, anchor, 0, 0, limit);
             }
