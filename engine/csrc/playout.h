@@ -41,6 +41,7 @@ typedef struct {
     int line;     /* index into the saved lines */
     int anchor;
     int previous;
+    uint32_t done;  /* the left part lengths already searched (bit k: k rack tiles) */
 } Anchor;
 
 /* Every square's cross-checks in both views, as Search.cross_allowed and cross_sum read them
@@ -206,14 +207,30 @@ typedef struct {
 /* anchorbound.c */
 double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound);
 
-/* The left part lengths of an anchor whose bounds (depth_bound) are below the best found (none when
- * nothing is found yet): search_anchor_depths's `skip`. */
-static inline uint32_t depths_below(const double *depth_bound, int found, double best) {
-    uint32_t skip = 0;
-    for (int q = 0; found && q < KBOUNDS; q++) {
-        skip |= (uint32_t)(depth_bound[q] < best) << q;
+/* Search the left part lengths of anchor entry `a` (its line prepared in s; depth_bound its bounds by
+ * length) not yet searched whose bounds reach `cut`, the others' left for later: they are marked done,
+ * and a->bound becomes the highest bound of the rest. Returns whether a rest is left. */
+static inline int search_part(Search *s, Anchor *a, const double *depth_bound, double cut) {
+    uint32_t skip = a->done;
+    double rest = -HUGE_VAL;
+    for (int q = 0; q < KBOUNDS; q++) {
+        if (!(a->done >> q & 1) && depth_bound[q] < cut) {
+            skip |= 1u << q;
+            if (depth_bound[q] > -1e299 && depth_bound[q] > rest) {
+                rest = depth_bound[q];  /* else no move has a left part of q tiles */
+            }
+        }
     }
-    return skip;
+    search_anchor_depths(s, a->anchor, a->previous, skip);
+    a->done |= ~skip;
+    a->bound = rest;
+    return rest > -HUGE_VAL;
+}
+
+/* The bound below which a popped anchor's left part lengths wait: the best found (waiting for the next
+ * anchor's bound too searched more: a second pass over the left parts costs more than it saves). */
+static inline double part_cut(const Reply *r) {
+    return r->top.count ? r->item.equity : -HUGE_VAL;
 }
 
 /* replyshare.c */

@@ -123,6 +123,7 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
         entry->line = tag;
         entry->anchor = found[a];
         entry->previous = previous;
+        entry->done = 0;
         previous = found[a];
     }
     return n;
@@ -228,7 +229,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 current = next.line;
             }
             const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
-            search_anchor_depths(s, next.anchor, next.previous, depths_below(depth_bound, r.top.count, r.item.equity));
+            search_part(s, &next, depth_bound, part_cut(&r));  /* the rest is below the best for good */
         }
     }
     reply_finish(k, bag, &r, play);

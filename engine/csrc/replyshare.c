@@ -182,10 +182,10 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
                 memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
                 current = next.line;
             }
+            double cut = part_cut(&r);
             if (next.line < BASE_TAG) {
                 const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
-                search_anchor_depths(s, next.anchor, next.previous,
-                                     depths_below(depth_bound, r.top.count, r.item.equity));
+                search_part(s, &next, depth_bound, cut);  /* the rest is below the best for good */
                 continue;
             }
             /* a shared line's next anchor: its moves go to the line's best, then to the reply's */
@@ -194,12 +194,19 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
             own.items = &shared->best;
             own.count = shared->found;
             s->top = &own;
-            /* only what is below the line's own best is skipped: that best stays exact for every candidate */
-            search_anchor_depths(s, next.anchor, next.previous,
-                                 depths_below(shared->depth_bounds[next.anchor], own.count, shared->best.equity));
+            Anchor *entry = &shared->anchors[shared->next];
+            if (search_part(s, entry, shared->depth_bounds[next.anchor], cut)) {
+                /* the rest of the anchor waits in the line's order, for this candidate or the next */
+                for (int b = shared->next; b + 1 < shared->n && anchor_before(&entry[1], &entry[0]); b++, entry++) {
+                    Anchor swap = entry[0];
+                    entry[0] = entry[1];
+                    entry[1] = swap;
+                }
+            } else {
+                shared->next++;
+            }
             s->top = &r.top;
             shared->found = own.count;
-            shared->next++;
             if (shared->found) {
                 top_insert(&r.top, &shared->best);
             }
