@@ -272,10 +272,11 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
     k.depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * SQUARES);
+    k.endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
     k.work = PyMem_Malloc(sizeof(Cross));
     k.position = PyMem_Malloc(sizeof(Cross));
     k.after = PyMem_Malloc(sizeof(Cross));
-    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.depth_bounds == NULL ||
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.depth_bounds == NULL || k.endgame_kept == NULL ||
         k.work == NULL ||
         k.after == NULL || k.position == NULL) {
         PyErr_NoMemory();
@@ -445,6 +446,7 @@ done:
     PyMem_Free(k.lines);
     PyMem_Free(k.anchors);
     PyMem_Free(k.depth_bounds);
+    PyMem_Free(k.endgame_kept);
     share_free(k.share);
     left_parts_free(&k.lefts[0]);
     left_parts_free(&k.lefts[1]);

@@ -74,6 +74,7 @@ typedef struct {
     char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
     Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
     DepthBounds *depth_bounds;  /* their bounds by left part length: [line * SIZE + anchor] */
+    double *endgame_kept;       /* the static endgame's values of what the rack keeps (2^rack_size) */
     const Cross *cross;  /* the cross-checks of the board a reply is searched on (NULL: worked out) */
     Cross *work;         /* the playout's board's cross-checks (scratch) */
     Cross *after;        /* the cross-checks after a move tried in the static endgame (scratch) */
@@ -247,6 +248,8 @@ void shared_our_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *h
                       Play *play);
 
 /* reply.c */
+void search_setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top);
+void reply_rack(Kernel *k, Reply *r);
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
@@ -254,5 +257,8 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
                   DepthBounds *depth_bounds);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
+
+/* staticend.c */
+void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, Play *play);
 
 #endif

@@ -1,12 +1,12 @@
 /*
  * The static replies inside a playout (see playout.c): Equity.best's first move for a rack on a board,
  * with tiles in the bag (the best placement by equity, searched anchor by anchor best first under an
- * upper bound, or the best swap) and with the bag empty (the static endgame).
+ * upper bound, or the best swap); with the bag empty, staticend.c.
  */
 
 #include "playout.h"
 
-static void setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {
+void search_setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {
     Search *s = k->search;
     memcpy(s, &k->base, sizeof(Search));
     memcpy(s->grid, grid, SQUARES);
@@ -62,10 +62,16 @@ int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntil
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r) {
     r->weight = leave_weight(bag);
     r->top = (struct TopK){.k = 1, .count = 0, .items = &r->item, .weight = r->weight};
-    setup(k, grid, hand, &r->top);
+    search_setup(k, grid, hand, &r->top);
     Search *s = k->search;
     r->nkept = kept_layout(s, &r->top, r->distinct, r->multiplicity, &r->ndistinct);
     r->values = kept_values(k, hand, r->distinct, r->multiplicity, r->ndistinct, r->nkept);
+    reply_rack(k, r);
+}
+
+/* The rest of reply_begin once r->values are known: the bounds' view of the rack in k->search. */
+void reply_rack(Kernel *k, Reply *r) {
+    Search *s = k->search;
     r->top.kept_value = r->values->kept;
     r->top.max_kept = r->values->max_kept;
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
@@ -233,211 +239,6 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         }
     }
     reply_finish(k, bag, &r, play);
-}
-
-typedef struct {
-    long value;
-    const int32_t *move;  /* n, view, score, then (row, col, tile) n times */
-} Ranked;
-
-static int tiles_order(const int32_t *a, const int32_t *b) {
-    int n = a[0] < b[0] ? a[0] : b[0];
-    for (int i = 0; i < 3 * n; i++) {
-        if (a[3 + i] != b[3 + i]) {
-            return a[3 + i] < b[3 + i] ? -1 : 1;
-        }
-    }
-    return a[0] == b[0] ? 0 : (a[0] < b[0] ? -1 : 1);
-}
-
-/* Whether a comes before b in Equity._static_endgame's order: the higher value first, then by the tiles,
- * then (moves with the same tiles, as a stable sort leaves them) in the order they were generated. */
-static inline int ranked_before(const Ranked *a, const Ranked *b) {
-    if (a->value != b->value) {
-        return a->value > b->value;
-    }
-    int order = tiles_order(a->move, b->move);
-    return order != 0 ? order < 0 : a->move < b->move;
-}
-
-/* The ranked moves as a heap, the first in ranked_before's order on top. */
-static void ranked_sift_down(Ranked *heap, size_t n, size_t i) {
-    Ranked item = heap[i];
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= n) {
-            break;
-        }
-        if (child + 1 < n && ranked_before(&heap[child + 1], &heap[child])) {
-            child++;
-        }
-        if (!ranked_before(&heap[child], &item)) {
-            break;
-        }
-        heap[i] = heap[child];
-        i = child;
-    }
-    heap[i] = item;
-}
-
-/* The highest score of a move by `hand` that uses all of its tiles on each line l of `grid` in `lines`
- * (bit l: view * SIZE + line) into best[l] (-1: none), its cross-checks in k->cross. */
-static void out_lines(Kernel *k, const int8_t *grid, const Hand *hand, uint32_t lines, int *best) {
-    setup(k, grid, hand, NULL);
-    Search *s = k->search;
-    s->out_only = 1;  /* nothing is written out: the search keeps the best score of the moves going out */
-    for (int l = 0; l < 2 * SIZE; l++) {
-        if (!(lines >> l & 1)) {
-            continue;
-        }
-        best[l] = -1;
-        int found[SIZE];
-        int count = s->rack_len > 0 && k->lex->nedges > 0 ? board_anchors(k, s, l / SIZE, l % SIZE, 1, found) : 0;
-        if (!count) {
-            continue;
-        }
-        prepare_line(s, k->rules, l / SIZE, l % SIZE);
-        s->best_out = -1;
-        int previous = -1;
-        for (int a = 0; a < count; a++) {
-            search_anchor(s, found[a], previous);
-            previous = found[a];
-        }
-        best[l] = s->best_out;
-    }
-    s->out_only = 0;
-}
-
-/* The out-plays of the opponent's rack after the moves of one static endgame: on each line the move
- * left as it was, the best on the board before the move (searched once, when first needed). */
-typedef struct {
-    const int8_t *grid;  /* the board before the moves */
-    int best[2 * SIZE];
-    uint32_t known;
-} OutLines;
-
-/* The highest score of a move by `hand` that uses all of its tiles (-1 if none), on `grid`, which is
- * shared->grid (k->cross its cross-checks) with the move `tiles` ((row, col, tile) n times) on it: the
- * lines the move changed are searched, the others' best taken from `shared`. */
-static int out_play(Kernel *k, const int8_t *grid, const Hand *hand, const int32_t *tiles, int n, OutLines *shared) {
-    const Cross *before = k->cross;
-    *k->after = *before;
-    cross_update(k, grid, k->after, tiles, n);
-    uint32_t changed = lines_changed(shared->grid, before, grid, k->after);
-    uint32_t missing = ((1u << 2 * SIZE) - 1) & ~changed & ~shared->known;
-    if (missing) {
-        out_lines(k, shared->grid, hand, missing, shared->best);
-        shared->known |= missing;
-    }
-    int after[2 * SIZE];
-    k->cross = k->after;
-    out_lines(k, grid, hand, changed, after);
-    k->cross = before;
-    int best = -1;
-    for (int l = 0; l < 2 * SIZE; l++) {
-        int value = changed >> l & 1 ? after[l] : shared->best[l];
-        if (value > best) {
-            best = value;
-        }
-    }
-    return best;
-}
-
-/* out_play without the board's cross-checks (k->cross NULL) or on an empty board: the whole search. */
-static int out_play_whole(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand) {
-    setup(k, grid, hand, NULL);
-    Search *s = k->search;
-    s->out_only = 1;
-    s->best_out = -1;
-    search_all(s, k->lex, k->rules, ntiles);
-    s->out_only = 0;
-    return s->best_out;
-}
-
-/* Equity.best with the bag empty (Equity._static_endgame's first move): `other` is the opponent's rack. */
-static void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, Play *play) {
-    play->kind = KIND_PASS;
-    play->n = play->score = 0;
-    setup(k, grid, hand, NULL);
-    Search *s = k->search;
-    if (search_all(s, k->lex, k->rules, ntiles) < 0) {
-        k->failed = 1;
-        return;
-    }
-    IntBuffer moves = s->out;  /* owned here from now on */
-    s->out.data = NULL;
-    size_t count = 0;
-    for (size_t at = 0; at < moves.len; at += 3 + 3 * (size_t)moves.data[at]) {
-        count++;
-    }
-    Ranked *ranked = count ? PyMem_Malloc(count * sizeof(Ranked)) : NULL;
-    if (count && ranked == NULL) {
-        k->failed = 1;
-        PyMem_Free(moves.data);
-        return;
-    }
-    int rack_points = hand_points(k, hand), other_points = hand_points(k, other);
-    size_t i = 0;
-    for (size_t at = 0; at < moves.len; at += 3 + 3 * (size_t)moves.data[at]) {
-        const int32_t *m = moves.data + at;
-        int used = 0;
-        for (int t = 0; t < m[0]; t++) {
-            int tile = m[3 + 3 * t + 2];
-            used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
-        }
-        ranked[i].move = m;
-        ranked[i].value = m[0] == hand->size ? (long)m[2] + 2L * other_points + 1000 : (long)m[2] - 2L * (rack_points - used);
-        i++;
-    }
-    if (count) {
-        int8_t before[SQUARES];
-        memcpy(before, grid, SQUARES);
-        OutLines shared = {.grid = before, .known = 0};
-        /* The first endgame_width moves by value are checked against the opponent's out-play, which only
-         * lowers a value: taken off a heap best first, they stop at the first whose value before the
-         * check cannot beat the best value after it, the same move as checking all of them. */
-        for (size_t at = count / 2; at-- > 0;) {
-            ranked_sift_down(ranked, count, at);
-        }
-        size_t width = count < (size_t)k->endgame_width ? count : (size_t)k->endgame_width;
-        size_t left = count;
-        Ranked best = ranked[0];
-        for (i = 0; i < width && !k->failed; i++) {
-            Ranked next = ranked[0];
-            ranked[0] = ranked[--left];
-            ranked_sift_down(ranked, left, 0);
-            if (i > 0 && !ranked_before(&next, &best)) {
-                break;  /* neither this move nor those after it can come first */
-            }
-            if (next.value < 1000) {
-                const int32_t *m = next.move;
-                int used = 0;
-                for (int t = 0; t < m[0]; t++) {
-                    int tile = m[3 + 3 * t + 2];
-                    used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
-                    grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
-                }
-                int out = k->cross != NULL && ntiles > 0 ? out_play(k, grid, other, m + 3, m[0], &shared)
-                                                         : out_play_whole(k, grid, ntiles + m[0], other);
-                for (int t = 0; t < m[0]; t++) {
-                    grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = EMPTY;
-                }
-                if (out >= 0) {
-                    next.value -= out + 2L * (rack_points - used);
-                }
-            }
-            if (i == 0 || ranked_before(&next, &best)) {
-                best = next;
-            }
-        }
-        const int32_t *m = best.move;
-        play->kind = KIND_PLACE;
-        play->n = m[0];
-        play->score = m[2];
-        memcpy(play->tiles, m + 3, sizeof(int32_t) * 3 * (size_t)m[0]);
-    }
-    PyMem_Free(ranked);
-    PyMem_Free(moves.data);
 }
 
 void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play) {
