@@ -260,7 +260,11 @@ void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const H
             }
             size_t found = moves.len;
             s->out = moves;
-            search_anchor(s, next.anchor, next.previous);
+            /* its left part lengths whose bounds are below the next anchor's wait in the heap */
+            double cut = nanchors > 0 ? k->anchors[0].bound : -HUGE_VAL;
+            if (search_part(s, &next, k->depth_bounds[(size_t)next.line * SIZE + next.anchor], cut)) {
+                anchor_push(k->anchors, &nanchors, &next);
+            }
             moves = s->out;
             s->out.data = NULL;
             s->out.len = s->out.cap = 0;
