@@ -105,8 +105,14 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
-void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
-    if (s->out_only && s->room[p] < s->rack_len - ntiles) {
+static void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+static void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+
+/* extend's body, for a search that writes out moves (out_only 0) or keeps the best going out (1): the
+ * flag is a constant in each of the two functions made from it. */
+static inline __attribute__((always_inline)) void extend_body(Search *s, int p, uint32_t node, int main, int wmul,
+                                                               int cross, int ntiles, int can_end, const int out_only) {
+    if (out_only && s->room[p] < s->rack_len - ntiles) {
         return;  /* too few empty squares left on the line for the rest of the rack: no move going out */
     }
     uint32_t nm = s->mask[node];
@@ -129,7 +135,6 @@ void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int 
     }
     int wm = s->wm[p];
     int wmul2 = wmul * wm;
-    int bonus = ntiles + 1 == s->rack_size ? s->bingo : 0;
     int x = s->xsum[p];
     int run_points = s->run_points[p];
     while (m) {
@@ -171,20 +176,41 @@ void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int 
         s->pos[s->placed] = p;
         s->letter[s->placed] = l;
         s->placed++;
-        if (fin && (!s->out_only || ntiles + 1 == s->rack_len)) {
-            int total = main2 * wmul2 + cross2 + bonus;
+        if (fin && (!out_only || ntiles + 1 == s->rack_len)) {
+            int total = main2 * wmul2 + cross2 + (ntiles + 1 == s->rack_size ? s->bingo : 0);
             if (!below_top(s, total, s->rack_len - s->placed)) {
                 emit(s, total, wmul2);
             }
         }
         if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
-            extend(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
+            if (out_only) {
+                extend_out(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
+            } else {
+                extend_all(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
+            }
         }
         s->placed--;
         return_tile(s, l, on_blank);
         if (s->failed) {
             return;
         }
+    }
+}
+
+static void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    extend_body(s, p, node, main, wmul, cross, ntiles, can_end, 0);
+}
+
+static void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    extend_body(s, p, node, main, wmul, cross, ntiles, can_end, 1);
+}
+
+/* The words through square p from DAWG node `node` (see extend_body). */
+void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    if (s->out_only) {
+        extend_out(s, p, node, main, wmul, cross, ntiles, can_end);
+    } else {
+        extend_all(s, p, node, main, wmul, cross, ntiles, can_end);
     }
 }
 
