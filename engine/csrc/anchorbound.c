@@ -5,14 +5,17 @@
 
 #include "playout.h"
 
-/* Put `v` in its place in coef[0..n) (highest first); returns n + 1. */
-static inline int insert_desc(int *coef, int n, int v) {
-    int b = n;
+/* Put `v` in its place in coef[0..n) (highest first), keeping *dot = the sum of coef[q] * desc[q] (each
+ * coefficient moved on takes the next tile value); returns n + 1. */
+static inline int insert_desc(int *coef, int n, int v, const int *desc, int *dot) {
+    int b = n, sum = *dot;
     while (b > 0 && coef[b - 1] < v) {
+        sum += coef[b - 1] * (desc[b] - desc[b - 1]);
         coef[b] = coef[b - 1];
         b--;
     }
     coef[b] = v;
+    *dot = sum + v * desc[b];
     return n + 1;
 }
 
@@ -109,7 +112,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         }
         int wmul = left_wmul, board = left_points, cross = 0, alone_main = 0, alone_cross = 0;
         uint64_t word_code = left_code;
-        int coef[MAX_RACK], n = 0;
+        int coef[MAX_RACK], n = 0, dot = 0;  /* dot: the coefficients times the tile values, highest together */
         for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
             int i = j - 1;
             board += run[i];
@@ -118,20 +121,20 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             alone_main += lm[i] * best_points[i];
             alone_cross += cx[i] * best_points[i];
             if (wm[i] == 1) {
-                n = insert_desc(coef, n, lm[i] * wmul + cx[i]);  /* the others' multipliers stay */
+                n = insert_desc(coef, n, lm[i] * wmul + cx[i], desc_points, &dot);  /* the others' multipliers stay */
             } else {
                 wmul *= wm[i];
-                n = 0;
+                n = dot = 0;
                 for (int q = 0; q < k; q++) {
-                    n = insert_desc(coef, n, left_lm[q] * wmul);
+                    n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
                 }
                 for (int q = 0; q < j; q++) {
-                    n = insert_desc(coef, n, lm[q] * wmul + cx[q]);
+                    n = insert_desc(coef, n, lm[q] * wmul + cx[q], desc_points, &dot);
                 }
             }
             if (n == j && k > 0) {  /* the left part's squares join the first time round */
                 for (int q = 0; q < k; q++) {
-                    n = insert_desc(coef, n, left_lm[q] * wmul);
+                    n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
                 }
             }
             if (n == s->rack_size && anagrams != NULL && !spelled(s, anagrams, word_code)) {
@@ -140,10 +143,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
             /* each square's best tile alone (a tile the cross word allows there) is a second bound */
             int alone = fixed + wmul * (left_lm_sum * desc_points[0] + alone_main) + alone_cross;
-            int score = fixed;
-            for (int q = 0; q < n; q++) {
-                score += coef[q] * desc_points[q];
-            }
+            int score = fixed + dot;
             if (alone < score) {
                 score = alone;
             }
