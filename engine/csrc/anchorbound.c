@@ -47,8 +47,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         depth_bound[q] = -1e300;
     }
     const int *desc_points = r->desc_points;
-    const double *max_kept = r->values->max_kept;
-    double weight = r->weight;
+    const double *leave_after = r->leave_after;
     const Anagrams *anagrams = r->anagrams;
     uint64_t rack_code = r->rack_code;
     int left_lm[SIZE], nleft = 0, left_points = 0;
@@ -147,7 +146,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             if (alone < score) {
                 score = alone;
             }
-            double equity = (double)score + weight * max_kept[s->rack_len - n];
+            double equity = (double)score + leave_after[n];
             if (equity > best) {
                 best = equity;
             }

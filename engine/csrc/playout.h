@@ -203,6 +203,7 @@ typedef struct {
     uint64_t rack_code;         /* then the rack's letters' code */
     int by_points[MAX_RACK];    /* the rack's letters (a blank's aside), each once, highest points first */
     int nby_points;
+    double leave_after[MAX_RACK + 1];  /* weight x the most a leave is worth after a move of n tiles */
 } Reply;
 
 /* anchorbound.c */

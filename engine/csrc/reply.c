@@ -74,6 +74,9 @@ void reply_rack(Kernel *k, Reply *r) {
     Search *s = k->search;
     r->top.kept_value = r->values->kept;
     r->top.max_kept = r->values->max_kept;
+    for (int n = 0; n <= s->rack_len; n++) {
+        r->leave_after[n] = r->weight * r->values->max_kept[s->rack_len - n];
+    }
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
     r->anagrams = s->blanks0 <= 1 && s->rack_len == s->rack_size ? k->anagrams : NULL;
     r->rack_code = 0;
