@@ -14,7 +14,12 @@
  * out or the size would overflow: `items` and *cap are then unchanged and still valid (no error set). */
 void *grown_array(void *items, size_t *cap, size_t need, size_t size, size_t first);
 
+/* grown_array with the common case (room enough) inline: the left parts' walk grows its list item by item. */
+static inline void *grown_array_inline(void *items, size_t *cap, size_t need, size_t size, size_t first) {
+    return need <= *cap && items != NULL ? items : grown_array(items, cap, need, size, first);
+}
+
 /* grown_array for a typed pointer `items` and a size_t lvalue `cap`: the item's size from its type. */
-#define GROWN_ARRAY(items, cap, need, first) grown_array((items), &(cap), (need), sizeof *(items), (first))
+#define GROWN_ARRAY(items, cap, need, first) grown_array_inline((items), &(cap), (need), sizeof *(items), (first))
 
 #endif
