@@ -271,8 +271,18 @@ typedef struct LeftParts {
     size_t len, cap;
 } LeftParts;
 
-/* search.c */
-void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+/* search.c: the words through square p from DAWG node `node`, for a search that writes moves out or
+ * keeps the best going out (extend_body) */
+void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+
+static inline void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    if (s->out_only) {
+        extend_out(s, p, node, main, wmul, cross, ntiles, can_end);
+    } else {
+        extend_all(s, p, node, main, wmul, cross, ntiles, can_end);
+    }
+}
 
 /* leftparts.c */
 void left_parts_init(LeftParts *lp);

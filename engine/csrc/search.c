@@ -105,9 +105,6 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
-static void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
-static void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
-
 /* extend's body, for a search that writes out moves (out_only 0) or keeps the best going out (1): the
  * flag is a constant in each of the two functions made from it. */
 static inline __attribute__((always_inline)) void extend_body(Search *s, int p, uint32_t node, int main, int wmul,
@@ -197,21 +194,12 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
     }
 }
 
-static void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
     extend_body(s, p, node, main, wmul, cross, ntiles, can_end, 0);
 }
 
-static void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
     extend_body(s, p, node, main, wmul, cross, ntiles, can_end, 1);
-}
-
-/* The words through square p from DAWG node `node` (see extend_body). */
-void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
-    if (s->out_only) {
-        extend_out(s, p, node, main, wmul, cross, ntiles, can_end);
-    } else {
-        extend_all(s, p, node, main, wmul, cross, ntiles, can_end);
-    }
 }
 
 /* Left parts from the rack, `depth` letters so far ending at the anchor's left; each is extended. */
