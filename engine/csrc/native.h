@@ -103,7 +103,7 @@ typedef struct {
     /* the line being searched (in the current view) */
     int view, line;
     int8_t cells[SIZE];       /* the line's tiles */
-    uint32_t allowed[SIZE];   /* letters allowed by the cross word (all if none) */
+    uint32_t allowed[SIZE + 1];  /* letters allowed by the cross word (all if none); [SIZE]: none, past the end */
     int xsum[SIZE];           /* points of the cross word's board tiles, -1 if none */
     const uint8_t *lm, *wm;   /* the line's multipliers */
     int next_empty[SIZE];     /* for an empty square p: the first empty square after the tiles that follow p */

@@ -122,7 +122,7 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
     }
     int np = s->next_empty[p];
     int has_run = np != p + 1;
-    uint32_t next_allowed = (ntiles + 1 < s->rack_len && np < SIZE) ? s->allowed[np] : 0;
+    uint32_t next_allowed = ntiles + 1 < s->rack_len ? s->allowed[np] : 0;  /* np may be SIZE: none */
     uint32_t e = can_end ? s->ends[node] : 0;
     if (!has_run && !next_allowed) {
         m &= e;  /* the word cannot go on past p: only letters that end it here */
@@ -312,6 +312,7 @@ void prepare_line(Search *s, const RulesObject *rules, int view, int line) {
      * tiles between */
     int room = 0, next = SIZE, points = 0;
     int first = line_square(view, line, 0), stride = view == 0 ? 1 : SIZE;
+    s->allowed[SIZE] = 0;
     for (int p = SIZE - 1; p >= 0; p--) {
         int square = first + p * stride;
         int t = s->grid[square];
