@@ -33,13 +33,27 @@ static int spelled(const Search *s, const Anagrams *anagrams, uint64_t code) {
     return 0;
 }
 
+/* Whether a word of the lexicon has the letters of `code` (a rack without a blank and a span's board
+ * tiles) less one of the rack's letters (r->by_points: each once). */
+static int spelled_but_one(const Anagrams *anagrams, uint64_t code, const Reply *r) {
+    for (int i = 0; i < r->nby_points; i++) {
+        if (anagram_known(anagrams, code - anagrams->code[r->by_points[i]])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
  * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
  * tiles left can be worth. No move from the anchor has a higher equity. The spans of one left part
  * are taken square by square to the right, their sums and sorted multipliers carried along. With
  * r->anagrams (a rack of rack_size tiles without a blank, r->rack_code its letters' code), a span that
- * takes the whole rack is left out when no word of the lexicon has the letters of its main word. The
+ * takes the whole rack is left out when no word of the lexicon has the letters of its main word, and
+ * (a rack without a blank) one that takes all of it but one tile and a board tile, when that span
+ * would be the bound of its left part length and no word has its letters with any one rack letter
+ * fewer (the set holds the words of rack_size letters or more). The
  * bound of the spans with k rack tiles left of the anchor goes to depth_bound[k] (k < KBOUNDS; -1e300
  * for a k without a span). */
 double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound) {
@@ -111,6 +125,9 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         }
         int wmul = left_wmul, board = left_points, cross = 0, alone_main = 0, alone_cross = 0;
         uint64_t word_code = left_code;
+        double most = -1e300;   /* the spans' bound for this k, but the one that leaves one tile (`short_one`) */
+        double short_one = -1e300;
+        uint64_t short_code = 0;
         int coef[MAX_RACK], n = 0, dot = 0;  /* dot: the coefficients times the tile values, highest together */
         for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
             int i = j - 1;
@@ -147,12 +164,21 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                 score = alone;
             }
             double equity = (double)score + leave_after[n];
-            if (equity > best) {
-                best = equity;
+            if (n == s->rack_size - 1 && anagrams != NULL && s->blanks0 == 0 && word_code != rack_code) {
+                short_one = equity;  /* checked below, only if it would be this k's bound */
+                short_code = word_code;
+            } else if (equity > most) {
+                most = equity;
             }
-            if (k < KBOUNDS && equity > depth_bound[k]) {
-                depth_bound[k] = equity;
-            }
+        }
+        if (short_one > most && spelled_but_one(anagrams, short_code, r)) {
+            most = short_one;
+        }
+        if (most > best) {
+            best = most;
+        }
+        if (k < KBOUNDS) {
+            depth_bound[k] = most;
         }
     }
     return best;
