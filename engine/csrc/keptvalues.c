@@ -7,17 +7,6 @@
 
 #include "playout.h"
 
-/* The learned leave model's weights for the tiles of one rack (kept_values): each distinct tile's copies,
- * each pair of distinct tiles, whether it is a vowel. */
-typedef struct {
-    int ndistinct;
-    double single[MAX_RACK][COPIES];
-    double pair[MAX_RACK][MAX_RACK];
-    int vowel[MAX_RACK];
-    const double *shape;  /* the weights of a leave's (size, vowels) */
-    int max_size;
-} RackWeights;
-
 /* The rack's weights, read once (distinct: its letters ascending, then the blank as -1; the blank's
  * code is the table's last, as leave_value has it). */
 static void rack_weights(const LeaveTableObject *table, const int *distinct, const int *multiplicity, int ndistinct,
@@ -27,6 +16,7 @@ static void rack_weights(const LeaveTableObject *table, const int *distinct, con
     int codes[MAX_RACK];
     rw->ndistinct = ndistinct;
     for (int i = 0; i < ndistinct; i++) {
+        rw->multiplicity[i] = multiplicity[i];
         codes[i] = distinct[i] < 0 ? tiles - 1 : distinct[i];
         for (int c = 0; c < multiplicity[i] && c < COPIES; c++) {
             rw->single[i][c] = w[codes[i] * COPIES + c];
@@ -44,14 +34,20 @@ static void rack_weights(const LeaveTableObject *table, const int *distinct, con
     rw->max_size = table->max_size;
 }
 
+/* The weight of a leave's shape: `size` tiles (at least 1), `vowels` of them vowels. */
+static inline double shape_weight(const RackWeights *rw, int size, int vowels) {
+    int shape = size > rw->max_size ? rw->max_size : size;
+    return rw->shape[(shape - 1) * (shape + 2) / 2 + (vowels < shape ? vowels : shape)];
+}
+
 /* leave_value of kept multiset `index` (kept_layout's), its features summed in leave_features_value's
- * order (so equal to the last bit); its size in *size. */
-static double kept_value(const RackWeights *rw, int index, const int *multiplicity, int *size) {
+ * order (so equal to the last bit). */
+static double kept_value(const RackWeights *rw, int index) {
     int copies[MAX_RACK], total = 0, vowels = 0;
     double value = 0.0;
     for (int i = 0; i < rw->ndistinct; i++) {
-        int n = index % (multiplicity[i] + 1);
-        index /= multiplicity[i] + 1;
+        int n = index % (rw->multiplicity[i] + 1);
+        index /= rw->multiplicity[i] + 1;
         copies[i] = n;
         total += n;
         vowels += rw->vowel[i] ? n : 0;
@@ -68,21 +64,118 @@ static double kept_value(const RackWeights *rw, int index, const int *multiplici
             }
         }
     }
-    *size = total;
     if (total) {
-        int shape = total > rw->max_size ? rw->max_size : total;
-        value += rw->shape[(shape - 1) * (shape + 2) / 2 + (vowels < shape ? vowels : shape)];
+        value += shape_weight(rw, total, vowels);
     }
     return value;
+}
+
+/* The exact value of kept multiset `index` of `memo` (a KeptValues), worked out when first needed. */
+double kept_exact(void *memo, int index) {
+    KeptValues *values = memo;
+    if (values->kept[index] != values->kept[index]) {
+        values->kept[index] = kept_value(&values->weights, index);
+    }
+    return values->kept[index];
+}
+
+/* Every kept value of `values` worked out (the best swap reads them all). */
+void kept_all(KeptValues *values) {
+    for (Py_ssize_t index = 0; index < values->nkept; index++) {
+        kept_exact(values, (int)index);
+    }
+}
+
+#define PRESENCE_MAX 8  /* distinct tiles up to which the bounds below are summed by presence */
+
+/* The most a leave of each size can be worth (memo->max_kept), from its features summed in another
+ * order than kept_value's (the pairs of each set of distinct tiles once, the copies brought up to date
+ * one by one), plus more than that order can change: a bound. Returns -1 when the rack has too many
+ * distinct tiles for it, or a weight of its tiles is not finite. */
+static int kept_bounds(KeptValues *memo) {
+    const RackWeights *rw = &memo->weights;
+    int nd = rw->ndistinct;
+    if (nd > PRESENCE_MAX) {
+        return -1;
+    }
+    double singles[PRESENCE_MAX][MAX_RACK + 1];  /* the first c copies of tile i */
+    double scale = 1.0;  /* the magnitudes summed: the rounding of any order is far below 1e-9 of it */
+    for (int i = 0; i < nd; i++) {
+        singles[i][0] = 0.0;
+        for (int c = 1; c <= rw->multiplicity[i]; c++) {
+            double w = c <= COPIES ? rw->single[i][c - 1] : 0.0;
+            singles[i][c] = singles[i][c - 1] + w;
+            scale += fabs(w);
+        }
+    }
+    for (int i = 0; i < nd; i++) {
+        for (int j = i + 1; j < nd; j++) {
+            scale += fabs(rw->pair[i][j]);
+        }
+    }
+    if (!(scale < HUGE_VAL)) {
+        return -1;  /* a weight not finite: the sums in another order are no bound */
+    }
+    double pairs[1 << PRESENCE_MAX];  /* by the set of distinct tiles present */
+    pairs[0] = 0.0;
+    for (int set = 1; set < (1 << nd); set++) {
+        int high = 31 - __builtin_clz((unsigned)set);
+        double sum = pairs[set & ~(1 << high)];
+        for (int i = 0; i < high; i++) {
+            if (set >> i & 1) {
+                sum += rw->pair[i][high];
+            }
+        }
+        pairs[set] = sum;
+    }
+    /* every kept multiset, counting up each distinct tile's copies (an odometer), its features' sum
+     * brought up to date digit by digit */
+    double shape_most = 0.0, value = 0.0;
+    int copies[PRESENCE_MAX] = {0}, size = 0, vowels = 0, set = 0;
+    for (Py_ssize_t index = 0; index < memo->nkept; index++) {
+        double total = value + pairs[set];
+        if (size) {
+            double shape = shape_weight(rw, size, vowels);
+            total += shape;
+            shape_most = fabs(shape) > shape_most ? fabs(shape) : shape_most;
+        }
+        if (total > memo->max_kept[size]) {
+            memo->max_kept[size] = total;
+        }
+        for (int i = 0; i < nd; i++) {
+            int vowel = rw->vowel[i];
+            if (copies[i] < rw->multiplicity[i]) {
+                value += singles[i][copies[i] + 1] - singles[i][copies[i]];
+                copies[i]++;
+                size++;
+                vowels += vowel;
+                set |= 1 << i;
+                break;
+            }
+            value -= singles[i][copies[i]];  /* back to none of tile i, on to the next tile */
+            size -= copies[i];
+            vowels -= vowel ? copies[i] : 0;
+            copies[i] = 0;
+            set &= ~(1 << i);
+        }
+    }
+    double slack = 1e-9 * (scale + shape_most);
+    for (int i = 0; i <= MAX_RACK; i++) {
+        if (memo->max_kept[i] > -1e300) {
+            memo->max_kept[i] += slack;
+        }
+    }
+    return 0;
 }
 
 static int same_rack(const Hand *a, const Hand *b, int letters) {
     return a->blanks == b->blanks && a->size == b->size && memcmp(a->counts, b->counts, sizeof(int) * (size_t)letters) == 0;
 }
 
-/* The kept values of `hand` (laid out by kept_layout: distinct, multiplicity, ndistinct, nkept). */
-const KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
-                              Py_ssize_t nkept) {
+/* The kept values of `hand` (laid out by kept_layout: distinct, multiplicity, ndistinct, nkept): each
+ * worked out when a search first needs it, their bounds by size now. */
+KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
+                        Py_ssize_t nkept) {
     int letters = k->rules->letters;
     for (int m = 0; m < 2; m++) {
         if (k->memo[m].filled && same_rack(&k->memo[m].rack, hand, letters)) {
@@ -94,17 +187,26 @@ const KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, 
     k->recent = 1 - k->recent;
     memo->rack = *hand;
     memo->filled = 1;
+    memo->nkept = nkept;
     for (int i = 0; i <= MAX_RACK; i++) {
         memo->max_kept[i] = -1e300;
     }
-    RackWeights rw;
-    rack_weights(k->table, distinct, multiplicity, ndistinct, &rw);
+    rack_weights(k->table, distinct, multiplicity, ndistinct, &memo->weights);
     for (Py_ssize_t index = 0; index < nkept; index++) {
-        int size;
-        double value = kept_value(&rw, (int)index, multiplicity, &size);
-        memo->kept[index] = value;
-        if (value > memo->max_kept[size]) {
-            memo->max_kept[size] = value;
+        memo->kept[index] = NAN;
+    }
+    if (kept_bounds(memo) < 0) {
+        /* many distinct tiles (a long rack): every value worked out, the bounds exact */
+        kept_all(memo);
+        for (Py_ssize_t index = 0; index < nkept; index++) {
+            int size = 0;
+            for (int i = 0, rest = (int)index; i < ndistinct; i++) {
+                size += rest % (multiplicity[i] + 1);
+                rest /= multiplicity[i] + 1;
+            }
+            if (memo->kept[index] > memo->max_kept[size]) {
+                memo->max_kept[size] = memo->kept[index];
+            }
         }
     }
     return memo;

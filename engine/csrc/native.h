@@ -209,7 +209,12 @@ struct TopK {
     /* when set (the playout kernel's replies): the most a leave of each size is worth, so that a word
      * found is offered only when its score with the best leave of its size can enter the list */
     const double *max_kept;
+    /* when set (the playout kernel's replies): kept_value holds NaN for a value not yet worked out, which
+     * kept_exact(kept_memo, index) works out (keptvalues.c) */
+    void *kept_memo;
 };
+
+double kept_exact(void *memo, int index);
 
 /* Whether no move of `score` points keeping `kept` tiles can enter s->top (a full list whose last is
  * above the score with the most a leave of that size is worth): offer would drop every way of putting

@@ -53,13 +53,28 @@ typedef struct {
     uint16_t anchors[2][SIZE];  /* [view][line]: bit p for the line's square p */
 } Cross;
 
-/* What one rack can keep: the value of each kept multiset (kept_layout's index) and the most a leave of
- * each size is worth (keptvalues.c). */
+/* The learned leave model's weights for the tiles of one rack (keptvalues.c): each distinct tile's
+ * copies, each pair of distinct tiles, whether it is a vowel. */
+typedef struct {
+    int ndistinct;
+    int multiplicity[MAX_RACK];
+    double single[MAX_RACK][COPIES];
+    double pair[MAX_RACK][MAX_RACK];
+    int vowel[MAX_RACK];
+    const double *shape;  /* the weights of a leave's (size, vowels) */
+    int max_size;
+} RackWeights;
+
+/* What one rack can keep: the value of each kept multiset (kept_layout's index; NaN until a search
+ * needs it, then worked out exactly by kept_exact) and the most a leave of each size is worth, or a
+ * little more (keptvalues.c; the bounds' figure). */
 typedef struct {
     Hand rack;
     int filled;
     double max_kept[MAX_RACK + 1];
     double *kept;
+    Py_ssize_t nkept;
+    RackWeights weights;
 } KeptValues;
 
 typedef struct {
@@ -135,8 +150,9 @@ void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
 void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n);
 
 /* keptvalues.c */
-const KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
-                              Py_ssize_t nkept);
+KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
+                        Py_ssize_t nkept);
+void kept_all(KeptValues *values);
 
 /* Whether anchor a is searched before b: the higher bound first, then by line and square. */
 static inline int anchor_before(const Anchor *a, const Anchor *b) {
@@ -196,7 +212,7 @@ typedef struct {
     double weight;      /* of the leave */
     int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
     Py_ssize_t nkept;
-    const KeptValues *values;
+    KeptValues *values;
     int desc_points[MAX_RACK];  /* the rack's tile values, highest first */
     uint32_t usable;            /* letters a tile of the rack can stand for */
     const Anagrams *anagrams;   /* a whole rack without a blank: the lexicon's long words' letters (else NULL) */

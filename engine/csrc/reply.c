@@ -73,6 +73,7 @@ void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply
 void reply_rack(Kernel *k, Reply *r) {
     Search *s = k->search;
     r->top.kept_value = r->values->kept;
+    r->top.kept_memo = r->values;
     r->top.max_kept = r->values->max_kept;
     for (int n = 0; n <= s->rack_len; n++) {
         r->leave_after[n] = r->weight * r->values->max_kept[s->rack_len - n];
@@ -146,7 +147,14 @@ void reply_finish(Kernel *k, int bag, Reply *r, Play *play) {
     Candidate swap;
     struct TopK swaps = {.k = 1, .count = 0, .items = &swap};
     const Candidate *item = &r->item;
-    if (bag >= k->swap_min_bag) {
+    /* a swap is worth what it keeps less swap_cost, and can be chosen only above the placement: the
+     * kept values' bounds tell first whether one can be (most values are never worked out) */
+    double swap_bound = -HUGE_VAL;
+    for (int size = 0; size < s->rack_len; size++) {
+        swap_bound = r->values->max_kept[size] > swap_bound ? r->values->max_kept[size] : swap_bound;
+    }
+    if (bag >= k->swap_min_bag && (!r->top.count || swap_bound - k->swap_cost > item->equity)) {
+        kept_all(r->values);
         /* the best swap's equity first: only swaps of that equity can be chosen, and none when the
          * placement reaches it */
         double most = -HUGE_VAL;
