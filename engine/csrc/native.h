@@ -239,14 +239,16 @@ extern PyTypeObject LexiconType;
 extern PyTypeObject RulesType;
 extern PyTypeObject LeaveTableType;
 
-/* search.c */
+/* searchargs.c */
 int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks,
                    struct TopK *top, int *tiles);
+/* The board from Python (a list of SIZE lists of SIZE ints, -1 or a tile code), checked: -1 with an exception. */
+int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
+
+/* search.c */
 int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);
 int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks);
 void prepare_line(Search *s, const RulesObject *rules, int view, int line);
-/* The board from Python (a list of SIZE lists of SIZE ints, -1 or a tile code), checked: -1 with an exception. */
-int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
 int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors);
 void search_anchor(Search *s, int anchor, int previous);
 /* search_anchor without the moves whose left part has k rack tiles for each bit k of `skip` (k = 0: the
