@@ -74,15 +74,25 @@ void cross_fill(Kernel *k, const int8_t *grid, Cross *cross) {
     }
 }
 
+/* The bit of line `line` of `view` in a set of lines (view * SIZE + line), none off the board. */
+static inline uint32_t line_bit(int view, int line) {
+    return line >= 0 && line < SIZE ? 1u << (view * SIZE + line) : 0;
+}
+
 /* Bring `cross` up to date after the placement `tiles` ((row, col, tile) n times, already on `grid`):
  * a new tile changes only the cross word of the empty squares at the ends of its runs, in its column
  * the squares just above and below (view 0), in its row those just left and right (view 1), and makes
- * its empty neighbours anchors. */
-void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n) {
+ * its empty neighbours anchors. Returns the lines (bit view * SIZE + line) whose tiles, cross-checks or
+ * anchors it may have changed: every other line is as it was. */
+uint32_t cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n) {
     const Search *s = board_search(k, grid);
     uint64_t done[(2 * SQUARES + 63) / 64] = {0};
+    uint32_t touched = 0;
     for (int i = 0; i < n; i++) {
         int row = tiles[3 * i], col = tiles[3 * i + 1];
+        /* the tile's row and column, their neighbours (anchors), the runs' ends (cross-checks) */
+        touched |= line_bit(0, row - 1) | line_bit(0, row) | line_bit(0, row + 1);
+        touched |= line_bit(1, col - 1) | line_bit(1, col) | line_bit(1, col + 1);
         for (int view = 0; view < 2; view++) {
             cross->allowed[view * SQUARES + row * SIZE + col] = 0;
             cross->sum[view * SQUARES + row * SIZE + col] = -1;
@@ -98,6 +108,7 @@ void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *ti
         }
         int top, bottom, left, right;
         run_ends(grid, row, col, &top, &bottom, &left, &right);
+        touched |= line_bit(0, top - 1) | line_bit(0, bottom + 1) | line_bit(1, left - 1) | line_bit(1, right + 1);
         if (top > 0) {
             check_square_once(s, cross, done, 0, top - 1, col);
         }
@@ -111,4 +122,5 @@ void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *ti
             check_square_once(s, cross, done, 1, row, right + 1);
         }
     }
+    return touched;
 }

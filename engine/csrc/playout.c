@@ -86,24 +86,23 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
     if (k->share != NULL && theirs.size > 0 && bag_left(bag) > 0) {
         shared_reply(k, k->share, grid, &theirs, bag_left(bag), k->changed, &reply);
     } else {
-        best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), &reply);
+        best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), 0, &reply);
     }
     int their_points = reply.score;
     double their_weight = leave_weight(bag_left(bag));
     Hand their_kept;
     ntiles += apply(grid, &theirs, bag, &reply, &their_kept);
-    if (reply.kind == KIND_PLACE) {
-        cross_update(k, grid, k->work, reply.tiles, reply.n);
-    }
+    uint32_t touched = reply.kind == KIND_PLACE ? cross_update(k, grid, k->work, reply.tiles, reply.n) : 0;
     if (theirs.size == 0 && bag_left(bag) == 0) {
         return (double)(points - their_points - 2 * hand_points(k, &mine));
     }
+    /* the lines that may differ from the position's board: the candidate's and the opponent's reply's */
+    uint32_t all = (1u << 2 * SIZE) - 1, changed = k->share != NULL ? k->changed | touched : all;
     if (k->ours_on && mine.size > 0 && bag_left(bag) > 0) {
         /* the same rack as the other candidates of its group: the lines neither move changed are shared */
-        uint32_t changed = lines_changed(k->base.grid, k->position, grid, k->work);
         shared_our_reply(k, k->ours, grid, &mine, bag_left(bag), changed, &ours);
     } else {
-        best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), &ours);
+        best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), all & ~changed, &ours);
     }
     int spread = points - their_points + ours.score;
     double our_weight = leave_weight(bag_left(bag));
@@ -271,7 +270,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
     k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
-    k.depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * SQUARES);
+    k.depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
     k.endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
     k.work = PyMem_Malloc(sizeof(Cross));
     k.position = PyMem_Malloc(sizeof(Cross));

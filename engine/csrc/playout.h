@@ -26,6 +26,10 @@ typedef struct {
     int32_t tiles[3 * MAX_RACK];  /* a placement's (row, col, tile); a swap's bag tiles in tiles[0..n) */
 } Play;
 
+/* The heap's tag of the position's board's line l (Kernel.share's): POSITION_TAG + l; lower tags are
+ * lines prepared for the search at hand. */
+#define POSITION_TAG (2 * SIZE)
+
 /* A line's prepared state (prepare_line's output), kept while the anchors are searched best first. */
 #define LINE_FIRST offsetof(Search, view)
 #define LINE_BYTES (offsetof(Search, placed) - offsetof(Search, view))
@@ -88,7 +92,7 @@ typedef struct {
     int recent;          /* the memo used last */
     char *lines;     /* the prepared lines of a search (2 x SIZE at most) */
     Anchor *anchors; /* its anchors with their bounds (2 x SIZE x SIZE at most) */
-    DepthBounds *depth_bounds;  /* their bounds by left part length: [line * SIZE + anchor] */
+    DepthBounds *depth_bounds;  /* their bounds by left part length: [tag * SIZE + anchor], tags < 2 x POSITION_TAG */
     double *endgame_kept;       /* the static endgame's values of what the rack keeps (2^rack_size) */
     const Cross *cross;  /* the cross-checks of the board a reply is searched on (NULL: worked out) */
     Cross *work;         /* the playout's board's cross-checks (scratch) */
@@ -147,7 +151,7 @@ static inline void hand_add(Hand *h, int bag_tile) {
 
 /* crossboard.c */
 void cross_fill(Kernel *k, const int8_t *grid, Cross *cross);
-void cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n);
+uint32_t cross_update(Kernel *k, const int8_t *grid, Cross *cross, const int32_t *tiles, int n);
 
 /* keptvalues.c */
 KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const int *multiplicity, int ndistinct,
@@ -258,6 +262,7 @@ void share_free(Share *share);
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses, int ncand);
 void share_next_draw(Share *share);
 uint32_t share_changed(const Share *share, int candidate);
+const char *share_line(const Share *share, int l, const int **anchors, int *count);
 uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b);
 void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
                   Play *play);
@@ -267,7 +272,8 @@ void shared_our_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *h
 /* reply.c */
 void search_setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top);
 void reply_rack(Kernel *k, Reply *r);
-void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play);
+void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, uint32_t same,
+               Play *play);
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
 int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,

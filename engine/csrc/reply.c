@@ -220,10 +220,25 @@ int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *n
     return count;
 }
 
+/* The position's board's line l (k->share's) on the reply's board, where it is the same: its anchors with
+ * their bounds into `out`, tagged POSITION_TAG + l; returns how many. */
+static int queue_position_line(Kernel *k, const Reply *r, int l, Anchor *out) {
+    const int *found;
+    int count;
+    const char *prepared = share_line(k->share, l, &found, &count);
+    if (!count) {
+        return 0;
+    }
+    memcpy((char *)k->search + LINE_FIRST, prepared, LINE_BYTES);
+    return reply_anchors(k, r, found, count, POSITION_TAG + l, out, k->depth_bounds + (size_t)(POSITION_TAG + l) * SIZE);
+}
+
 /* Equity.best(situation, 1)[0] with tiles in the bag. The anchors are searched in the order of their
  * bounds, and the search stops at the first anchor whose bound is below the best equity found: the
- * same move as the whole search. */
-static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, Play *play) {
+ * same move as the whole search. The lines in `same` (bit view * SIZE + line) are the position's board's
+ * (k->share's), prepared once. */
+static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, uint32_t same,
+                          Play *play) {
     Reply r;
     reply_begin(k, grid, hand, bag, &r);
     Search *s = k->search;
@@ -231,7 +246,9 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         int nanchors = 0, nlines = 0;
         for (int view = 0; view < 2; view++) {
             for (int line = 0; line < SIZE; line++) {
-                nanchors += queue_line(k, &r, view, line, ntiles, &nlines, k->anchors + nanchors);
+                int l = view * SIZE + line;
+                nanchors += same >> l & 1 ? queue_position_line(k, &r, l, k->anchors + nanchors)
+                                          : queue_line(k, &r, view, line, ntiles, &nlines, k->anchors + nanchors);
             }
         }
         anchor_heapify(k->anchors, nanchors);
@@ -242,7 +259,12 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 break;  /* no move of this anchor or of the ones after it reaches the best */
             }
             if (next.line != current) {
-                memcpy((char *)s + LINE_FIRST, k->lines + (size_t)next.line * LINE_BYTES, LINE_BYTES);
+                const int *found;
+                int count;
+                const char *prepared = next.line >= POSITION_TAG
+                                           ? share_line(k->share, next.line - POSITION_TAG, &found, &count)
+                                           : k->lines + (size_t)next.line * LINE_BYTES;
+                memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
                 current = next.line;
             }
             const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
@@ -252,13 +274,15 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
     reply_finish(k, bag, &r, play);
 }
 
-void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, Play *play) {
+/* `same`: the lines of `grid` known to be the position's board's (see best_with_bag), 0 when none. */
+void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, int bag, uint32_t same,
+               Play *play) {
     if (hand->size == 0) {
         play->kind = KIND_PASS;
         play->n = play->score = 0;
     } else if (bag == 0) {
         best_endgame(k, grid, ntiles, hand, other, play);
     } else {
-        best_with_bag(k, grid, ntiles, hand, bag, play);
+        best_with_bag(k, grid, ntiles, hand, bag, same, play);
     }
 }

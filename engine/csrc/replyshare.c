@@ -17,7 +17,7 @@
 #include "playout.h"
 
 #define LINES (2 * SIZE)
-#define BASE_TAG LINES  /* the heap's tag of a shared line l: BASE_TAG + l; a candidate's line: its index */
+#define BASE_TAG POSITION_TAG  /* the heap's tag of a shared line l: BASE_TAG + l; a candidate's line: its index */
 #define SLOTS 8         /* by the bag left after the candidate: 1 to 6, and 7 or more (one weight) */
 
 typedef struct {
@@ -66,6 +66,13 @@ void share_next_draw(Share *share) {
 
 uint32_t share_changed(const Share *share, int candidate) {
     return share->changed[candidate];
+}
+
+/* Line l of the position's board as prepare_line leaves it, and its anchors (*anchors, *count). */
+const char *share_line(const Share *share, int l, const int **anchors, int *count) {
+    *anchors = share->anchors[l];
+    *count = share->count[l];
+    return share->prepared[l];
 }
 
 /* Whether line `line` of view `view` differs between the two boards (tiles, cross-checks, anchors). */
