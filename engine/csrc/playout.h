@@ -249,10 +249,12 @@ static inline int search_part(Search *s, Anchor *a, const double *depth_bound, d
     return rest > -HUGE_VAL;
 }
 
-/* The bound below which a popped anchor's left part lengths wait: the best found (waiting for the next
- * anchor's bound too searched more: a second pass over the left parts costs more than it saves). */
-static inline double part_cut(const Reply *r) {
-    return r->top.count ? r->item.equity : -HUGE_VAL;
+/* The bound below which a popped anchor's left part lengths wait (in the heap `heap` of n anchors, for
+ * a second pass): the best found, or before anything is found the next anchor's bound, so that the
+ * first moves found come from the best spans (n 0: none waits then). (The next anchor's bound once
+ * something is found searched more: the second passes over the left parts cost more than they saved.) */
+static inline double part_cut(const Reply *r, const Anchor *heap, int n) {
+    return r->top.count ? r->item.equity : n > 0 ? heap[0].bound : -HUGE_VAL;
 }
 
 /* replyshare.c */

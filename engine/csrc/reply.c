@@ -268,7 +268,9 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
                 current = next.line;
             }
             const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
-            search_part(s, &next, depth_bound, part_cut(&r));  /* the rest is below the best for good */
+            if (search_part(s, &next, depth_bound, part_cut(&r, k->anchors, nanchors))) {
+                anchor_push(k->anchors, &nanchors, &next);
+            }
         }
     }
     reply_finish(k, bag, &r, play);

@@ -189,7 +189,7 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
                 memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
                 current = next.line;
             }
-            double cut = part_cut(&r);
+            double cut = part_cut(&r, NULL, 0);  /* (waiting for the next anchor's bound searched more here) */
             if (next.line < BASE_TAG) {
                 const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
                 search_part(s, &next, depth_bound, cut);  /* the rest is below the best for good */
