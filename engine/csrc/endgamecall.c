@@ -20,19 +20,8 @@ static int read_endgame_rack(Solver *sv, PyObject *counts, int blanks, int rack_
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyLong_Check(item)) {
-            PyErr_Format(PyExc_TypeError, "%s rack's count of letter %zd is not an int", whose, i);
-            Py_DECREF(seq);
-            return -1;
-        }
-        long v = PyLong_AsLong(item);
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (v < 0 || v > rack_size) {
-            PyErr_Format(PyExc_ValueError, "%s rack holds %ld of letter %zd", whose, v, i);
+        long v;
+        if (read_rack_count(seq, i, rack_size, whose, &v) < 0) {
             Py_DECREF(seq);
             return -1;
         }

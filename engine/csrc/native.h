@@ -244,6 +244,9 @@ int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *
                    struct TopK *top, int *tiles);
 /* The board from Python (a list of SIZE lists of SIZE ints, -1 or a tile code), checked: -1 with an exception. */
 int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
+/* Item i of a rack's counts (a PySequence_Fast), an int of 0 to `most`, into *count; -1 with an exception
+ * that names `whose` rack ("the", "our"...) otherwise. */
+int read_rack_count(PyObject *seq, Py_ssize_t i, long most, const char *whose, long *count);
 
 /* search.c */
 int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);

@@ -39,6 +39,25 @@ int read_grid(Search *s, PyObject *grid, int letters, int *tiles) {
     return 0;
 }
 
+int read_rack_count(PyObject *seq, Py_ssize_t i, long most, const char *whose, long *count) {
+    /* ints only: an object's __index__ would run Python code that may shrink the list being read */
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s rack's count of letter %zd is not an int", whose, i);
+        return -1;
+    }
+    long v = PyLong_AsLong(item);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v < 0 || v > most) {
+        PyErr_Format(PyExc_ValueError, "%s rack holds %ld of letter %zd", whose, v, i);
+        return -1;
+    }
+    *count = v;
+    return 0;
+}
+
 static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int rack_size) {
     PyObject *seq = PySequence_Fast(counts, "the rack's counts must be a sequence of ints");
     if (seq == NULL) {
@@ -53,20 +72,8 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
     int total = 0;
     s->rmask = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* ints only: an object's __index__ would run Python code that may shrink the list being read */
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyLong_Check(item)) {
-            PyErr_Format(PyExc_TypeError, "the rack's count of letter %zd is not an int", i);
-            Py_DECREF(seq);
-            return -1;
-        }
-        long v = PyLong_AsLong(item);
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (v < 0 || v > MAX_RACK) {
-            PyErr_Format(PyExc_ValueError, "the rack holds %ld of letter %zd", v, i);
+        long v;
+        if (read_rack_count(seq, i, MAX_RACK, "the", &v) < 0) {
             Py_DECREF(seq);
             return -1;
         }
