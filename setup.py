@@ -25,7 +25,10 @@ setup(
             optional=True,
             # engine.native refuses an extension built from other sources (a rebuild that failed)
             define_macros=[("WFB_SOURCE_DIGEST", f'"{_digest.source_digest(Path("engine/csrc"))}"')],
-            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
+            # -O3: 5% fewer instructions in the playout kernel than -O2 (docs/measurements.md); only the
+            # module's init function is exported, so calls inside the extension need not allow for interposition
+            extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
+            + ["-fvisibility=hidden"]
             # the DAWG's edges are found by popcount: one instruction on x86-64 since 2008, else a libgcc call
             + (["-mpopcnt"] if platform.machine().lower() in {"x86_64", "amd64"} else []),
         )

@@ -30,6 +30,8 @@ static uint64_t stored_form(uint64_t code) {  /* 0 marks an empty slot */
 }
 
 static void insert(Anagrams *a, uint64_t code) {
+    uint64_t h = code * 0xD6E8FEB86659FD93ull;
+    a->filter[h >> a->filter_shift] |= anagram_filter_bits(code);
     size_t at = (size_t)(stored_form(code) * 0x9E3779B97F4A7C15ull >> 20) & a->mask;
     while (a->slots[at] != 0 && a->slots[at] != stored_form(code)) {
         at = (at + 1) & a->mask;
@@ -38,7 +40,7 @@ static void insert(Anagrams *a, uint64_t code) {
     a->slots[at] = stored_form(code);
 }
 
-int anagram_known(const Anagrams *a, uint64_t code) {
+int anagram_in_set(const Anagrams *a, uint64_t code) {
     size_t at = (size_t)(stored_form(code) * 0x9E3779B97F4A7C15ull >> 20) & a->mask;
     while (a->slots[at] != 0) {
         if (a->slots[at] == stored_form(code)) {
@@ -95,6 +97,7 @@ static long word_codes(const LexiconObject *lex, const Anagrams *a, int length, 
 void anagrams_free(LexiconObject *lex) {
     if (lex->anagrams != NULL) {
         PyMem_Free(lex->anagrams->slots);
+        PyMem_Free(lex->anagrams->filter);
         PyMem_Free(lex->anagrams);
         lex->anagrams = NULL;
     }
@@ -128,8 +131,17 @@ const Anagrams *lexicon_anagrams(LexiconObject *lex, int length) {
     while (words >= 0 && slots < 2 * (size_t)words) {
         slots *= 2;
     }
+    /* the filter: a word of 64 bits per 8 multisets (or fewer), at least 64 words */
+    int filter_log = 6;
+    while (words >= 0 && ((size_t)1 << filter_log) * 8 < (size_t)words && filter_log < 40) {
+        filter_log++;
+    }
+    a->filter_shift = 64 - filter_log;
     a->slots = words >= 0 ? PyMem_Calloc(slots, sizeof(uint64_t)) : NULL;
-    if (a->slots == NULL) {
+    a->filter = words >= 0 ? PyMem_Calloc((size_t)1 << filter_log, sizeof(uint64_t)) : NULL;
+    if (a->slots == NULL || a->filter == NULL) {
+        PyMem_Free(a->slots);
+        PyMem_Free(a->filter);
         PyMem_Free(codes);
         PyMem_Free(a);
         lex->anagrams_failed = length;

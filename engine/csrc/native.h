@@ -50,6 +50,10 @@ typedef struct Anagrams {
     size_t mask;
     size_t count;                /* multisets held */
     int length;
+    /* A filter in front of the slots, small enough to stay in the caches: two bits of one word set per
+     * multiset held, so a code with either bit clear is not held (most look-ups fail, here). */
+    uint64_t *filter;
+    int filter_shift;            /* 64 less log2 of the filter's words */
 } Anagrams;
 
 typedef struct {
@@ -66,7 +70,23 @@ typedef struct {
 
 /* anagrams.c */
 const Anagrams *lexicon_anagrams(LexiconObject *lex, int length);
-int anagram_known(const Anagrams *a, uint64_t code);
+int anagram_in_set(const Anagrams *a, uint64_t code);
+
+/* The filter's word and bits of a code (anagrams.c sets them): other bits of the code's product than
+ * the slots' index. */
+static inline uint64_t anagram_filter_bits(uint64_t code) {
+    uint64_t h = code * 0xD6E8FEB86659FD93ull;
+    return (1ull << ((h >> 20) & 63)) | (1ull << ((h >> 26) & 63));
+}
+
+/* Whether a multiset with this code is held (or, rarely, one with the same code). */
+static inline int anagram_known(const Anagrams *a, uint64_t code) {
+    uint64_t h = code * 0xD6E8FEB86659FD93ull, bits = anagram_filter_bits(code);
+    if ((a->filter[h >> a->filter_shift] & bits) != bits) {
+        return 0;
+    }
+    return anagram_in_set(a, code);
+}
 void anagrams_free(LexiconObject *lex);
 
 typedef struct {
