@@ -134,5 +134,5 @@ def test_the_sim_option_turns_the_model_off_and_names_bad_values() -> None:
 def test_the_sim_option_sets_where_ranking_by_wins_begins() -> None:
     assert strategy_named("sim:winsbelow=200").settings.by_wins_below == 200  # type: ignore[attr-defined]
     assert strategy_named("sim").settings.by_wins_below == SimSettings().by_wins_below  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="winsbelow='2.5': expected a whole number"):
+    with pytest.raises(ValueError, match=r"winsbelow='2\.5': expected a whole number"):
         strategy_named("sim:winsbelow=2.5")
