@@ -146,14 +146,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->use_killers = killers;
     sv->use_out_bound = out_bound;
     Search *s = &sv->gen;
-    s->child = lex->child;
-    s->mask = lex->mask;
-    s->ends = lex->ends;
-    s->points = rules->points;
-    s->letters = rules->letters;
-    s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
-    s->rack_size = rules->rack_size;
-    s->bingo = rules->bingo;
+    bind_search(s, lex, rules);
     s->top = NULL;
     ERack mine, theirs;
     if (read_grid(&sv->gen, grid, sv->letters, &sv->tiles) < 0 ||

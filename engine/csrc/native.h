@@ -260,6 +260,8 @@ extern PyTypeObject RulesType;
 extern PyTypeObject LeaveTableType;
 
 /* searchargs.c */
+/* The lexicon's arrays and the ruleset's numbers a search reads, set in `s`. */
+void bind_search(Search *s, const LexiconObject *lex, const RulesObject *rules);
 int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks,
                    struct TopK *top, int *tiles);
 /* The board from Python (a list of SIZE lists of SIZE ints, -1 or a tile code), checked: -1 with an exception. */

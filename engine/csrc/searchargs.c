@@ -100,6 +100,17 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
 
 /* Read the position into `s` (moves go to `top` when given, else to s->out); -1 with an exception set
  * on bad input. */
+void bind_search(Search *s, const LexiconObject *lex, const RulesObject *rules) {
+    s->child = lex->child;
+    s->mask = lex->mask;
+    s->ends = lex->ends;
+    s->points = rules->points;
+    s->letters = rules->letters;
+    s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
+    s->rack_size = rules->rack_size;
+    s->bingo = rules->bingo;
+}
+
 int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts,
                           int blanks, struct TopK *top, int *tiles) {
     /* the output buffer first: the callers free it whatever this returns */
@@ -112,14 +123,7 @@ int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *
         PyErr_Format(PyExc_ValueError, "the lexicon has %d letters, the ruleset %d", lex->letters, rules->letters);
         return -1;
     }
-    s->child = lex->child;
-    s->mask = lex->mask;
-    s->ends = lex->ends;
-    s->points = rules->points;
-    s->letters = rules->letters;
-    s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
-    s->rack_size = rules->rack_size;
-    s->bingo = rules->bingo;
+    bind_search(s, lex, rules);
     s->top = top;
     if (read_grid(s, grid, rules->letters, tiles) < 0 || read_rack(s, counts, blanks, rules->letters,
                                                                    rules->rack_size) < 0) {
