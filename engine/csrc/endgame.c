@@ -291,10 +291,7 @@ static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const 
         return 0;
     }
     sv->cut = 1;
-    int played = 0;
-    for (int k = 0; k < move->n; k++) {
-        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
-    }
+    int played = move_played(sv, move);
     /* the leaf's guess for the reply: the left rack's points less the other's */
     return move->score - (mover->points - played - other->points);
 }

@@ -214,6 +214,14 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
 int move_order(const Solver *sv, const EMove *move);
+/* The points of a move's tiles that are not blanks (what it takes off the mover's rack's points). */
+static inline int move_played(const Solver *sv, const EMove *move) {
+    int played = 0;
+    for (int k = 0; k < move->n; k++) {
+        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
+    }
+    return played;
+}
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 /* crosscache.c */

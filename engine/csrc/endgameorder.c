@@ -43,10 +43,7 @@ int grow_stack(Solver *sv, size_t need) {
 /* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
  * per point of tile played. */
 int move_order(const Solver *sv, const EMove *move) {
-    int played = 0;
-    for (int k = 0; k < move->n; k++) {
-        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
-    }
+    int played = move_played(sv, move);
     return move->score + ORDER_TILES * move->n + ORDER_POINTS * played;
 }
 

@@ -148,10 +148,7 @@ static int generate_line(Solver *sv, LineSlot *slot, int index) {
         CMove *c = &slot->moves[i];
         emove_from(sv, s->out.data + at, &c->move);
         c->order = move_order(sv, &c->move);
-        c->played = 0;
-        for (int k = 0; k < c->move.n; k++) {
-            c->played += (c->move.tile[k] & BLANK_FLAG) ? 0 : (int16_t)sv->points[c->move.tile[k]];
-        }
+        c->played = (int16_t)move_played(sv, &c->move);
         c->letters = 0;
         c->blanks = c->repeats = 0;
         for (int k = 0; k < c->move.n; k++) {

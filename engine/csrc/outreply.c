@@ -73,10 +73,7 @@ int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out) {
 /* Whether `move` (not going out) of the mover is proved no better than alpha by a reply going out that
  * it leaves playable; its bound goes to *bound. */
 int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound) {
-    int played = 0;
-    for (int k = 0; k < move->n; k++) {
-        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
-    }
+    int played = move_played(sv, move);
     int base = move->score - 2 * (mover->points - played);
     for (int i = 0; i < r->count && base - r->value[i] <= alpha; i++) {
         int clear = 1;
