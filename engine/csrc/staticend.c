@@ -197,17 +197,21 @@ static void endgame_begin(Kernel *k, const int8_t *grid, const Hand *hand, int o
     s->top = NULL;
 }
 
+/* The points of the tiles of move m (search_all's form) that are not blanks. */
+static int move_used(const Search *s, const int32_t *m) {
+    int used = 0;
+    for (int t = 0; t < m[0]; t++) {
+        used += tile_points(s, m[3 + 3 * t + 2]);
+    }
+    return used;
+}
+
 /* The value of move m (search_all's form) before the out-play check. */
-static long endgame_value(const Kernel *k, const int32_t *m, const Hand *hand, int rack_points, int other_points) {
+static long endgame_value(const Search *s, const int32_t *m, const Hand *hand, int rack_points, int other_points) {
     if (m[0] == hand->size) {
         return (long)m[2] + 2L * other_points + 1000;
     }
-    int used = 0;
-    for (int t = 0; t < m[0]; t++) {
-        int tile = m[3 + 3 * t + 2];
-        used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
-    }
-    return (long)m[2] - 2L * (rack_points - used);
+    return (long)m[2] - 2L * (rack_points - move_used(s, m));
 }
 
 /* Equity.best with the bag empty (Equity._static_endgame's first move): `other` is the opponent's rack. */
@@ -273,7 +277,7 @@ void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const H
                 break;
             }
             for (size_t at = found; at < moves.len; at += 3 + 3 * (size_t)moves.data[at]) {
-                Ranked item = {endgame_value(k, moves.data + at, hand, rack_points, other_points), at};
+                Ranked item = {endgame_value(s, moves.data + at, hand, rack_points, other_points), at};
                 if (pool_push(moves.data, &pool, item) < 0) {
                     k->failed = 1;
                     break;
@@ -288,11 +292,9 @@ void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const H
         taken++;
         if (next.value < 1000) {
             const int32_t *m = moves.data + next.at;
-            int used = 0;
+            int used = move_used(s, m);
             for (int t = 0; t < m[0]; t++) {
-                int tile = m[3 + 3 * t + 2];
-                used += (tile & BLANK_FLAG) ? 0 : k->rules->points[tile];
-                grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)tile;
+                grid[m[3 + 3 * t] * SIZE + m[3 + 3 * t + 1]] = (int8_t)m[3 + 3 * t + 2];
             }
             int out = k->cross != NULL && ntiles > 0 ? out_play(k, grid, other, m + 3, m[0], &shared)
                                                      : out_play_whole(k, grid, ntiles + m[0], other);
