@@ -30,8 +30,7 @@ static uint64_t stored_form(uint64_t code) {  /* 0 marks an empty slot */
 }
 
 static void insert(Anagrams *a, uint64_t code) {
-    uint64_t h = code * 0xD6E8FEB86659FD93ull;
-    a->filter[h >> a->filter_shift] |= anagram_filter_bits(code);
+    *anagram_filter_word(a, code) |= anagram_filter_bits(code);
     size_t at = (size_t)(stored_form(code) * 0x9E3779B97F4A7C15ull >> 20) & a->mask;
     while (a->slots[at] != 0 && a->slots[at] != stored_form(code)) {
         at = (at + 1) & a->mask;

@@ -72,17 +72,26 @@ typedef struct {
 const Anagrams *lexicon_anagrams(LexiconObject *lex, int length);
 int anagram_in_set(const Anagrams *a, uint64_t code);
 
-/* The filter's word and bits of a code (anagrams.c sets them): other bits of the code's product than
- * the slots' index. */
+/* The filter's hash of a code: another product than the slots' index. */
+static inline uint64_t anagram_filter_hash(uint64_t code) {
+    return code * 0xD6E8FEB86659FD93ull;
+}
+
+/* The filter's word of a code: the hash's high bits. */
+static inline uint64_t *anagram_filter_word(const Anagrams *a, uint64_t code) {
+    return &a->filter[anagram_filter_hash(code) >> a->filter_shift];
+}
+
+/* The filter's two bits of a code in its word (anagrams.c sets them): two of the hash's middle bits. */
 static inline uint64_t anagram_filter_bits(uint64_t code) {
-    uint64_t h = code * 0xD6E8FEB86659FD93ull;
+    uint64_t h = anagram_filter_hash(code);
     return (1ull << ((h >> 20) & 63)) | (1ull << ((h >> 26) & 63));
 }
 
 /* Whether a multiset with this code is held (or, rarely, one with the same code). */
 static inline int anagram_known(const Anagrams *a, uint64_t code) {
-    uint64_t h = code * 0xD6E8FEB86659FD93ull, bits = anagram_filter_bits(code);
-    if ((a->filter[h >> a->filter_shift] & bits) != bits) {
+    uint64_t bits = anagram_filter_bits(code);
+    if ((*anagram_filter_word(a, code) & bits) != bits) {
         return 0;
     }
     return anagram_in_set(a, code);
