@@ -99,9 +99,10 @@ int left_parts_ready(Search *s, LeftParts *lp, int limit) {
 }
 
 /* search_anchor's left parts of at most `limit` tiles, read from the list, each extended when a tile
- * left on the rack can go on the anchor after it and its length k has no bit in `skip`. The left part's letters stand in s->letter; the rack's
- * tiles for them are taken as the walk took them, only when a left part is extended, and those of the
- * letters a left part shares with the one extended before it stay taken. */
+ * left on the rack can go on the anchor after it and its length k has no bit in `skip`. The left part's
+ * letters stand in s->letter; the rack's tiles for them are taken as the walk took them, only when a left
+ * part is extended, and those of the letters a left part shares with the one extended before it stay
+ * taken. */
 void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip) {
     uint32_t allowed = s->allowed[anchor];
     /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */

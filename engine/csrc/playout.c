@@ -275,9 +275,8 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.work = PyMem_Malloc(sizeof(Cross));
     k.position = PyMem_Malloc(sizeof(Cross));
     k.after = PyMem_Malloc(sizeof(Cross));
-    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.depth_bounds == NULL || k.endgame_kept == NULL ||
-        k.work == NULL ||
-        k.after == NULL || k.position == NULL) {
+    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.depth_bounds == NULL ||
+        k.endgame_kept == NULL || k.work == NULL || k.after == NULL || k.position == NULL) {
         PyErr_NoMemory();
         goto done;
     }

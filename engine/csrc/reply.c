@@ -230,7 +230,8 @@ static int queue_position_line(Kernel *k, const Reply *r, int l, Anchor *out) {
         return 0;
     }
     memcpy((char *)k->search + LINE_FIRST, prepared, LINE_BYTES);
-    return reply_anchors(k, r, found, count, POSITION_TAG + l, out, k->depth_bounds + (size_t)(POSITION_TAG + l) * SIZE);
+    int tag = POSITION_TAG + l;
+    return reply_anchors(k, r, found, count, tag, out, k->depth_bounds + (size_t)tag * SIZE);
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag. The anchors are searched in the order of their

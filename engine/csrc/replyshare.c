@@ -17,7 +17,6 @@
 #include "playout.h"
 
 #define LINES (2 * SIZE)
-#define BASE_TAG POSITION_TAG  /* the heap's tag of a shared line l: BASE_TAG + l; a candidate's line: its index */
 #define SLOTS 8         /* by the bag left after the candidate: 1 to 6, and 7 or more (one weight) */
 
 typedef struct {
@@ -134,7 +133,7 @@ static SharedLine *shared_line(Kernel *k, Share *share, int slot, int l, const R
     }
     share->stamp[slot][l] = share->draw;
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
-    int n = reply_anchors(k, r, share->anchors[l], share->count[l], BASE_TAG + l, shared->anchors,
+    int n = reply_anchors(k, r, share->anchors[l], share->count[l], POSITION_TAG + l, shared->anchors,
                           shared->depth_bounds);
     for (int a = 1; a < n; a++) {  /* by bound, highest first (at most SIZE of them) */
         Anchor item = shared->anchors[a];
@@ -184,19 +183,19 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
                 break;  /* no move of this anchor or of the ones after it reaches the best */
             }
             if (next.line != current) {
-                const char *prepared = next.line >= BASE_TAG ? share->prepared[next.line - BASE_TAG]
+                const char *prepared = next.line >= POSITION_TAG ? share->prepared[next.line - POSITION_TAG]
                                                              : k->lines + (size_t)next.line * LINE_BYTES;
                 memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
                 current = next.line;
             }
             double cut = part_cut(&r, NULL, 0);  /* (waiting for the next anchor's bound searched more here) */
-            if (next.line < BASE_TAG) {
+            if (next.line < POSITION_TAG) {
                 const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
                 search_part(s, &next, depth_bound, cut);  /* the rest is below the best for good */
                 continue;
             }
             /* a shared line's next anchor: its moves go to the line's best, then to the reply's */
-            SharedLine *shared = &share->lines[slot][next.line - BASE_TAG];
+            SharedLine *shared = &share->lines[slot][next.line - POSITION_TAG];
             struct TopK own = r.top;
             own.items = &shared->best;
             own.count = shared->found;
