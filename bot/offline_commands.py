@@ -1,4 +1,5 @@
-"""The offline tools' commands of ``wordfeud-bot``: ``selfplay``, ``arena`` and ``learn-leaves``.
+"""The offline tools' commands of ``wordfeud-bot``: ``selfplay``, ``arena``, ``arena-compare`` and
+``learn-leaves``.
 
 They run the engine with no server, account or state file (``offline``), so they share none of the
 service commands' set-up (configuration, secrets, the lock) that ``bot.cli`` holds; what they share
@@ -19,7 +20,7 @@ from bot.stopping import Stopped
 from bot.views import ruleset_id
 from engine.errors import EngineError, LexiconError
 from engine.strategy import STRATEGIES
-from offline.arena import arena_lines
+from offline.arena import arena_lines, compare_lines
 from offline.checkout import CLOCKS
 from offline.errors import OfflineError
 from offline.learn import Settings as LearnSettings
@@ -30,7 +31,7 @@ _positive_int = at_least(1)
 
 
 def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``selfplay``, ``arena`` and ``learn-leaves``."""
+    """Register ``selfplay``, ``arena``, ``arena-compare`` and ``learn-leaves``."""
     selfplay_parser = commands.add_parser(
         "selfplay",
         help="show the move generator: a seeded self-play game with the top moves of every turn",
@@ -84,6 +85,20 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         "neither side's thinking (times a move are still printed in wall time)",
     )
     arena_parser.set_defaults(handler=arena)
+
+    compare_parser = commands.add_parser(
+        "arena-compare",
+        help="compare two arena matches played on the same bags, pair by pair",
+        description="Read two arena work directories (--work of `wordfeud-bot arena`) whose matches were played "
+        "with the same ruleset and seed, so that pair N of one was dealt the same bag as pair N of the other "
+        "(say A1 vs equity and A2 vs equity). Prints each match's figures over the pairs both finished, then the "
+        "first's A minus the second's in win rate and margin a game, with 95% confidence intervals over those "
+        "pairs: on the same bags much of the luck of the draw cancels, so a smaller difference shows than "
+        "between two separate summaries. Either match may still be running.",
+    )
+    compare_parser.add_argument("first", type=Path, help="the first match's work directory")
+    compare_parser.add_argument("second", type=Path, help="the second match's work directory")
+    compare_parser.set_defaults(handler=arena_compare)
 
     learn_parser = commands.add_parser(
         "learn-leaves",
@@ -143,6 +158,16 @@ def arena(args: argparse.Namespace) -> int:
         raise
     except (ValueError, LexiconError, BotError, OfflineError, OSError) as exc:
         return fail("arena", str(exc), EXIT_ERRORS)
+    return EXIT_OK
+
+
+def arena_compare(args: argparse.Namespace) -> int:
+    """Two matches on the same bags, pair by pair."""
+    try:
+        for line in compare_lines(args.first, args.second):
+            print(line)
+    except (ValueError, OfflineError) as exc:
+        return fail("arena-compare", str(exc), EXIT_ERRORS)
     return EXIT_OK
 
 

@@ -22,7 +22,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.dawg import Dawg
@@ -31,7 +31,18 @@ from engine.move import Placement, Swap
 from engine.rules import Ruleset
 from engine.strategy import Greedy, Situation, Strategy
 
-__all__ = ["ArenaSummary", "GameRecord", "Greedy", "pair_seed", "play_game", "play_pair", "summarize"]
+__all__ = [
+    "ArenaSummary",
+    "GameRecord",
+    "Greedy",
+    "PairedDifference",
+    "compare_pairs",
+    "complete_pairs",
+    "pair_seed",
+    "play_game",
+    "play_pair",
+    "summarize",
+]
 
 
 @dataclass(frozen=True)
@@ -115,6 +126,8 @@ class ArenaSummary:
     mean_b: float
     margin: float
     margin_sd: float
+    margin_low: float  # 95% confidence interval of the margin, over pairs
+    margin_high: float
     bingos_a: float
     bingos_b: float
     swaps_a: float
@@ -129,7 +142,8 @@ class ArenaSummary:
             f"  {name_a}: {self.wins} wins, {self.draws} draws, {self.losses} losses; "
             f"win rate {self.win_rate:.1%} (95% CI {self.low:.1%} .. {self.high:.1%})",
             f"  mean score {name_a} {self.mean_a:.1f}, {name_b} {self.mean_b:.1f}; "
-            f"margin {self.margin:+.1f} per game (sd {self.margin_sd:.1f})",
+            f"margin {self.margin:+.1f} per game (95% CI {self.margin_low:+.1f} .. {self.margin_high:+.1f} over "
+            f"pairs; sd {self.margin_sd:.1f})",
             f"  bingos per game {name_a} {self.bingos_a:.2f}, {name_b} {self.bingos_b:.2f}; "
             f"swaps per game {name_a} {self.swaps_a:.2f}, {name_b} {self.swaps_b:.2f}",
             f"  time per move {name_a} {self.ms_per_move_a:.1f} ms, {name_b} {self.ms_per_move_b:.1f} ms",
@@ -143,15 +157,12 @@ def summarize(records: Sequence[GameRecord]) -> ArenaSummary:
     n = len(records)
     wins = sum(1 for r in records if r.margin > 0)
     draws = sum(1 for r in records if r.margin == 0)
-    points = [1.0 if r.margin > 0 else 0.5 if r.margin == 0 else 0.0 for r in records]
-    by_seed: dict[int, list[float]] = {}
-    for record, point in zip(records, points, strict=True):
-        by_seed.setdefault(record.seed, []).append(point)
-    pair_rates = [sum(p) / len(p) for p in by_seed.values()]
+    points = [_point(r) for r in records]
     rate = sum(points) / n
-    spread = statistics.stdev(pair_rates) if len(pair_rates) > 1 else 0.0
-    half = 1.96 * spread / math.sqrt(len(pair_rates))
+    half = _half_width([_pair_mean(rs, _point) for rs in _by_seed(records).values()])
     margins = [float(r.margin) for r in records]
+    margin = sum(margins) / n
+    margin_half = _half_width([_pair_mean(rs, _margin) for rs in _by_seed(records).values()])
     moves_a = sum(r.a(r.moves) for r in records) or 1
     moves_b = sum(r.b(r.moves) for r in records) or 1
     return ArenaSummary(
@@ -164,8 +175,10 @@ def summarize(records: Sequence[GameRecord]) -> ArenaSummary:
         high=min(1.0, rate + half),
         mean_a=sum(r.a(r.scores) for r in records) / n,
         mean_b=sum(r.b(r.scores) for r in records) / n,
-        margin=sum(margins) / n,
+        margin=margin,
         margin_sd=statistics.stdev(margins) if n > 1 else 0.0,
+        margin_low=margin - margin_half,
+        margin_high=margin + margin_half,
         bingos_a=sum(r.a(r.bingos) for r in records) / n,
         bingos_b=sum(r.b(r.bingos) for r in records) / n,
         swaps_a=sum(r.a(r.swaps) for r in records) / n,
@@ -173,3 +186,90 @@ def summarize(records: Sequence[GameRecord]) -> ArenaSummary:
         ms_per_move_a=1000 * sum(r.a(r.seconds) for r in records) / moves_a,
         ms_per_move_b=1000 * sum(r.b(r.seconds) for r in records) / moves_b,
     )
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Two matches on the same bags compared pair by pair: the first match's A minus the second's, in win
+    share and margin a game, each with a 95% confidence interval over the pairs both finished."""
+
+    pairs: int
+    same: int  # pairs whose two games ended with the very same scores in both matches
+    win_rate: float
+    win_low: float
+    win_high: float
+    margin: float
+    margin_low: float
+    margin_high: float
+
+    def lines(self, first: str, second: str) -> list[str]:
+        """The comparison as printable lines."""
+        return [
+            f"{first} minus {second}, pair by pair over the {self.pairs} pairs both finished "
+            f"({self.same} ended with the same scores in both):",
+            f"  win rate {self.win_rate:+.1%} (95% CI {self.win_low:+.1%} .. {self.win_high:+.1%})",
+            f"  margin {self.margin:+.1f} a game (95% CI {self.margin_low:+.1f} .. {self.margin_high:+.1f})",
+        ]
+
+
+def compare_pairs(first: Sequence[GameRecord], second: Sequence[GameRecord]) -> PairedDifference:
+    """The first match's A minus the second's over the pairs (bag seeds) both finished: on the same bags
+    much of the luck of the draw cancels, so a smaller difference shows than between two summaries.
+
+    >>> def game(seed, seat, scores):
+    ...     return GameRecord(seed, seat, scores, (0, 0), (0, 0), (9, 9), (0.0, 0.0))
+    >>> one = [game(1, 0, (400, 380)), game(1, 1, (390, 400)), game(2, 0, (300, 350)), game(2, 1, (310, 300))]
+    >>> two = [game(1, 0, (400, 380)), game(1, 1, (420, 400)), game(2, 0, (320, 350)), game(2, 1, (290, 300))]
+    >>> d = compare_pairs(one, two)
+    >>> d.pairs, d.same, round(d.margin, 2), round(d.win_rate, 2)
+    (2, 0, -2.5, 0.0)
+    """
+    ones, twos = complete_pairs(first), complete_pairs(second)
+    common = sorted(set(ones) & set(twos))
+    if not common:
+        raise ValueError("the two matches have no finished pair (bag seed) in common")
+    wins = [_pair_mean(ones[s], _point) - _pair_mean(twos[s], _point) for s in common]
+    margins = [_pair_mean(ones[s], _margin) - _pair_mean(twos[s], _margin) for s in common]
+    same = sum(1 for s in common if _results(ones[s]) == _results(twos[s]))
+    win, margin = statistics.fmean(wins), statistics.fmean(margins)
+    win_half, margin_half = _half_width(wins), _half_width(margins)
+    return PairedDifference(
+        len(common), same, win, win - win_half, win + win_half, margin, margin - margin_half, margin + margin_half
+    )
+
+
+def _point(record: GameRecord) -> float:
+    """A's result: 1 for a win, a half for a draw, 0 for a loss."""
+    return 1.0 if record.margin > 0 else 0.5 if record.margin == 0 else 0.0
+
+
+def _margin(record: GameRecord) -> float:
+    return float(record.margin)
+
+
+def _by_seed(records: Sequence[GameRecord]) -> dict[int, list[GameRecord]]:
+    by_seed: dict[int, list[GameRecord]] = {}
+    for record in records:
+        by_seed.setdefault(record.seed, []).append(record)
+    return by_seed
+
+
+def complete_pairs(records: Sequence[GameRecord]) -> dict[int, list[GameRecord]]:
+    """The pairs with both games, by bag seed, each in seat order (A first, then B first)."""
+    return {
+        seed: sorted(games, key=lambda r: r.seat_of_a) for seed, games in _by_seed(records).items() if len(games) == 2
+    }
+
+
+def _results(games: Sequence[GameRecord]) -> list[tuple[float, float]]:
+    """A's and B's final scores in each game of a pair."""
+    return [(game.a(game.scores), game.b(game.scores)) for game in games]
+
+
+def _pair_mean(games: Sequence[GameRecord], value: Callable[[GameRecord], float]) -> float:
+    return sum(value(g) for g in games) / len(games)
+
+
+def _half_width(values: Sequence[float]) -> float:
+    """Half the 95% confidence interval of the mean of independent ``values`` (0 for fewer than two)."""
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0

@@ -17,7 +17,7 @@ from dataclasses import astuple
 from functools import partial
 from pathlib import Path
 
-from engine.arena import GameRecord, pair_seed, play_pair, summarize
+from engine.arena import GameRecord, compare_pairs, complete_pairs, pair_seed, play_pair, summarize
 from engine.rules import Ruleset
 from engine.strategy import table_file
 from offline import workdir
@@ -140,3 +140,32 @@ def arena_lines(
     yield from summarize(records).lines(a, b)
     on = ", thinking on each strategy's own CPU time" if clock == "cpu" else ""
     yield f"  ruleset {ruleset}, seed {seed}{on}, {time.monotonic() - started:.0f} s"
+
+
+def load_match(work: Path) -> tuple[dict[str, object], list[GameRecord]]:
+    """The settings (manifest) and the finished games of an arena work directory."""
+    manifest = workdir.read_manifest(work)
+    if not {"a", "b", "ruleset", "seed"} <= manifest.keys():
+        raise WorkDirError(f"{work} is not an arena's work directory (its manifest names no strategies a and b)")
+    records = [record for path in sorted(work.glob("pairs-*.json")) for record in _load(path)]
+    return manifest, records
+
+
+def compare_lines(first: Path, second: Path) -> Iterator[str]:
+    """``wordfeud-bot arena-compare``: two matches played on the same bags (the same ruleset and seed),
+    each summarized over the pairs both finished, then the first's A minus the second's, pair by pair."""
+    (one, ones), (two, twos) = load_match(first), load_match(second)
+    different = [
+        f"{key} {one[key]!r} in {first}, {two[key]!r} in {second}"
+        for key in ("ruleset", "seed")
+        if one[key] != two[key]
+    ]
+    if different:
+        raise WorkDirError(f"the two matches were not played on the same bags: {'; '.join(different)}")
+    difference = compare_pairs(ones, twos)  # a ValueError when no pair is common
+    common = set(complete_pairs(ones)) & set(complete_pairs(twos))
+    for work, settings, records in ((first, one, ones), (second, two, twos)):
+        yield f"{work}, over the pairs both finished:"
+        both = [record for record in records if record.seed in common]
+        yield from summarize(both).lines(str(settings["a"]), str(settings["b"]))
+    yield from difference.lines(str(first), str(second))

@@ -23,12 +23,7 @@ def prepare(work: Path, wanted: dict[str, object], defaults: dict[str, object] |
     work.mkdir(parents=True, exist_ok=True)
     manifest = work / MANIFEST
     if manifest.exists():
-        try:
-            found = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise WorkDirError(f"cannot read {manifest}: {error}") from None
-        if not isinstance(found, dict):
-            raise WorkDirError(f"{manifest} is not a manifest (a JSON object)")
+        found = read_manifest(work)
         different = [
             f"{key} {seen!r} (asked {value!r})"
             for key, value in wanted.items()
@@ -42,4 +37,18 @@ def prepare(work: Path, wanted: dict[str, object], defaults: dict[str, object] |
     write_whole(manifest, json.dumps(wanted, indent=1) + "\n")
 
 
-__all__ = ["MANIFEST", "prepare", "write_whole"]
+def read_manifest(work: Path) -> dict[str, object]:
+    """The settings a work directory was made with."""
+    manifest = work / MANIFEST
+    if not manifest.exists():
+        raise WorkDirError(f"{work} is not a work directory: it has no {MANIFEST}")
+    try:
+        found = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise WorkDirError(f"cannot read {manifest}: {error}") from None
+    if not isinstance(found, dict):
+        raise WorkDirError(f"{manifest} is not a manifest (a JSON object)")
+    return found
+
+
+__all__ = ["MANIFEST", "prepare", "read_manifest", "write_whole"]
