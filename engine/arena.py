@@ -35,6 +35,7 @@ __all__ = [
     "ArenaSummary",
     "GameRecord",
     "Greedy",
+    "Interval",
     "PairedDifference",
     "compare_pairs",
     "complete_pairs",
@@ -189,26 +190,39 @@ def summarize(records: Sequence[GameRecord]) -> ArenaSummary:
 
 
 @dataclass(frozen=True)
+class Interval:
+    """A mean with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def over(cls, values: Sequence[float]) -> Interval:
+        """The mean of independent ``values`` and its interval (a point for fewer than two)."""
+        mean = statistics.fmean(values)
+        half = _half_width(values)
+        return cls(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
 class PairedDifference:
     """Two matches on the same bags compared pair by pair: the first match's A minus the second's, in win
-    share and margin a game, each with a 95% confidence interval over the pairs both finished."""
+    share and margin a game, over the pairs both finished."""
 
     pairs: int
     same: int  # pairs whose two games ended with the very same scores in both matches
-    win_rate: float
-    win_low: float
-    win_high: float
-    margin: float
-    margin_low: float
-    margin_high: float
+    win_rate: Interval
+    margin: Interval
 
     def lines(self, first: str, second: str) -> list[str]:
         """The comparison as printable lines."""
+        win, margin = self.win_rate, self.margin
         return [
             f"{first} minus {second}, pair by pair over the {self.pairs} pairs both finished "
             f"({self.same} ended with the same scores in both):",
-            f"  win rate {self.win_rate:+.1%} (95% CI {self.win_low:+.1%} .. {self.win_high:+.1%})",
-            f"  margin {self.margin:+.1f} a game (95% CI {self.margin_low:+.1f} .. {self.margin_high:+.1f})",
+            f"  win rate {win.mean:+.1%} (95% CI {win.low:+.1%} .. {win.high:+.1%})",
+            f"  margin {margin.mean:+.1f} a game (95% CI {margin.low:+.1f} .. {margin.high:+.1f})",
         ]
 
 
@@ -221,7 +235,7 @@ def compare_pairs(first: Sequence[GameRecord], second: Sequence[GameRecord]) -> 
     >>> one = [game(1, 0, (400, 380)), game(1, 1, (390, 400)), game(2, 0, (300, 350)), game(2, 1, (310, 300))]
     >>> two = [game(1, 0, (400, 380)), game(1, 1, (420, 400)), game(2, 0, (320, 350)), game(2, 1, (290, 300))]
     >>> d = compare_pairs(one, two)
-    >>> d.pairs, d.same, round(d.margin, 2), round(d.win_rate, 2)
+    >>> d.pairs, d.same, round(d.margin.mean, 2), round(d.win_rate.mean, 2)
     (2, 0, -2.5, 0.0)
     """
     ones, twos = complete_pairs(first), complete_pairs(second)
@@ -231,11 +245,7 @@ def compare_pairs(first: Sequence[GameRecord], second: Sequence[GameRecord]) -> 
     wins = [_pair_mean(ones[s], _point) - _pair_mean(twos[s], _point) for s in common]
     margins = [_pair_mean(ones[s], _margin) - _pair_mean(twos[s], _margin) for s in common]
     same = sum(1 for s in common if _results(ones[s]) == _results(twos[s]))
-    win, margin = statistics.fmean(wins), statistics.fmean(margins)
-    win_half, margin_half = _half_width(wins), _half_width(margins)
-    return PairedDifference(
-        len(common), same, win, win - win_half, win + win_half, margin, margin - margin_half, margin + margin_half
-    )
+    return PairedDifference(len(common), same, Interval.over(wins), Interval.over(margins))
 
 
 def _point(record: GameRecord) -> float:
