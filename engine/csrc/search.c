@@ -274,6 +274,9 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum) {
     }
     *xsum = sum;
     uint32_t allowed = 0;
+    if (node != UINT32_MAX && last == line) {
+        return s->ends[node] & s->mask[node];  /* no tiles after p: the letters that end the word there */
+    }
     if (node != UINT32_MAX) {
         uint32_t nm = s->mask[node];
         uint32_t m = nm;
@@ -281,12 +284,6 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum) {
             int l = LOWEST(m);
             uint32_t bit = 1u << l;
             m &= m - 1;
-            if (last == line) {
-                if (s->ends[node] & bit) {
-                    allowed |= bit;
-                }
-                continue;
-            }
             uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
             uint32_t fin = 0;
             for (int k = line + 1; k <= last && n2 != UINT32_MAX; k++) {
