@@ -163,7 +163,8 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
             }
         }
         uint32_t deeper = next_allowed ? (s->mask[n2] & next_allowed) : 0;
-        if (!fin && !deeper) {
+        /* no word ends here and no tile of the rack (with l still on it) can go on: nothing to place */
+        if (!fin && !(s->blanks_left > 0 ? deeper : deeper & s->rmask)) {
             continue;
         }
         int tp = s->points[l] * s->lm[p];
