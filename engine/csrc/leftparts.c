@@ -46,8 +46,7 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, uint32_t nm, int depth
         int l = LOWEST(m);
         uint32_t bit = 1u << l;
         m &= m - 1;
-        uint32_t e = node + POPCOUNT(nm & (bit - 1));
-        const DawgEdge *edge = &s->edges[e];
+        const DawgEdge *edge = &s->edges[node + POPCOUNT(nm & (bit - 1))];
         int on_blank = take_tile(s, l);
         uint32_t fits = edge->mask & (s->blanks_left > 0 ? s->all_letters : s->rmask);
         if (!fits) {
@@ -64,7 +63,7 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, uint32_t nm, int depth
         lp->items = grown;
         size_t at = lp->len++;
         LeftPart *item = &lp->items[at];
-        item->edge = e;
+        item->node = *edge;
         item->fits = fits;
         item->depth = (int8_t)(depth + 1);
         item->letter = (int8_t)l;
@@ -142,7 +141,7 @@ void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, ui
                 }
             }
             s->placed = k;
-            extend_edge(s, anchor, &s->edges[item->edge], main, wmul[k], 0, k, 1);
+            extend_edge(s, anchor, &item->node, main, wmul[k], 0, k, 1);
             s->placed = 0;
         }
         i = k < limit ? i + 1 : item->skip;

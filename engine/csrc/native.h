@@ -304,7 +304,7 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
  * no longer one), in the order search.c's own walk meets them (a left part, then the longer ones that
  * start with it). */
 typedef struct {
-    uint32_t edge;  /* the DAWG edge of its last letter (s->edges: the node after the left part) */
+    DawgEdge node;  /* the DAWG node after the left part, its letters and word ends */
     uint32_t fits;  /* the letters that can follow it: the node's edges for which a rack tile is left */
     uint32_t skip;  /* the index after the longer left parts that start with it */
     int16_t points; /* its letters' points (the squares' multipliers left out) */
