@@ -278,20 +278,21 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum) {
         return s->ends[node] & s->mask[node];  /* no tiles after p: the letters that end the word there */
     }
     if (node != UINT32_MAX) {
+        int after[SIZE], nafter = 0;  /* the letters of the tiles after p */
+        for (int k = line + 1; k <= last; k++) {
+            after[nafter++] = cell(s, view, k, p) & LETTER_MASK;
+        }
         uint32_t nm = s->mask[node];
-        uint32_t m = nm;
-        while (m) {
-            int l = LOWEST(m);
-            uint32_t bit = 1u << l;
-            m &= m - 1;
-            uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
-            uint32_t fin = 0;
-            for (int k = line + 1; k <= last && n2 != UINT32_MAX; k++) {
-                int t = cell(s, view, k, p) & LETTER_MASK;
-                fin = (k == last) ? (s->ends[n2] >> t) & 1 : 0;
-                n2 = follow(s, n2, t);
+        for (uint32_t m = nm; m; m &= m - 1) {
+            uint32_t bit = m & (0u - m);
+            /* along the tiles after p from the letter's edge (its node's letters and ends at hand); the last
+             * tile's letter must have an edge that ends a word */
+            const DawgEdge *at = &s->edges[node + POPCOUNT(nm & (bit - 1))];
+            int q = 0;
+            for (; q < nafter - 1 && (at->mask >> after[q] & 1); q++) {
+                at = &s->edges[at->child + POPCOUNT(at->mask & ((1u << after[q]) - 1))];
             }
-            if (n2 != UINT32_MAX && fin) {
+            if (q == nafter - 1 && ((at->mask & at->ends) >> after[q] & 1)) {
                 allowed |= bit;
             }
         }
