@@ -387,13 +387,15 @@ void search_anchor_depths(Search *s, int anchor, int previous, uint32_t skip) {
         while (first > 0 && s->cells[first - 1] != EMPTY) {
             first--;
         }
-        uint32_t node = 0;
-        for (int q = first; q < anchor && node != UINT32_MAX; q++) {
+        DawgEdge root = {0, s->mask[0], s->ends[0]};
+        const DawgEdge *at = &root;  /* along the DawgEdges of the tiles' letters */
+        for (int q = first; q < anchor && at != NULL; q++) {
+            uint32_t bit = 1u << (s->cells[q] & LETTER_MASK);
             points += tile_points(s, s->cells[q]);
-            node = follow(s, node, s->cells[q] & LETTER_MASK);
+            at = at->mask & bit ? &s->edges[at->child + POPCOUNT(at->mask & (bit - 1))] : NULL;
         }
-        if (node != UINT32_MAX && !(skip & 1)) {
-            extend(s, anchor, node, points, 1, 0, 0, lone);
+        if (at != NULL && !(skip & 1)) {
+            extend_edge(s, anchor, at, points, 1, 0, 0, lone);
         }
     } else {
         int has_run = s->next_empty[anchor] != anchor + 1;
