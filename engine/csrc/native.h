@@ -170,25 +170,22 @@ typedef struct {
     struct TopK *top;
 } Search;
 
-/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. */
+/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. Without
+ * branches: which way it goes depends on the rack, and a processor guesses it wrong often. */
 static inline int take_tile(Search *s, int l) {
-    if (s->counts[l] == 0) {
-        s->blanks_left--;
-        return 1;
-    }
-    if (--s->counts[l] == 0) {
-        s->rmask &= ~(1u << l);
-    }
-    return 0;
+    int count = s->counts[l];
+    int blank = count == 0;
+    s->counts[l] = count - 1 + blank;
+    s->blanks_left -= blank;
+    s->rmask &= ~((uint32_t)(count == 1) << l);  /* its last tile: l is no longer on the rack */
+    return blank;
 }
 
 /* Put back what take_tile took. */
 static inline void return_tile(Search *s, int l, int on_blank) {
-    if (on_blank) {
-        s->blanks_left++;
-    } else if (s->counts[l]++ == 0) {
-        s->rmask |= 1u << l;
-    }
+    s->blanks_left += on_blank;
+    s->counts[l] += 1 - on_blank;
+    s->rmask |= (uint32_t)(1 - on_blank) << l;  /* l is on the rack (again) unless a blank stood for it */
 }
 
 /* The ends of the runs of tiles through (row, col) on `grid`: its column from *top to *bottom, its row
