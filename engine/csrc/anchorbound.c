@@ -116,6 +116,18 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
     if (!nright) {
         return -1e300;
     }
+    /* the right side's sums over its first j squares, the same for every left part length */
+    int r_board[MAX_RACK + 1], r_cross[MAX_RACK + 1], r_main[MAX_RACK + 1], r_xalone[MAX_RACK + 1];
+    uint64_t r_code[MAX_RACK + 1];
+    r_board[0] = r_cross[0] = r_main[0] = r_xalone[0] = 0;
+    r_code[0] = 0;
+    for (int i = 0; i < nright; i++) {
+        r_board[i + 1] = r_board[i] + run[i];
+        r_cross[i + 1] = r_cross[i] + cross_points[i];
+        r_main[i + 1] = r_main[i] + lm[i] * best_points[i];
+        r_xalone[i + 1] = r_xalone[i] + cx[i] * best_points[i];
+        r_code[i + 1] = r_code[i] + (anagrams != NULL ? run_code[i] : 0);
+    }
     double best = -1e300;
     int left_lm_sum = 0, left_wmul = 1;
     for (int k = 0; k <= nleft && k < s->rack_len; k++) {
@@ -123,19 +135,15 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             left_lm_sum += left_lm[k - 1];
             left_wmul *= left_wm[k - 1];
         }
-        int wmul = left_wmul, board = left_points, cross = 0, alone_main = 0, alone_cross = 0;
-        uint64_t word_code = left_code;
+        int wmul = left_wmul;
+        int left_alone = left_lm_sum * desc_points[0];
         double most = -1e300;   /* the spans' bound for this k, but the one that leaves one tile (`short_one`) */
         double short_one = -1e300;
         uint64_t short_code = 0;
         int coef[MAX_RACK], n = 0, dot = 0;  /* dot: the coefficients times the tile values, highest together */
         for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
             int i = j - 1;
-            board += run[i];
-            word_code += anagrams != NULL ? run_code[i] : 0;
-            cross += cross_points[i];
-            alone_main += lm[i] * best_points[i];
-            alone_cross += cx[i] * best_points[i];
+            uint64_t word_code = left_code + r_code[j];
             if (wm[i] == 1) {
                 n = insert_desc(coef, n, lm[i] * wmul + cx[i], desc_points, &dot);  /* the others' multipliers stay */
             } else {
@@ -156,9 +164,9 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             if (n == s->rack_size && anagrams != NULL && !spelled(s, anagrams, word_code)) {
                 continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
-            int fixed = board * wmul + cross + (n == s->rack_size ? s->bingo : 0);
+            int fixed = (left_points + r_board[j]) * wmul + r_cross[j] + (n == s->rack_size ? s->bingo : 0);
             /* each square's best tile alone (a tile the cross word allows there) is a second bound */
-            int alone = fixed + wmul * (left_lm_sum * desc_points[0] + alone_main) + alone_cross;
+            int alone = fixed + wmul * (left_alone + r_main[j]) + r_xalone[j];
             int score = fixed + dot;
             if (alone < score) {
                 score = alone;

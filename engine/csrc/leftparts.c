@@ -38,18 +38,17 @@ void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters)
     lp->len = 0;
 }
 
-/* The left parts after `node` (`depth` tiles so far worth `points`, at most `limit`), from the rack as s
- * holds it. */
-static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points, int limit) {
-    uint32_t nm = s->mask[node];
+/* The left parts after `node` (its letters `nm`; `depth` tiles so far worth `points`, at most `limit`), from
+ * the rack as s holds it. */
+static void walk(Search *s, LeftParts *lp, uint32_t node, uint32_t nm, int depth, int points, int limit) {
     uint32_t m = s->blanks_left == 0 ? nm & s->rmask : nm;
     while (m && !lp->failed) {
         int l = LOWEST(m);
         uint32_t bit = 1u << l;
         m &= m - 1;
-        uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+        const DawgEdge *edge = &s->edges[node + POPCOUNT(nm & (bit - 1))];
         int on_blank = take_tile(s, l);
-        uint32_t fits = s->mask[n2] & (s->blanks_left > 0 ? s->all_letters : s->rmask);
+        uint32_t fits = edge->mask & (s->blanks_left > 0 ? s->all_letters : s->rmask);
         if (!fits) {
             /* no tile of the rack can follow it: no anchor extends it, and no longer left part starts with it */
             return_tile(s, l, on_blank);
@@ -64,13 +63,13 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, int depth, int points,
         lp->items = grown;
         size_t at = lp->len++;
         LeftPart *item = &lp->items[at];
-        item->node = n2;
+        item->node = *edge;
         item->fits = fits;
         item->depth = (int8_t)(depth + 1);
         item->letter = (int8_t)l;
         item->points = (int16_t)(points + s->points[l]);
         if (depth + 1 < limit) {
-            walk(s, lp, n2, depth + 1, points + s->points[l], limit);
+            walk(s, lp, edge->child, edge->mask, depth + 1, points + s->points[l], limit);
         }
         lp->items[at].skip = (uint32_t)lp->len;  /* the walk may have moved the list */
         return_tile(s, l, on_blank);
@@ -89,7 +88,7 @@ int left_parts_ready(Search *s, LeftParts *lp, int limit) {
         return 0;
     }
     lp->len = 0;
-    walk(s, lp, 0, 0, 0, limit);
+    walk(s, lp, 0, s->mask[0], 0, 0, limit);
     if (lp->failed) {
         lp->len = 0;
         return -1;
@@ -142,7 +141,7 @@ void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, ui
                 }
             }
             s->placed = k;
-            extend(s, anchor, item->node, main, wmul[k], 0, k, 1);
+            extend_edge(s, anchor, &item->node, main, wmul[k], 0, k, 1);
             s->placed = 0;
         }
         i = k < limit ? i + 1 : item->skip;

@@ -10,10 +10,31 @@
 
 static void lexicon_dealloc(LexiconObject *self) {
     anagrams_free(self);
+    PyMem_Free(self->edges);
     PyMem_Free(self->child);
     PyMem_Free(self->mask);
     PyMem_Free(self->ends);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Room for the edges of a lexicon of `nedges` edges (NULL with MemoryError). */
+static DawgEdge *edges_alloc(Py_ssize_t nedges) {
+    DawgEdge *edges = PyMem_Malloc((size_t)(nedges > 0 ? nedges : 1) * sizeof(DawgEdge));
+    if (edges == NULL) {
+        PyErr_NoMemory();
+    }
+    return edges;
+}
+
+/* The edges with their nodes' letters and word ends (DawgEdge) into `edges` (from edges_alloc), made from
+ * the three arrays (checked: every edge leads to a node), in place of the lexicon's. */
+static void edges_fill(LexiconObject *self, DawgEdge *edges) {
+    for (Py_ssize_t e = 0; e < self->nedges; e++) {
+        uint32_t node = self->child[e];
+        edges[e] = (DawgEdge){node, self->mask[node], self->ends[node]};
+    }
+    PyMem_Free(self->edges);
+    self->edges = edges;
 }
 
 /* Copy a buffer of unsigned 32-bit ints (an array('I')); `expected` < 0 means any length. */
@@ -163,6 +184,9 @@ static PyObject *lexicon_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
         }
     }
     if (check_paths(self) < 0) goto fail;
+    DawgEdge *edges = edges_alloc(self->nedges);
+    if (edges == NULL) goto fail;
+    edges_fill(self, edges);
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
@@ -239,14 +263,16 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
             goto done;
         }
     }
+    DawgEdge *edges = edges_alloc(nedges);  /* first: once the arrays' entries change, nothing can fail */
+    if (edges == NULL) goto done;
     uint32_t *c2 = PyMem_Realloc(self->child, (size_t)(nedges > 0 ? nedges : 1) * sizeof(uint32_t));
-    if (c2 == NULL) { PyErr_NoMemory(); goto done; }
+    if (c2 == NULL) { PyErr_NoMemory(); PyMem_Free(edges); goto done; }
     self->child = c2;
     uint32_t *m2 = PyMem_Realloc(self->mask, (size_t)nnodes * sizeof(uint32_t));
-    if (m2 == NULL) { PyErr_NoMemory(); goto done; }
+    if (m2 == NULL) { PyErr_NoMemory(); PyMem_Free(edges); goto done; }
     self->mask = m2;
     uint32_t *e2 = PyMem_Realloc(self->ends, (size_t)nnodes * sizeof(uint32_t));
-    if (e2 == NULL) { PyErr_NoMemory(); goto done; }
+    if (e2 == NULL) { PyErr_NoMemory(); PyMem_Free(edges); goto done; }
     self->ends = e2;
     for (Py_ssize_t k = 0; k < nchanged; k++) {
         Py_ssize_t i = changed[k];
@@ -259,6 +285,7 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
     memcpy(self->ends + first, ends + first, (size_t)(nnodes - first) * sizeof(uint32_t));
     self->nedges = nedges;
     self->nnodes = nnodes;
+    edges_fill(self, edges);
     anagrams_free(self);  /* the words changed */
     result = Py_None;
     Py_INCREF(result);

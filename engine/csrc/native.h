@@ -56,8 +56,16 @@ typedef struct Anagrams {
     int filter_shift;            /* 64 less log2 of the filter's words */
 } Anagrams;
 
+/* An edge of the DAWG with what the search reads of the node it leads to: the node's letters and word ends
+ * beside the node (child[e], mask[child[e]], ends[child[e]]), so that following a letter and testing what
+ * can come after it read one place instead of three (most of these reads miss the first level cache). */
+typedef struct {
+    uint32_t child, mask, ends;
+} DawgEdge;
+
 typedef struct {
     PyObject_HEAD
+    DawgEdge *edges;   /* nedges entries, made from the three arrays below */
     uint32_t *child;   /* nedges entries: the node each edge leads to */
     uint32_t *mask;    /* nnodes entries (a built lexicon has nedges + 1: the last is the final node) */
     uint32_t *ends;    /* nnodes entries */
@@ -119,6 +127,7 @@ struct TopK;
 typedef struct {
     /* inputs */
     const uint32_t *child, *mask, *ends;
+    const DawgEdge *edges;
     const int *points;
     int letters;
     uint32_t all_letters;
@@ -161,25 +170,22 @@ typedef struct {
     struct TopK *top;
 } Search;
 
-/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. */
+/* Take a tile for letter l from the rack (a blank when none of l is left); returns 1 for a blank. Without
+ * branches: which way it goes depends on the rack, and a processor guesses it wrong often. */
 static inline int take_tile(Search *s, int l) {
-    if (s->counts[l] == 0) {
-        s->blanks_left--;
-        return 1;
-    }
-    if (--s->counts[l] == 0) {
-        s->rmask &= ~(1u << l);
-    }
-    return 0;
+    int count = s->counts[l];
+    int blank = count == 0;
+    s->counts[l] = count - 1 + blank;
+    s->blanks_left -= blank;
+    s->rmask &= ~((uint32_t)(count == 1) << l);  /* its last tile: l is no longer on the rack */
+    return blank;
 }
 
 /* Put back what take_tile took. */
 static inline void return_tile(Search *s, int l, int on_blank) {
-    if (on_blank) {
-        s->blanks_left++;
-    } else if (s->counts[l]++ == 0) {
-        s->rmask |= 1u << l;
-    }
+    s->blanks_left += on_blank;
+    s->counts[l] += 1 - on_blank;
+    s->rmask |= (uint32_t)(1 - on_blank) << l;  /* l is on the rack (again) unless a blank stood for it */
 }
 
 /* The ends of the runs of tiles through (row, col) on `grid`: its column from *top to *bottom, its row
@@ -295,7 +301,7 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum);
  * no longer one), in the order search.c's own walk meets them (a left part, then the longer ones that
  * start with it). */
 typedef struct {
-    uint32_t node;  /* the DAWG node after the left part */
+    DawgEdge node;  /* the DAWG node after the left part, its letters and word ends */
     uint32_t fits;  /* the letters that can follow it: the node's edges for which a rack tile is left */
     uint32_t skip;  /* the index after the longer left parts that start with it */
     int16_t points; /* its letters' points (the squares' multipliers left out) */
@@ -314,15 +320,23 @@ typedef struct LeftParts {
 
 /* search.c: the words through square p from DAWG node `node`, for a search that writes moves out or
  * keeps the best going out (extend_body) */
-void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
-void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end);
+void extend_all(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles, int can_end);
+void extend_out(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles, int can_end);
 
-static inline void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+/* The words through square p from the node `at` leads to (extend_all or extend_out). */
+static inline void extend_edge(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles,
+                               int can_end) {
     if (s->out_only) {
-        extend_out(s, p, node, main, wmul, cross, ntiles, can_end);
+        extend_out(s, p, at, main, wmul, cross, ntiles, can_end);
     } else {
-        extend_all(s, p, node, main, wmul, cross, ntiles, can_end);
+        extend_all(s, p, at, main, wmul, cross, ntiles, can_end);
     }
+}
+
+/* The words through square p from DAWG node `node`. */
+static inline void extend(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
+    DawgEdge at = {node, s->mask[node], s->ends[node]};
+    extend_edge(s, p, &at, main, wmul, cross, ntiles, can_end);
 }
 
 /* leftparts.c */

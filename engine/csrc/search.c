@@ -107,12 +107,13 @@ static void emit(Search *s, int total, int wmul) {
 
 /* extend's body, for a search that writes out moves (out_only 0) or keeps the best going out (1): the
  * flag is a constant in each of the two functions made from it. */
-static inline __attribute__((always_inline)) void extend_body(Search *s, int p, uint32_t node, int main, int wmul,
-                                                               int cross, int ntiles, int can_end, const int out_only) {
+static inline __attribute__((always_inline)) void extend_body(Search *s, int p, const DawgEdge *at, int main,
+                                                               int wmul, int cross, int ntiles, int can_end,
+                                                               const int out_only) {
     if (out_only && s->room[p] < s->rack_len - ntiles) {
         return;  /* too few empty squares left on the line for the rest of the rack: no move going out */
     }
-    uint32_t nm = s->mask[node];
+    uint32_t node = at->child, nm = at->mask;
     uint32_t m = nm & s->allowed[p];
     if (s->blanks_left == 0) {
         m &= s->rmask;
@@ -123,7 +124,7 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
     int np = s->next_empty[p];
     int has_run = np != p + 1;
     uint32_t next_allowed = ntiles + 1 < s->rack_len ? s->allowed[np] : 0;  /* np may be SIZE: none */
-    uint32_t e = can_end ? s->ends[node] : 0;
+    uint32_t e = can_end ? at->ends : 0;
     if (!has_run && !next_allowed) {
         m &= e;  /* the word cannot go on past p: only letters that end it here */
         if (!m) {
@@ -138,32 +139,31 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
         int l = LOWEST(m);
         uint32_t bit = 1u << l;
         m &= m - 1;
-        uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
+        const DawgEdge *n2 = &s->edges[node + POPCOUNT(nm & (bit - 1))];
         uint32_t fin;
         if (!has_run) {
             fin = e & bit;
         } else {
             fin = 0;
-            for (int q = p + 1; q < np; q++) {
-                int t = s->cells[q] & LETTER_MASK;
-                uint32_t bm = s->mask[n2];
-                uint32_t tb = 1u << t;
-                if (!(bm & tb)) {
-                    n2 = UINT32_MAX;
+            for (int q = p + 1; q < np && n2 != NULL; q++) {
+                uint32_t tb = 1u << (s->cells[q] & LETTER_MASK);
+                if (!(n2->mask & tb)) {
+                    n2 = NULL;
                     break;
                 }
-                fin = s->ends[n2] & tb;
-                n2 = s->child[n2 + POPCOUNT(bm & (tb - 1))];
+                fin = n2->ends & tb;
+                n2 = &s->edges[n2->child + POPCOUNT(n2->mask & (tb - 1))];
             }
-            if (n2 == UINT32_MAX) {
+            if (n2 == NULL) {
                 continue;
             }
             if (!can_end) {
                 fin = 0;
             }
         }
-        uint32_t deeper = next_allowed ? (s->mask[n2] & next_allowed) : 0;
-        if (!fin && !deeper) {
+        uint32_t deeper = n2->mask & next_allowed;
+        /* no word ends here and no tile of the rack (with l still on it) can go on: nothing to place */
+        if (!fin && !(s->blanks_left > 0 ? deeper : deeper & s->rmask)) {
             continue;
         }
         int tp = s->points[l] * s->lm[p];
@@ -194,12 +194,12 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
     }
 }
 
-void extend_all(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
-    extend_body(s, p, node, main, wmul, cross, ntiles, can_end, 0);
+void extend_all(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles, int can_end) {
+    extend_body(s, p, at, main, wmul, cross, ntiles, can_end, 0);
 }
 
-void extend_out(Search *s, int p, uint32_t node, int main, int wmul, int cross, int ntiles, int can_end) {
-    extend_body(s, p, node, main, wmul, cross, ntiles, can_end, 1);
+void extend_out(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles, int can_end) {
+    extend_body(s, p, at, main, wmul, cross, ntiles, can_end, 1);
 }
 
 /* Left parts from the rack, `depth` letters so far ending at the anchor's left; each is extended. */
@@ -274,27 +274,25 @@ uint32_t cross_check(const Search *s, int view, int line, int p, int *xsum) {
     }
     *xsum = sum;
     uint32_t allowed = 0;
+    if (node != UINT32_MAX && last == line) {
+        return s->ends[node] & s->mask[node];  /* no tiles after p: the letters that end the word there */
+    }
     if (node != UINT32_MAX) {
+        int after[SIZE], nafter = 0;  /* the letters of the tiles after p */
+        for (int k = line + 1; k <= last; k++) {
+            after[nafter++] = cell(s, view, k, p) & LETTER_MASK;
+        }
         uint32_t nm = s->mask[node];
-        uint32_t m = nm;
-        while (m) {
-            int l = LOWEST(m);
-            uint32_t bit = 1u << l;
-            m &= m - 1;
-            if (last == line) {
-                if (s->ends[node] & bit) {
-                    allowed |= bit;
-                }
-                continue;
+        for (uint32_t m = nm; m; m &= m - 1) {
+            uint32_t bit = m & (0u - m);
+            /* along the tiles after p from the letter's edge (its node's letters and ends at hand); the last
+             * tile's letter must have an edge that ends a word */
+            const DawgEdge *at = &s->edges[node + POPCOUNT(nm & (bit - 1))];
+            int q = 0;
+            for (; q < nafter - 1 && (at->mask >> after[q] & 1); q++) {
+                at = &s->edges[at->child + POPCOUNT(at->mask & ((1u << after[q]) - 1))];
             }
-            uint32_t n2 = s->child[node + POPCOUNT(nm & (bit - 1))];
-            uint32_t fin = 0;
-            for (int k = line + 1; k <= last && n2 != UINT32_MAX; k++) {
-                int t = cell(s, view, k, p) & LETTER_MASK;
-                fin = (k == last) ? (s->ends[n2] >> t) & 1 : 0;
-                n2 = follow(s, n2, t);
-            }
-            if (n2 != UINT32_MAX && fin) {
+            if (q == nafter - 1 && ((at->mask & at->ends) >> after[q] & 1)) {
                 allowed |= bit;
             }
         }
@@ -389,13 +387,15 @@ void search_anchor_depths(Search *s, int anchor, int previous, uint32_t skip) {
         while (first > 0 && s->cells[first - 1] != EMPTY) {
             first--;
         }
-        uint32_t node = 0;
-        for (int q = first; q < anchor && node != UINT32_MAX; q++) {
+        DawgEdge root = {0, s->mask[0], s->ends[0]};
+        const DawgEdge *at = &root;  /* along the DawgEdges of the tiles' letters */
+        for (int q = first; q < anchor && at != NULL; q++) {
+            uint32_t bit = 1u << (s->cells[q] & LETTER_MASK);
             points += tile_points(s, s->cells[q]);
-            node = follow(s, node, s->cells[q] & LETTER_MASK);
+            at = at->mask & bit ? &s->edges[at->child + POPCOUNT(at->mask & (bit - 1))] : NULL;
         }
-        if (node != UINT32_MAX && !(skip & 1)) {
-            extend(s, anchor, node, points, 1, 0, 0, lone);
+        if (at != NULL && !(skip & 1)) {
+            extend_edge(s, anchor, at, points, 1, 0, 0, lone);
         }
     } else {
         int has_run = s->next_empty[anchor] != anchor + 1;

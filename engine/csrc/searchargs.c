@@ -102,6 +102,7 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
  * on bad input. */
 void bind_search(Search *s, const LexiconObject *lex, const RulesObject *rules) {
     s->child = lex->child;
+    s->edges = lex->edges;
     s->mask = lex->mask;
     s->ends = lex->ends;
     s->points = rules->points;
