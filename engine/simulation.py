@@ -56,16 +56,16 @@ class SimSettings:
     """How hard to look: candidates, the time budget and iteration limits, the pruning rule, and
     from how many tiles in the bag on the ranking is by wins."""
 
-    candidates: int = 15
+    candidates: int = 25
     seconds: float = 2.0
-    max_iterations: int = 1000
+    max_iterations: int = 3000
     min_iterations: int = 24
-    z: float = 2.0
+    z: float = 3.0
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
     inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
     pre_endgame: int = 6  # tiles in the bag up to which every possible opponent rack is played out
     win_model: bool = True  # rank by wins through engine.winprob's chance (above pre_endgame), not the bare sign
-    max_playouts: int = 4000  # candidate playouts (each iteration counts the candidates it plays)
+    max_playouts: int = 20000  # candidate playouts (each iteration counts the candidates it plays)
     tolerance: float = 0.5  # points: a candidate that cannot beat the leader by more is dropped
     win_tolerance: float = 0.005  # the same by wins: a share of the iterations
     swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
