@@ -20,13 +20,16 @@ from engine.dawg import Dawg
 from engine.leave import HandLeave
 from engine.move import Pass, Placement, Swap
 from engine.playout import NativePlayouts
+from engine.rack import Rack
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
+from engine.tiles import BLANK
 from tests.engine.playout_cases import english, odd_candidates, positions
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
 ROOT = Path(__file__).resolve().parents[2]
+DRAWS_WITH_BLANKS = 2  # per position with a blank among the unseen tiles
 
 
 @cache
@@ -142,3 +145,39 @@ def test_a_playout_values_the_leaves_each_reply_keeps_not_what_they_draw() -> No
         assert values[0] == values[1]
         checked += len(candidates)
     assert checked >= 30
+
+
+def test_blanks_on_either_rack_play_out_as_in_the_pure_python_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draws changed so that a blank is on the opponent's rack, or is the first tile we draw after the
+    candidate: a blank in a reply's rack is where the C search's shortcuts (letters that end no word, the
+    tiles taken and given back) must allow for any letter, and random draws rarely put it there. The
+    reference finds its replies with the pure-Python generator here, so a fault the kernel shares with the C
+    generator shows too."""
+    checked = {"theirs": 0, "ours": 0}
+    for index, situation in enumerate(situations()):
+        if BLANK not in situation.unseen or situation.bag_count < 2:
+            continue
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        candidates = [*equity.best(situation, 3), *odd_candidates(situation)]
+        model = equity._model(situation.rules)
+        for _ in range(DRAWS_WITH_BLANKS):
+            theirs, bag, weight = simulator._deal(situation)
+            held = theirs.bag_tiles()
+            if BLANK in bag and BLANK not in held:  # the opponent gets a blank for one of its tiles
+                at = bag.index(BLANK)
+                bag[at], held[0] = held[0], BLANK
+            theirs = Rack.from_bag_tiles(situation.rules.alphabet, held)
+            draws = [("theirs", bag)]
+            if BLANK in bag:  # a blank first in the bag: our refill after the candidate takes it
+                draws.append(("ours", [BLANK] + [tile for at, tile in enumerate(bag) if at != bag.index(BLANK)]))
+            for side, tiles in draws:
+                found = kernel.run(candidates, [(theirs, tiles, weight)])
+                with monkeypatch.context() as python:
+                    python.setattr("engine.native.GENERATOR", "python")
+                    expected = [simulator._play_out(situation, move, theirs, list(tiles), model) for move in candidates]
+                assert found == [expected], (side, situation.rack.text())
+                checked[side] += 1
+    assert checked["theirs"] >= 20 and checked["ours"] >= 10, checked
