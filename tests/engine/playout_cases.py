@@ -175,10 +175,7 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
     count = 0
     mismatches = []
     for situation in positions(lexicon, range(games), every=5):
-        equity = Equity()
-        kernel = NativePlayouts.for_situation(situation, equity)
-        assert kernel is not None
-        simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
+        equity, kernel, simulator = kernel_and_reference(situation, situation.bag_count)
         # the static best twice too: two candidates that keep the same tiles share our reply
         candidates = [*equity.best(situation, 6), *odd_candidates(situation), *equity.best(situation, 1)]
         dealt = [simulator._deal(situation) for _ in range(draws)]
@@ -194,6 +191,14 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
                     mismatches.append(f"bag {situation.bag_count} {move}: kernel {value}, reference {expected}")
         assert len(encode_moves(candidates)) >= 3 * len(candidates)
     return count, mismatches
+
+
+def kernel_and_reference(situation: Situation, seed: int) -> tuple[Equity, NativePlayouts, Simulator]:
+    """The static player, the C kernel for ``situation`` and the reference simulator (its draws seeded)."""
+    equity = Equity()
+    kernel = NativePlayouts.for_situation(situation, equity)
+    assert kernel is not None
+    return equity, kernel, Simulator(equity, SimSettings(), rng=random.Random(seed))
 
 
 def odd_candidates(situation: Situation) -> list[Move]:

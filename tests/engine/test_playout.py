@@ -24,7 +24,7 @@ from engine.rack import Rack
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
 from engine.tiles import BLANK
-from tests.engine.playout_cases import english, odd_candidates, positions
+from tests.engine.playout_cases import english, kernel_and_reference, odd_candidates, positions
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
@@ -55,10 +55,7 @@ def test_kernel_playouts_equal_the_reference(part: int) -> None:
     for index, situation in enumerate(situations()):
         if index % 4 != part:
             continue
-        equity = Equity()
-        kernel = NativePlayouts.for_situation(situation, equity)
-        assert kernel is not None
-        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        equity, kernel, simulator = kernel_and_reference(situation, index)
         candidates = [*equity.best(situation, 6), *odd_candidates(situation)]
         dealt = [simulator._deal(situation) for _ in range(4)]
         rows = kernel.run(candidates, dealt)
@@ -157,10 +154,7 @@ def test_blanks_on_either_rack_play_out_as_in_the_pure_python_reference(monkeypa
     for index, situation in enumerate(situations()):
         if BLANK not in situation.unseen or situation.bag_count < 2:
             continue
-        equity = Equity()
-        kernel = NativePlayouts.for_situation(situation, equity)
-        assert kernel is not None
-        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        equity, kernel, simulator = kernel_and_reference(situation, index)
         candidates = [*equity.best(situation, 3), *odd_candidates(situation)]
         model = equity._model(situation.rules)
         for _ in range(DRAWS_WITH_BLANKS):
