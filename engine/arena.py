@@ -160,10 +160,11 @@ def summarize(records: Sequence[GameRecord]) -> ArenaSummary:
     draws = sum(1 for r in records if r.margin == 0)
     points = [_point(r) for r in records]
     rate = sum(points) / n
-    half = _half_width([_pair_mean(rs, _point) for rs in _by_seed(records).values()])
+    pairs = _by_seed(records).values()
+    half = _half_width([_pair_mean(games, _point) for games in pairs])
     margins = [float(r.margin) for r in records]
     margin = sum(margins) / n
-    margin_half = _half_width([_pair_mean(rs, _margin) for rs in _by_seed(records).values()])
+    margin_half = _half_width([_pair_mean(games, _margin) for games in pairs])
     moves_a = sum(r.a(r.moves) for r in records) or 1
     moves_b = sum(r.b(r.moves) for r in records) or 1
     return ArenaSummary(
@@ -210,10 +211,14 @@ class PairedDifference:
     """Two matches on the same bags compared pair by pair: the first match's A minus the second's, in win
     share and margin a game, over the pairs both finished."""
 
-    pairs: int
+    seeds: tuple[int, ...]  # the bag seeds of the pairs both matches finished
     same: int  # pairs whose two games ended with the very same scores in both matches
     win_rate: Interval
     margin: Interval
+
+    @property
+    def pairs(self) -> int:
+        return len(self.seeds)
 
     def lines(self, first: str, second: str) -> list[str]:
         """The comparison as printable lines."""
@@ -245,7 +250,7 @@ def compare_pairs(first: Sequence[GameRecord], second: Sequence[GameRecord]) -> 
     wins = [_pair_mean(ones[s], _point) - _pair_mean(twos[s], _point) for s in common]
     margins = [_pair_mean(ones[s], _margin) - _pair_mean(twos[s], _margin) for s in common]
     same = sum(1 for s in common if _results(ones[s]) == _results(twos[s]))
-    return PairedDifference(len(common), same, Interval.over(wins), Interval.over(margins))
+    return PairedDifference(tuple(common), same, Interval.over(wins), Interval.over(margins))
 
 
 def _point(record: GameRecord) -> float:

@@ -17,7 +17,7 @@ from dataclasses import astuple
 from functools import partial
 from pathlib import Path
 
-from engine.arena import GameRecord, compare_pairs, complete_pairs, pair_seed, play_pair, summarize
+from engine.arena import GameRecord, compare_pairs, pair_seed, play_pair, summarize
 from engine.rules import Ruleset
 from engine.strategy import table_file
 from offline import workdir
@@ -163,7 +163,7 @@ def compare_lines(first: Path, second: Path) -> Iterator[str]:
     if different:
         raise WorkDirError(f"the two matches were not played on the same bags: {'; '.join(different)}")
     difference = compare_pairs(ones, twos)  # a ValueError when no pair is common
-    common = set(complete_pairs(ones)) & set(complete_pairs(twos))
+    common = set(difference.seeds)
     for work, settings, records in ((first, one, ones), (second, two, twos)):
         yield f"{work}, over the pairs both finished:"
         both = [record for record in records if record.seed in common]

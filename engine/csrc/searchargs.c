@@ -98,8 +98,7 @@ static int read_rack(Search *s, PyObject *counts, int blanks, int letters, int r
     return 0;
 }
 
-/* Read the position into `s` (moves go to `top` when given, else to s->out); -1 with an exception set
- * on bad input. */
+/* Point `s` at the lexicon's arrays and take the ruleset's numbers. */
 void bind_search(Search *s, const LexiconObject *lex, const RulesObject *rules) {
     s->child = lex->child;
     s->edges = lex->edges;
@@ -112,6 +111,8 @@ void bind_search(Search *s, const LexiconObject *lex, const RulesObject *rules) 
     s->bingo = rules->bingo;
 }
 
+/* Read the position into `s` (moves go to `top` when given, else to s->out); -1 with an exception set
+ * on bad input. */
 int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts,
                           int blanks, struct TopK *top, int *tiles) {
     /* the output buffer first: the callers free it whatever this returns */
