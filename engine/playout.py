@@ -66,8 +66,9 @@ class NativePlayouts:
         check(situation.board, situation.rack, situation.lexicon, situation.rules)
         return cls(situation, player, native.leave_table(model))
 
-    def run(self, moves: Sequence[Move], draws: Sequence[Draw]) -> list[list[float]]:
-        """The value of each move (columns) in each draw (rows), as ``Simulator._play_out`` gives it."""
+    def run(self, moves: Sequence[Move], draws: Sequence[Draw], plies: int = 2) -> list[list[float]]:
+        """The value of each move (columns) in each draw (rows) with ``plies`` replies, as
+        ``Simulator._play_out`` gives it."""
         if not draws:
             return []
         held = len(draws[0][0])
@@ -83,7 +84,7 @@ class NativePlayouts:
         result = native._module().playouts(
             native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
             list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
-            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width,
+            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies,
         )  # fmt: skip
         values = array("d")
         values.frombytes(result)

@@ -6,7 +6,8 @@ every candidate with those same draws (common random numbers, so that the candid
 on equal luck): the candidate, the opponent's best static reply, our best static reply from what we
 kept plus what we drew. A candidate's value in one iteration is the points of the three moves
 (ours minus theirs) plus the value of the tiles each reply keeps (before it draws, as a static evaluation
-values a move); going out counts the other rack twice. After
+values a move); going out counts the other rack twice. ``plies`` replies instead of two play on,
+alternating, and value the leaves of each side's last reply (``plies_below``: only late in the game). After
 ``min_iterations`` a candidate that cannot beat the leader by more than ``tolerance`` at ``z``
 standard errors of their difference over the shared draws is dropped (``engine.confidence``). The
 simulation stops when one candidate is left (the leader is clear), or when the time budget (on an
@@ -49,6 +50,8 @@ from engine.winprob import WinModel
 
 #: Draws per kernel call when there is no time budget (iterations are counted, not timed).
 BATCH = 16
+#: The most static replies a playout plays after its candidate (the kernel's MAX_PLIES).
+MAX_PLIES = 8
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class SimSettings:
     tolerance: float = 0.5  # points: a candidate that cannot beat the leader by more is dropped
     win_tolerance: float = 0.005  # the same by wins: a share of the iterations
     swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
+    plies: int = 2  # static replies after a candidate in a playout, the opponent's first
+    plies_below: int | None = None  # tiles in the bag: only below this ``plies`` replies, 2 above (None: always)
 
 
 @dataclass
@@ -175,6 +180,7 @@ class Simulator:
         draws = self._every_rack(situation)
         limit = settings.max_iterations if draws is None else len(draws)
         kernel = NativePlayouts.for_situation(situation, self.static) if self.native else None
+        plies = self._plies(situation)
         # a batch of draws per kernel call; one at a time under a time budget, so that the clock is
         # read before every iteration as in the reference
         batch = 1 if kernel is None or math.isfinite(settings.seconds) else BATCH
@@ -193,9 +199,10 @@ class Simulator:
             playing = [(index, entry) for index, entry in enumerate(stats) if entry.alive]
             if kernel is None:
                 theirs, bag, _ = dealt[0]
-                rows = [[self._play_out(situation, entry.move, theirs, list(bag), model) for _, entry in playing]]
+                row = [self._play_out(situation, entry.move, theirs, list(bag), model, plies) for _, entry in playing]
+                rows = [row]
             else:
-                rows = kernel.run([entry.move for _, entry in playing], dealt)
+                rows = kernel.run([entry.move for _, entry in playing], dealt, plies)
             for (_, _, weight), row in zip(dealt, rows, strict=True):
                 metrics = []
                 for (index, entry), value in zip(playing, row, strict=True):
@@ -214,15 +221,20 @@ class Simulator:
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins, playouts=playouts)
 
+    def _plies(self, situation: Situation) -> int:
+        """The replies a playout plays in this situation: ``plies``, or 2 from ``plies_below`` tiles in the bag."""
+        below = self.settings.plies_below
+        return self.settings.plies if below is None or situation.bag_count < below else 2
+
     def _winning(self, situation: Situation, by_wins: bool) -> Callable[[Move], Callable[[float], float]]:
         """How a candidate's playout lead at its horizon counts as a win: the bare sign (1, a half level,
         0), or with the win model the chance that lead wins with the tiles left then (the bag then guessed
-        from the candidate's tiles and two average replies, once per candidate). The sign stays in the
+        from the candidate's tiles and its replies' average draws, once per candidate). The sign stays in the
         pre-endgame, where playouts often end the game and the lead is the result."""
         if not (by_wins and self.settings.win_model and situation.bag_count > self.settings.pre_endgame):
             return lambda move: _by_sign
         chance = WinModel.for_ruleset(situation.rules.id)
-        later = situation.bag_count - 2 * chance.tiles_per_move
+        later = situation.bag_count - self._plies(situation) * chance.tiles_per_move
 
         def for_move(move: Move) -> Callable[[float], float]:
             drawn = len(move.tiles) if isinstance(move, Placement) else 0
@@ -280,33 +292,36 @@ class Simulator:
         self.rng.shuffle(draws)
         return draws
 
-    def _play_out(self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel) -> float:
-        """Our ``move``, their best reply, our best reply: the points of the three, and the value of the
-        tiles each reply kept (before its draw, weighted as the static player weighs a leave by the bag
-        it was played with), as a static evaluation values a move. Going out ends the game: the other
-        side's rack counts twice."""
+    def _play_out(
+        self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel, plies: int = 2
+    ) -> float:
+        """Our ``move``, then ``plies`` static replies, the opponent's first (two: their best reply, our
+        best reply): the points of the moves, ours minus theirs, and the value of the tiles each side's
+        last reply kept (before its draw, weighted as the static player weighs a leave by the bag it was
+        played with), as a static evaluation values a move. Going out ends the game: the other side's
+        rack counts twice."""
         board = situation.board
         rules = situation.rules
         placed = 0
         try:
-            mine, points, _ = self._apply(board, situation.rack, move, bag, rules)
+            mine, spread, _ = self._apply(board, situation.rack, move, bag, rules)
             placed += isinstance(move, Placement)
             if not len(mine) and not bag:  # we went out: the game ends
-                return points + 2 * theirs.points()
-            reply = self._best(board, theirs, mine, bag, situation)
-            their_weight = leave_weight(len(bag))
-            theirs_after, their_points, their_kept = self._apply(board, theirs, reply, bag, rules)
-            placed += isinstance(reply, Placement)
-            if not len(theirs_after) and not bag:  # they went out
-                return points - their_points - 2 * mine.points()
-            ours = self._best(board, mine, theirs_after, bag, situation)
-            our_weight = leave_weight(len(bag))
-            mine_after, our_points, our_kept = self._apply(board, mine, ours, bag, rules)
-            placed += isinstance(ours, Placement)
-            spread = points - their_points + our_points
-            if not len(mine_after) and not bag:  # we went out with our reply
-                return spread + 2 * theirs_after.points()
-            return spread + our_weight * model.value(our_kept) - their_weight * model.value(their_kept)
+                return spread + 2 * theirs.points()
+            racks = [mine, theirs]  # ours, theirs
+            kept_values = [0.0, 0.0]  # the tiles each side's last reply kept, valued
+            for ply in range(plies):
+                side = 1 - ply % 2  # the opponent replies first
+                reply = self._best(board, racks[side], racks[1 - side], bag, situation)
+                weight = leave_weight(len(bag))
+                racks[side], points, left = self._apply(board, racks[side], reply, bag, rules)
+                placed += isinstance(reply, Placement)
+                spread += points if side == 0 else -points
+                if not len(racks[side]) and not bag:  # this reply went out: the game ends
+                    other = 2 * racks[1 - side].points()
+                    return spread + other if side == 0 else spread - other
+                kept_values[side] = weight * model.value(left)
+            return spread + kept_values[0] - kept_values[1]
         finally:
             for _ in range(placed):
                 board.undo()
@@ -422,4 +437,4 @@ class Sim:
         return simulator.simulate(situation, moves)
 
 
-__all__ = ["CandidateStats", "Sim", "SimResult", "SimSettings", "Simulator"]
+__all__ = ["MAX_PLIES", "CandidateStats", "Sim", "SimResult", "SimSettings", "Simulator"]

@@ -323,12 +323,15 @@ def _simulating(options: str = "") -> Strategy:
     iterations times the candidates still in the running; z: the standard errors of the stopping rule;
     endgame: the exact endgame search's nodes a move with the bag empty; ``winmodel=0`` ranks by the bare
     sign of a playout's lead near the end instead of by engine.winprob's chance; ``winsbelow=N`` ranks by
-    the chance of winning with fewer than N tiles in the bag, by points above: 16 by default)."""
-    from engine.simulation import Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
+    the chance of winning with fewer than N tiles in the bag, by points above: 16 by default; ``plies=N``
+    plays N static replies after each candidate in a playout, 2 by default, at most 8; ``pliesbelow=N``
+    plays them only with fewer than N tiles in the bag, 2 above)."""
+    from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
     names = {
         "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
         "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
+        "plies": "plies", "pliesbelow": "plies_below",
     }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
@@ -346,6 +349,8 @@ def _simulating(options: str = "") -> Strategy:
             raise ValueError(f"sim option z={text!r}: expected a positive number of standard errors")
         elif value < 0 or (key not in ("seconds", "z") and (value < 1 or value != int(value))):
             raise ValueError(f"sim option {key}={text!r}: expected a whole number of at least 1")
+        elif key == "plies" and not 2 <= value <= MAX_PLIES:
+            raise ValueError(f"sim option plies={text!r}: expected 2 to {MAX_PLIES} replies")
         values[names[key]] = value
     settings = SimSettings()
     if values:
@@ -359,6 +364,8 @@ def _simulating(options: str = "") -> Strategy:
             seconds=seconds if seconds > 0 else float("inf"),
             win_model=bool(values.get("win_model", settings.win_model)),
             by_wins_below=int(values.get("by_wins_below", settings.by_wins_below)),
+            plies=int(values.get("plies", settings.plies)),
+            plies_below=int(values["plies_below"]) if "plies_below" in values else settings.plies_below,
         )
     # fixed work: without a time limit every budget is a count, the endgame's too (its nodes); with one,
     # the endgame search gets the move's time as well
@@ -378,8 +385,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
-#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N`` simulates with other
-#: settings.
+#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N,plies=N,pliesbelow=N``
+#: simulates with other settings.
 SIM_PREFIX = "sim:"
 #: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
 LEVEL_PREFIX = "level:"

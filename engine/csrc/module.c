@@ -288,8 +288,8 @@ static PyMethodDef methods[] = {
      "then row, col, tile for each of its n tiles."},
     {"playouts", (PyCFunction)(void (*)(void))playouts, METH_VARARGS | METH_KEYWORDS,
      "playouts(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, draws, held, bag, swap_cost, "
-     "swap_min_bag, endgame_width) -> bytes of doubles: the simulation's playouts (see engine/csrc/playout.c), "
-     "one value per (draw, candidate)."},
+     "swap_min_bag, endgame_width, plies=2) -> bytes of doubles: the simulation's playouts (see "
+     "engine/csrc/playout.c) with `plies` replies after each candidate, one value per (draw, candidate)."},
     {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
      "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "
      "max_depth, max_nodes, clock, deadline, table_bits) -> (move, value, depth, complete, nodes): the exact "

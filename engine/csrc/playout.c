@@ -3,10 +3,11 @@
  *
  * One call plays a batch of iterations for every candidate with common random numbers: iteration i's
  * draw (the opponent's rack, then the bag in order) is the same for every candidate. A playout is the
- * reference's Simulator._play_out step by step: the candidate on a copy of the board, the opponent's
- * best static reply, our best static reply from what we kept plus what we drew, and the value of the
- * three moves' points plus the tiles each reply kept before its draw (the learned leave model,
- * LeaveTable, weighted by the bag the reply was played with; going out counts the other rack twice). A static reply
+ * reference's Simulator._play_out step by step: the candidate on a copy of the board, then `plies`
+ * static replies (2 by default: the opponent's best static reply, our best static reply from what we
+ * kept plus what we drew), and the value of the moves' points plus the tiles each side's last reply
+ * kept before its draw (the learned leave model, LeaveTable, weighted by the bag the reply was played
+ * with; going out counts the other rack twice). A static reply
  * is Equity.best's first move: with tiles in the bag the best placement by equity (ranked inside the
  * search as top_equity ranks it) or the best swap, a placement winning a tie; with the bag empty the
  * static endgame (going out first, twice the points kept, the opponent's out-play after the most
@@ -67,9 +68,10 @@ static double hand_leave(const Kernel *k, const Hand *h) {
 }
 
 /* One playout: the candidate (already on `grid`, its rack `mine` before the refill; the board's
- * cross-checks in k->work, which the opponent's reply brings up to date). */
+ * cross-checks in k->work, which each reply brings up to date), then k->plies static replies, the
+ * opponent's first. */
 static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidate, Hand mine, Hand theirs, Bag *bag) {
-    int points = candidate->score;
+    int spread = candidate->score;
     if (candidate->kind == KIND_PLACE) {
         draw(&mine, bag, candidate->n);
         ntiles += candidate->n;
@@ -80,38 +82,38 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
         }
     }
     if (mine.size == 0 && bag_left(bag) == 0) {
-        return (double)(points + 2 * hand_points(k, &theirs));
-    }
-    Play reply, ours;
-    if (k->share != NULL && theirs.size > 0 && bag_left(bag) > 0) {
-        shared_reply(k, k->share, grid, &theirs, bag_left(bag), k->changed, &reply);
-    } else {
-        best_move(k, grid, ntiles, &theirs, &mine, bag_left(bag), 0, &reply);
-    }
-    int their_points = reply.score;
-    double their_weight = leave_weight(bag_left(bag));
-    Hand their_kept;
-    ntiles += apply(grid, &theirs, bag, &reply, &their_kept);
-    uint32_t touched = reply.kind == KIND_PLACE ? cross_update(k, grid, k->work, reply.tiles, reply.n) : 0;
-    if (theirs.size == 0 && bag_left(bag) == 0) {
-        return (double)(points - their_points - 2 * hand_points(k, &mine));
-    }
-    /* the lines that may differ from the position's board: the candidate's and the opponent's reply's */
-    uint32_t all = (1u << 2 * SIZE) - 1, changed = k->share != NULL ? k->changed | touched : all;
-    if (k->ours_on && mine.size > 0 && bag_left(bag) > 0) {
-        /* the same rack as the other candidates of its group: the lines neither move changed are shared */
-        shared_our_reply(k, k->ours, grid, &mine, bag_left(bag), changed, &ours);
-    } else {
-        best_move(k, grid, ntiles, &mine, &theirs, bag_left(bag), all & ~changed, &ours);
-    }
-    int spread = points - their_points + ours.score;
-    double our_weight = leave_weight(bag_left(bag));
-    Hand our_kept;
-    apply(grid, &mine, bag, &ours, &our_kept);
-    if (mine.size == 0 && bag_left(bag) == 0) {  /* we went out with our reply */
         return (double)(spread + 2 * hand_points(k, &theirs));
     }
-    return (double)spread + our_weight * hand_leave(k, &our_kept) - their_weight * hand_leave(k, &their_kept);
+    Hand *racks[2] = {&mine, &theirs};       /* ours, theirs */
+    double kept_values[2] = {0.0, 0.0};      /* the tiles each side's last reply kept, valued */
+    /* the lines that may differ from the position's board: at first the candidate's */
+    uint32_t all = (1u << 2 * SIZE) - 1, changed = k->share != NULL ? k->changed : all;
+    for (int ply = 0; ply < k->plies; ply++) {
+        int side = 1 - ply % 2;  /* the opponent replies first */
+        Hand *hand = racks[side], *other = racks[1 - side];
+        Play reply;
+        if (ply == 0 && k->share != NULL && hand->size > 0 && bag_left(bag) > 0) {
+            shared_reply(k, k->share, grid, hand, bag_left(bag), k->changed, &reply);
+        } else if (ply == 1 && k->ours_on && hand->size > 0 && bag_left(bag) > 0) {
+            /* the same rack as the other candidates of its group: the lines no move changed are shared */
+            shared_our_reply(k, k->ours, grid, hand, bag_left(bag), changed, &reply);
+        } else {
+            best_move(k, grid, ntiles, hand, other, bag_left(bag), all & ~changed, &reply);
+        }
+        double weight = leave_weight(bag_left(bag));
+        Hand kept;
+        ntiles += apply(grid, hand, bag, &reply, &kept);
+        spread += side == 0 ? reply.score : -reply.score;
+        if (hand->size == 0 && bag_left(bag) == 0) {  /* this reply went out: the game ends */
+            int twice = 2 * hand_points(k, other);
+            return (double)(side == 0 ? spread + twice : spread - twice);
+        }
+        kept_values[side] = weight * hand_leave(k, &kept);
+        if (ply + 1 < k->plies && reply.kind == KIND_PLACE) {  /* the next reply is searched on this board */
+            changed |= cross_update(k, grid, k->work, reply.tiles, reply.n);
+        }
+    }
+    return (double)spread + kept_values[0] - kept_values[1];
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -210,17 +212,21 @@ static int read_candidates(const int32_t *flat, Py_ssize_t len, const Search *s,
 PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "leave", "grid", "counts", "blanks", "candidates", "ncandidates",
-                            "draws", "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", NULL};
+                            "draws", "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", "plies", NULL};
     LexiconObject *lex;
     RulesObject *rules;
     LeaveTableObject *table;
     PyObject *grid, *counts, *moves_obj, *draws_obj;
-    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width;
+    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width, plies = 2;
     double swap_cost;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiOiidii:playouts", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiOiidii|i:playouts", names, &LexiconType, &lex,
                                      &RulesType, &rules, &LeaveTableType, &table, &grid, &counts, &blanks, &moves_obj,
                                      &ncand, &draws_obj, &held, &bag_size, &swap_cost, &swap_min_bag,
-                                     &endgame_width)) {
+                                     &endgame_width, &plies)) {
+        return NULL;
+    }
+    if (plies < 2 || plies > MAX_PLIES) {
+        PyErr_Format(PyExc_ValueError, "%d plies: a playout plays 2 to %d replies", plies, MAX_PLIES);
         return NULL;
     }
     if (ncand < 1 || ncand > 1000 || swap_min_bag < 0 || endgame_width < 1 || endgame_width > 100000) {
@@ -250,6 +256,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     k.swap_cost = swap_cost;
     k.swap_min_bag = swap_min_bag;
     k.endgame_width = endgame_width;
+    k.plies = plies;
     Py_buffer moves_view, draws_view;
     if (read_ints(moves_obj, &moves_view, "candidates") < 0) {
         return NULL;
@@ -330,7 +337,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     group = PyMem_Calloc((size_t)ncand, sizeof(int));
     members = PyMem_Calloc((size_t)ncand, sizeof(int));
     values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
-    bag.cap = (size_t)bag_size + 3 * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
+    bag.cap = (size_t)bag_size + (size_t)(plies + 1) * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
     bag.tiles = PyMem_Malloc(sizeof(int32_t) * bag.cap);
     if (plays == NULL || crosses == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL ||
         order == NULL || group == NULL || members == NULL) {

@@ -12,6 +12,7 @@
 #define KIND_SWAP 1
 #define KIND_PASS 2
 #define MAX_WIDTH 1024  /* unseen tiles per draw */
+#define MAX_PLIES 8     /* static replies a playout plays after its candidate */
 
 typedef struct {
     int counts[MAX_LETTERS];
@@ -100,6 +101,7 @@ typedef struct {
     double swap_cost;
     int swap_min_bag;
     int endgame_width;
+    int plies;       /* the static replies of a playout after the candidate, the opponent's first */
     int failed;      /* out of memory */
     struct Share *share;  /* the opponent's replies shared between the candidates of a draw (NULL: none) */
     uint32_t changed;     /* the lines of the current candidate's board that differ from the position's */

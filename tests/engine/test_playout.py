@@ -68,12 +68,53 @@ def test_kernel_playouts_equal_the_reference(part: int) -> None:
     assert count >= 250 and endgames >= 2
 
 
+@pytest.mark.parametrize("plies", [3, 4])
+def test_deeper_playouts_equal_the_reference(plies: int) -> None:
+    """With more replies than two the later ones are searched on boards no candidate shares: the same
+    values as the reference, swaps, passes and the static endgame included."""
+    count = late = 0
+    for index, situation in enumerate(situations()):
+        if index % 3:
+            continue
+        equity, kernel, simulator = kernel_and_reference(situation, index)
+        candidates = [*equity.best(situation, 4), *odd_candidates(situation)]
+        dealt = [simulator._deal(situation) for _ in range(2)]
+        rows = kernel.run(candidates, dealt, plies)
+        model = equity._model(situation.rules)
+        for (theirs, bag, _), row in zip(dealt, rows, strict=True):
+            expected = [simulator._play_out(situation, move, theirs, list(bag), model, plies) for move in candidates]
+            assert row == expected, (plies, situation.bag_count, situation.rack.text(), candidates)
+            count += len(row)
+        late += situation.bag_count <= 2 * plies
+    assert count >= 100 and late >= 2
+
+
+def test_more_plies_change_the_values() -> None:
+    """The replies after the second count: over a few positions the deeper playouts give other values."""
+    differ = 0
+    for index in (3, 17, 29):
+        situation = situations()[index]
+        equity, kernel, simulator = kernel_and_reference(situation, index)
+        candidates = equity.best(situation, 4)
+        dealt = [simulator._deal(situation)]
+        differ += kernel.run(candidates, dealt, 2) != kernel.run(candidates, dealt, 4)
+    assert differ >= 2
+
+
+@pytest.mark.parametrize("plies", [0, 1, 9])
+def test_plies_out_of_range_are_refused(plies: int) -> None:
+    situation = situations()[2]
+    equity, kernel, simulator = kernel_and_reference(situation, 1)
+    with pytest.raises(ValueError, match=f"{plies} plies"):
+        kernel.run(equity.best(situation, 2), [simulator._deal(situation)], plies)
+
+
 def test_a_simulation_is_the_same_with_the_kernel_and_without() -> None:
-    for index in (3, 17, 29, 41):
+    for index, plies in ((3, 2), (17, 2), (29, 4), (41, 3)):
         situation = situations()[index]
         equity = Equity()
         candidates = equity.best(situation, 5)
-        settings = SimSettings(max_iterations=40, seconds=float("inf"), min_iterations=8)
+        settings = SimSettings(max_iterations=40, seconds=float("inf"), min_iterations=8, plies=plies)
         results = [
             Simulator(equity, settings, rng=random.Random(index), native=use).simulate(situation, candidates)
             for use in (True, False)

@@ -157,6 +157,21 @@ def test_sim_options_in_the_name() -> None:
         strategy_named("sim:candidates=0")
 
 
+def test_plies_options_in_the_name() -> None:
+    """``plies`` sets the replies of a playout; ``pliesbelow`` plays them only late, 2 before."""
+    deep = strategy_named("sim:plies=4,pliesbelow=16,seconds=0")
+    assert isinstance(deep, Sim) and (deep.settings.plies, deep.settings.plies_below) == (4, 16)
+    assert (SimSettings().plies, SimSettings().plies_below) == (2, None)
+    simulator = Simulator(Equity(), deep.settings)
+    game = played(5, lambda game: len(game.bag) < 16)
+    assert simulator._plies(seen_by_mover(game)) == 4
+    early = played(5, lambda game: len(game.bag) >= 16)
+    assert simulator._plies(seen_by_mover(early)) == 2
+    for bad in ("1", "9"):
+        with pytest.raises(ValueError, match=f"plies='{bad}': expected 2 to 8 replies"):
+            strategy_named(f"sim:plies={bad}")
+
+
 def test_inference_weights_racks_that_explain_the_last_play() -> None:
     """After a greedy-looking play, racks whose best move was that play weigh more than racks that
     had something much better; an unexplainable play still gets racks (it falls back to uniform)."""
