@@ -135,6 +135,10 @@ def playout_cases() -> list[Case]:
         Case("playouts: nothing held, nothing in the bag", call(held=0, bag=0), ValueError, "not whole draws of 0"),
         Case("playouts: swap_cost NaN", call(swap_cost=float("nan")), ValueError, "not a number"),
         Case("playouts: endgame_width 0", call(endgame_width=0), ValueError, "endgame_width 0"),
+        Case("playouts: 8 plies run", lambda: _expect_values(call(plies=8)), ValueError, "^ran$"),
+        Case("playouts: 1 ply", call(plies=1), ValueError, "1 plies: a playout plays 2 to 8"),
+        Case("playouts: 9 plies", call(plies=9), ValueError, "9 plies"),
+        Case("playouts: plies a string", call(plies="4"), TypeError, ""),
         Case("playouts: a table of 3 letters", call(leave=small), ValueError, "leave table has 3 letters"),
         Case("playouts: a leave list", call(leave=[0.0] * 8), TypeError, "LeaveTable"),
         Case("playouts: a rack of 8", call(counts=[8] + [0] * 25), ValueError, "a rack of 8 tiles"),
@@ -174,21 +178,23 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
     lexicon = english()
     count = 0
     mismatches = []
-    for situation in positions(lexicon, range(games), every=5):
+    for index, situation in enumerate(positions(lexicon, range(games), every=5)):
         equity, kernel, simulator = kernel_and_reference(situation, situation.bag_count)
         # the static best twice too: two candidates that keep the same tiles share our reply
         candidates = [*equity.best(situation, 6), *odd_candidates(situation), *equity.best(situation, 1)]
         dealt = [simulator._deal(situation) for _ in range(draws)]
-        rows = kernel.run(candidates, dealt)
+        plies = 2 + index % 3  # deeper playouts too: their later replies on boards of their own
+        rows = kernel.run(candidates, dealt, plies)
         model = equity._model(situation.rules)
         for (theirs, bag, _), row in zip(dealt, rows, strict=True):
             count += len(row)
             if not reference:
                 continue
             for move, value in zip(candidates, row, strict=True):
-                expected = simulator._play_out(situation, move, theirs, list(bag), model)
+                expected = simulator._play_out(situation, move, theirs, list(bag), model, plies)
                 if value != expected:
-                    mismatches.append(f"bag {situation.bag_count} {move}: kernel {value}, reference {expected}")
+                    where = f"bag {situation.bag_count} plies {plies} {move}"
+                    mismatches.append(f"{where}: kernel {value}, reference {expected}")
         assert len(encode_moves(candidates)) >= 3 * len(candidates)
     return count, mismatches
 
