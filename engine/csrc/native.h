@@ -247,17 +247,20 @@ struct TopK {
     /* when set (the playout kernel's replies): kept_value holds NaN for a value not yet worked out, which
      * kept_exact(kept_memo, index) works out (keptvalues.c) */
     void *kept_memo;
+    /* tiles of the rack that the search does not see and every move keeps (reply.c: the blanks, while
+     * the moves that play none are searched first): a move's leave has that many tiles more */
+    int hidden;
 };
 
 double kept_exact(void *memo, int index);
 
-/* Whether no move of `score` points keeping `kept` tiles can enter s->top (a full list whose last is
- * above the score with the most a leave of that size is worth): offer would drop every way of putting
- * the blanks on the word, each scoring at most `score`. */
+/* Whether no move of `score` points keeping `kept` tiles of the search's rack can enter s->top (a full
+ * list whose last is above the score with the most a leave of that size is worth): offer would drop
+ * every way of putting the blanks on the word, each scoring at most `score`. */
 static inline int below_top(const Search *s, int score, int kept) {
     const struct TopK *top = s->top;
     return top != NULL && top->max_kept != NULL && top->k > 0 && top->count == top->k &&
-           (double)score + top->weight * top->max_kept[kept] < top->items[top->count - 1].equity;
+           (double)score + top->weight * top->max_kept[kept + top->hidden] < top->items[top->count - 1].equity;
 }
 
 /* The learned leave model, factorised: a value per tile copy, per pair of tiles, per (size, vowels). */

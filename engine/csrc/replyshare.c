@@ -157,6 +157,9 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
                   Play *play) {
     Reply r;
     reply_begin(k, grid, hand, bag, &r);
+    if (hand->blanks > 0) {
+        blanks_first(k, grid, 1, hand, ~changed & ((1u << LINES) - 1), &r);
+    }
     Search *s = k->search;
     if (s->rack_len > 0 && k->lex->nedges > 0) {
         int slot = bag >= 7 ? 7 : bag;
