@@ -319,6 +319,8 @@ typedef struct LeftParts {
     int failed;               /* out of memory: the search walks the DAWG itself */
     LeftPart *items;
     size_t len, cap;
+    /* a rack with blanks: the left parts of its other tiles, for reply.c's blanks_first (NULL: none yet) */
+    struct LeftParts *without_blanks;
 } LeftParts;
 
 /* search.c: the words through square p from DAWG node `node`, for a search that writes moves out or
@@ -347,6 +349,7 @@ void left_parts_init(LeftParts *lp);
 void left_parts_free(LeftParts *lp);
 int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int letters);
 void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters);
+LeftParts *left_parts_without_blanks(LeftParts *lp, int letters);
 int left_parts_ready(Search *s, LeftParts *lp, int limit);
 void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip);
 

@@ -6,7 +6,7 @@
 
 #include "playout.h"
 
-/* search_setup without the rack's left parts (s->lefts NULL: the search walks the DAWG for them). */
+/* search_setup without the rack's left parts (s->lefts NULL). */
 static void setup_rack(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {
     Search *s = k->search;
     memcpy(s, &k->base, sizeof(Search));
@@ -287,9 +287,7 @@ static void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
  * them, its value the rack's), their best put in r->top; then k->search is set up for the whole rack
  * again and r's bounds are those of the moves that play a blank: their leaves keep fewer blanks than
  * the rack (values->max_used), so most of the rack's many moves with a blank are not searched when a
- * blank is worth more kept. The best of the two searches is the whole search's best. (The search on
- * the other tiles walks the DAWG for its left parts: the kernel keeps the lists of two racks, the
- * opponent's and ours.) */
+ * blank is worth more kept. The best of the two searches is the whole search's best. */
 void blanks_first(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, uint32_t same, Reply *r) {
     Hand tiles = *hand;
     tiles.size -= tiles.blanks;
@@ -298,7 +296,9 @@ void blanks_first(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, u
     first.top.items = &first.item;
     first.top.count = 0;
     first.top.hidden = hand->blanks;
+    LeftParts *lefts = k->search->lefts;  /* the whole rack's list (search_setup's) */
     setup_rack(k, grid, &tiles, &first.top);
+    k->search->lefts = left_parts_without_blanks(lefts, k->rules->letters);
     reply_rack(k, &first);
     search_reply(k, &first, ntiles, same);
     search_setup(k, grid, hand, &r->top);
