@@ -284,7 +284,9 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
                   DepthBounds *depth_bounds);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
-void blanks_first(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, uint32_t same, Reply *r);
+void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same);
+void blanks_begin(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *r, Reply *first);
+void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *first, Reply *r);
 
 /* staticend.c */
 void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, Play *play);

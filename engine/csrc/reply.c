@@ -246,7 +246,7 @@ static int queue_position_line(Kernel *k, const Reply *r, int l, Anchor *out) {
  * the first anchor whose bound is below the best equity found, so r->top gets the same move as from the
  * whole search. The lines in `same` (bit view * SIZE + line) are the position's board's (k->share's),
  * prepared once. */
-static void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
+void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
     Search *s = k->search;
     if (s->rack_len == 0 || k->lex->nedges == 0) {
         return;
@@ -282,28 +282,32 @@ static void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
     }
 }
 
-/* A rack with blanks (`hand`, set up by reply_begin in k->search and r): its moves that play no blank
- * searched first, the rack's other tiles alone in the search (the blanks hidden: every such move keeps
- * them, its value the rack's), their best put in r->top; then k->search is set up for the whole rack
- * again and r's bounds are those of the moves that play a blank: their leaves keep fewer blanks than
- * the rack (values->max_used), so most of the rack's many moves with a blank are not searched when a
- * blank is worth more kept. The best of the two searches is the whole search's best. */
-void blanks_first(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, uint32_t same, Reply *r) {
+/* A rack with blanks (`hand`, set up by reply_begin in k->search and r) has many more moves than one
+ * without, and a blank is worth much kept: its moves that play no blank are searched first, set up here
+ * as the reply `first` (the rack's other tiles alone in k->search, the blanks hidden: every such move
+ * keeps them, its value the rack's); blanks_end then takes their best into r. */
+void blanks_begin(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *r, Reply *first) {
     Hand tiles = *hand;
     tiles.size -= tiles.blanks;
     tiles.blanks = 0;
-    Reply first = *r;
-    first.top.items = &first.item;
-    first.top.count = 0;
-    first.top.hidden = hand->blanks;
+    *first = *r;
+    first->top.items = &first->item;
+    first->top.count = 0;
+    first->top.hidden = hand->blanks;
     LeftParts *lefts = k->search->lefts;  /* the whole rack's list (search_setup's) */
-    setup_rack(k, grid, &tiles, &first.top);
+    setup_rack(k, grid, &tiles, &first->top);
     k->search->lefts = left_parts_without_blanks(lefts, k->rules->letters);
-    reply_rack(k, &first);
-    search_reply(k, &first, ntiles, same);
+    reply_rack(k, first);
+}
+
+/* After the search of blanks_begin's `first`: its best in r->top, k->search set up for the whole rack
+ * again, and r's bounds those of the moves that play a blank: their leaves keep fewer blanks than the
+ * rack (values->max_used), so that most of the rack's moves with a blank are not searched when a blank
+ * is worth more kept. The best of the two searches is the whole search's best. */
+void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *first, Reply *r) {
     search_setup(k, grid, hand, &r->top);
-    if (first.top.count) {
-        top_insert(&r->top, &first.item);
+    if (first->top.count) {
+        top_insert(&r->top, &first->item);
     }
     int size = k->search->rack_len;
     for (int n = 0; n <= size; n++) {
@@ -312,13 +316,16 @@ void blanks_first(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, u
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag: search_reply's best placement (with blanks on the
- * rack, blanks_first's first), or the best swap. */
+ * rack, blanks_begin's moves first), or the best swap. */
 static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, uint32_t same,
                           Play *play) {
     Reply r;
     reply_begin(k, grid, hand, bag, &r);
     if (hand->blanks > 0) {
-        blanks_first(k, grid, ntiles, hand, same, &r);
+        Reply first;
+        blanks_begin(k, grid, hand, &r, &first);
+        search_reply(k, &first, ntiles, same);
+        blanks_end(k, grid, hand, &first, &r);
     }
     search_reply(k, &r, ntiles, same);
     reply_finish(k, bag, &r, play);
