@@ -319,7 +319,7 @@ typedef struct LeftParts {
     int failed;               /* out of memory: the search walks the DAWG itself */
     LeftPart *items;
     size_t len, cap;
-    /* a rack with blanks: the left parts of its other tiles, for reply.c's blanks_first (NULL: none yet) */
+    /* a rack with blanks: the left parts of its other tiles, for reply.c's blanks_begin (NULL: none yet) */
     struct LeftParts *without_blanks;
 } LeftParts;
 
