@@ -131,6 +131,13 @@ def playout_cases() -> list[Case]:
         Case("playouts: a drawn tile 26", call(draws=array("i", [*draws[:-1], 26])), ValueError, "tile 26"),
         Case("playouts: a drawn tile -5", call(draws=array("i", [-5, *draws[1:]])), ValueError, "tile -5"),
         Case("playouts: 8 blanks drawn", call(draws=array("i", [-1] * 8 + list(range(19)))), ValueError, "8 blanks"),
+        # a rack of blanks alone: the search of its moves without them has no tile to search with
+        Case(
+            "playouts: the opponent holds 7 blanks",
+            lambda: _expect_values(call(draws=array("i", [-1] * 7 + list(range(20))))),
+            ValueError,
+            "^ran$",
+        ),
         Case("playouts: the opponent holds 8", call(held=8, bag=19), ValueError, "holds 8 tiles"),
         Case("playouts: held -1", call(held=-1, bag=28), ValueError, "holds -1"),
         Case("playouts: a bag of 5000", call(bag=5000), ValueError, "the bag 5000"),
