@@ -88,11 +88,12 @@ void kept_all(KeptValues *values) {
 
 #define PRESENCE_MAX 8  /* distinct tiles up to which the bounds below are summed by presence */
 
-/* The most a leave of each size can be worth (memo->max_kept), from its features summed in another
- * order than kept_value's (the pairs of each set of distinct tiles once, the copies brought up to date
- * one by one), plus more than that order can change: a bound. Returns -1 when the rack has too many
- * distinct tiles for it, or a weight of its tiles is not finite. */
-static int kept_bounds(KeptValues *memo) {
+/* The most a leave of each size can be worth (memo->max_kept, and memo->max_used over the leaves with
+ * fewer than all copies of distinct tile `blank`, the blank's; -1: none), from its features summed in
+ * another order than kept_value's (the pairs of each set of distinct tiles once, the copies brought up
+ * to date one by one), plus more than that order can change: a bound. Returns -1 when the rack has too
+ * many distinct tiles for it, or a weight of its tiles is not finite. */
+static int kept_bounds(KeptValues *memo, int blank) {
     const RackWeights *rw = &memo->weights;
     int nd = rw->ndistinct;
     if (nd > PRESENCE_MAX) {
@@ -142,6 +143,9 @@ static int kept_bounds(KeptValues *memo) {
         if (total > memo->max_kept[size]) {
             memo->max_kept[size] = total;
         }
+        if (blank >= 0 && copies[blank] < rw->multiplicity[blank] && total > memo->max_used[size]) {
+            memo->max_used[size] = total;
+        }
         for (int i = 0; i < nd; i++) {
             int vowel = rw->vowel[i];
             if (copies[i] < rw->multiplicity[i]) {
@@ -163,6 +167,9 @@ static int kept_bounds(KeptValues *memo) {
     for (int i = 0; i <= MAX_RACK; i++) {
         if (memo->max_kept[i] > -1e300) {
             memo->max_kept[i] += slack;
+        }
+        if (memo->max_used[i] > -1e300) {
+            memo->max_used[i] += slack;
         }
     }
     return 0;
@@ -189,23 +196,29 @@ KeptValues *kept_values(Kernel *k, const Hand *hand, const int *distinct, const 
     memo->filled = 1;
     memo->nkept = nkept;
     for (int i = 0; i <= MAX_RACK; i++) {
-        memo->max_kept[i] = -1e300;
+        memo->max_kept[i] = memo->max_used[i] = -1e300;
     }
+    int blank = ndistinct > 0 && distinct[ndistinct - 1] < 0 ? ndistinct - 1 : -1;  /* kept_layout puts it last */
     rack_weights(k->table, distinct, multiplicity, ndistinct, &memo->weights);
     for (Py_ssize_t index = 0; index < nkept; index++) {
         memo->kept[index] = NAN;
     }
-    if (kept_bounds(memo) < 0) {
+    if (kept_bounds(memo, blank) < 0) {
         /* many distinct tiles (a long rack): every value worked out, the bounds exact */
         kept_all(memo);
         for (Py_ssize_t index = 0; index < nkept; index++) {
-            int size = 0;
+            int size = 0, used = 0;
             for (int i = 0, rest = (int)index; i < ndistinct; i++) {
-                size += rest % (multiplicity[i] + 1);
+                int copies = rest % (multiplicity[i] + 1);
+                size += copies;
+                used |= i == blank && copies < multiplicity[i];
                 rest /= multiplicity[i] + 1;
             }
             if (memo->kept[index] > memo->max_kept[size]) {
                 memo->max_kept[size] = memo->kept[index];
+            }
+            if (used && memo->kept[index] > memo->max_used[size]) {
+                memo->max_used[size] = memo->kept[index];
             }
         }
     }

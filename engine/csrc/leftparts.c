@@ -21,6 +21,11 @@ void left_parts_free(LeftParts *lp) {
     PyMem_Free(lp->items);
     lp->items = NULL;
     lp->len = lp->cap = 0;
+    if (lp->without_blanks != NULL) {
+        left_parts_free(lp->without_blanks);
+        PyMem_Free(lp->without_blanks);
+        lp->without_blanks = NULL;
+    }
 }
 
 /* Whether the list is (or will be, when first read) the walk of this rack. */
@@ -36,6 +41,24 @@ void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters)
     lp->depth = -1;
     lp->failed = 0;
     lp->len = 0;
+    if (lp->without_blanks != NULL) {
+        left_parts_reset(lp->without_blanks, counts, 0, letters);
+    }
+}
+
+/* The list of the left parts of lp's rack without its blanks (walked when first read), NULL when it
+ * cannot be made (out of memory: the search walks the DAWG itself). */
+LeftParts *left_parts_without_blanks(LeftParts *lp, int letters) {
+    if (lp->without_blanks == NULL) {
+        LeftParts *list = PyMem_Malloc(sizeof(LeftParts));
+        if (list == NULL) {
+            return NULL;
+        }
+        left_parts_init(list);
+        left_parts_reset(list, lp->counts, 0, letters);
+        lp->without_blanks = list;
+    }
+    return lp->without_blanks;
 }
 
 /* The left parts after `node` (its letters `nm`; `depth` tiles so far worth `points`, at most `limit`), from

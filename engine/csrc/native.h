@@ -247,17 +247,20 @@ struct TopK {
     /* when set (the playout kernel's replies): kept_value holds NaN for a value not yet worked out, which
      * kept_exact(kept_memo, index) works out (keptvalues.c) */
     void *kept_memo;
+    /* tiles of the rack that the search does not see and every move keeps (reply.c: the blanks, while
+     * the moves that play none are searched first): a move's leave has that many tiles more */
+    int hidden;
 };
 
 double kept_exact(void *memo, int index);
 
-/* Whether no move of `score` points keeping `kept` tiles can enter s->top (a full list whose last is
- * above the score with the most a leave of that size is worth): offer would drop every way of putting
- * the blanks on the word, each scoring at most `score`. */
+/* Whether no move of `score` points keeping `kept` tiles of the search's rack can enter s->top (a full
+ * list whose last is above the score with the most a leave of that size is worth): offer would drop
+ * every way of putting the blanks on the word, each scoring at most `score`. */
 static inline int below_top(const Search *s, int score, int kept) {
     const struct TopK *top = s->top;
     return top != NULL && top->max_kept != NULL && top->k > 0 && top->count == top->k &&
-           (double)score + top->weight * top->max_kept[kept] < top->items[top->count - 1].equity;
+           (double)score + top->weight * top->max_kept[kept + top->hidden] < top->items[top->count - 1].equity;
 }
 
 /* The learned leave model, factorised: a value per tile copy, per pair of tiles, per (size, vowels). */
@@ -316,6 +319,8 @@ typedef struct LeftParts {
     int failed;               /* out of memory: the search walks the DAWG itself */
     LeftPart *items;
     size_t len, cap;
+    /* a rack with blanks: the left parts of its other tiles, for reply.c's blanks_begin (NULL: none yet) */
+    struct LeftParts *without_blanks;
 } LeftParts;
 
 /* search.c: the words through square p from DAWG node `node`, for a search that writes moves out or
@@ -344,6 +349,7 @@ void left_parts_init(LeftParts *lp);
 void left_parts_free(LeftParts *lp);
 int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int letters);
 void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters);
+LeftParts *left_parts_without_blanks(LeftParts *lp, int letters);
 int left_parts_ready(Search *s, LeftParts *lp, int limit);
 void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip);
 

@@ -72,11 +72,13 @@ typedef struct {
 
 /* What one rack can keep: the value of each kept multiset (kept_layout's index; NaN until a search
  * needs it, then worked out exactly by kept_exact) and the most a leave of each size is worth, or a
- * little more (keptvalues.c; the bounds' figure). */
+ * little more (keptvalues.c; the bounds' figure); max_used the same over the leaves that keep fewer
+ * blanks than the rack holds (those of a move that plays a blank; -1e300 for a size without one). */
 typedef struct {
     Hand rack;
     int filled;
     double max_kept[MAX_RACK + 1];
+    double max_used[MAX_RACK + 1];
     double *kept;
     Py_ssize_t nkept;
     RackWeights weights;
@@ -284,6 +286,9 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
                   DepthBounds *depth_bounds);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
+void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same);
+void blanks_begin(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *r, Reply *first);
+void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *first, Reply *r);
 
 /* staticend.c */
 void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, Play *play);

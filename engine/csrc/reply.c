@@ -6,7 +6,8 @@
 
 #include "playout.h"
 
-void search_setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {
+/* search_setup without the rack's left parts (s->lefts NULL). */
+static void setup_rack(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {
     Search *s = k->search;
     memcpy(s, &k->base, sizeof(Search));
     memcpy(s->grid, grid, SQUARES);
@@ -29,6 +30,11 @@ void search_setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *
         s->cross_allowed = k->cross->allowed;
         s->cross_sum = k->cross->sum;
     }
+}
+
+void search_setup(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {
+    Search *s = k->search;
+    setup_rack(k, grid, hand, top);
     /* the rack's left parts: kept for the last two racks, walked when first read */
     int use = 1 - k->lefts_recent;
     if (left_parts_match(&k->lefts[k->lefts_recent], hand->counts, hand->blanks, s->letters)) {
@@ -75,8 +81,9 @@ void reply_rack(Kernel *k, Reply *r) {
     r->top.kept_value = r->values->kept;
     r->top.kept_memo = r->values;
     r->top.max_kept = r->values->max_kept;
+    int size = s->rack_len + r->top.hidden;  /* the leave's tiles before the move, the hidden ones with them */
     for (int n = 0; n <= s->rack_len; n++) {
-        r->leave_after[n] = r->weight * r->values->max_kept[s->rack_len - n];
+        r->leave_after[n] = r->weight * r->values->max_kept[size - n];
     }
     r->usable = s->blanks0 ? s->all_letters : s->rmask;
     r->anagrams = s->blanks0 <= 1 && s->rack_len == s->rack_size ? k->anagrams : NULL;
@@ -234,46 +241,93 @@ static int queue_position_line(Kernel *k, const Reply *r, int l, Anchor *out) {
     return reply_anchors(k, r, found, count, tag, out, k->depth_bounds + (size_t)tag * SIZE);
 }
 
-/* Equity.best(situation, 1)[0] with tiles in the bag. The anchors are searched in the order of their
- * bounds, and the search stops at the first anchor whose bound is below the best equity found: the
- * same move as the whole search. The lines in `same` (bit view * SIZE + line) are the position's board's
- * (k->share's), prepared once. */
+/* The placements of the reply set up in k->search and r into r->top (with what it holds already), on the
+ * board of `ntiles` tiles: the anchors are searched in the order of their bounds, and the search stops at
+ * the first anchor whose bound is below the best equity found, so r->top gets the same move as from the
+ * whole search. The lines in `same` (bit view * SIZE + line) are the position's board's (k->share's),
+ * prepared once. */
+void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
+    Search *s = k->search;
+    if (s->rack_len == 0 || k->lex->nedges == 0) {
+        return;
+    }
+    int nanchors = 0, nlines = 0;
+    for (int view = 0; view < 2; view++) {
+        for (int line = 0; line < SIZE; line++) {
+            int l = view * SIZE + line;
+            nanchors += same >> l & 1 ? queue_position_line(k, r, l, k->anchors + nanchors)
+                                      : queue_line(k, r, view, line, ntiles, &nlines, k->anchors + nanchors);
+        }
+    }
+    anchor_heapify(k->anchors, nanchors);
+    int current = -1;
+    while (nanchors > 0) {
+        Anchor next = anchor_take(k->anchors, &nanchors);
+        if (r->top.count && next.bound < r->item.equity) {
+            break;  /* no move of this anchor or of the ones after it reaches the best */
+        }
+        if (next.line != current) {
+            const int *found;
+            int count;
+            const char *prepared = next.line >= POSITION_TAG
+                                       ? share_line(k->share, next.line - POSITION_TAG, &found, &count)
+                                       : k->lines + (size_t)next.line * LINE_BYTES;
+            memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
+            current = next.line;
+        }
+        const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
+        if (search_part(s, &next, depth_bound, part_cut(r, k->anchors, nanchors))) {
+            anchor_push(k->anchors, &nanchors, &next);
+        }
+    }
+}
+
+/* A rack with blanks (`hand`, set up by reply_begin in k->search and r) has many more moves than one
+ * without, and a blank is worth much kept: its moves that play no blank are searched first, set up here
+ * as the reply `first` (the rack's other tiles alone in k->search, the blanks hidden: every such move
+ * keeps them, its value the rack's); blanks_end then takes their best into r. */
+void blanks_begin(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *r, Reply *first) {
+    Hand tiles = *hand;
+    tiles.size -= tiles.blanks;
+    tiles.blanks = 0;
+    *first = *r;
+    first->top.items = &first->item;
+    first->top.count = 0;
+    first->top.hidden = hand->blanks;
+    LeftParts *lefts = k->search->lefts;  /* the whole rack's list (search_setup's) */
+    setup_rack(k, grid, &tiles, &first->top);
+    k->search->lefts = left_parts_without_blanks(lefts, k->rules->letters);
+    reply_rack(k, first);
+}
+
+/* After the search of blanks_begin's `first`: its best in r->top, k->search set up for the whole rack
+ * again, and r's bounds those of the moves that play a blank: their leaves keep fewer blanks than the
+ * rack (values->max_used), so that most of the rack's moves with a blank are not searched when a blank
+ * is worth more kept. The best of the two searches is the whole search's best. */
+void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *first, Reply *r) {
+    search_setup(k, grid, hand, &r->top);
+    if (first->top.count) {
+        top_insert(&r->top, &first->item);
+    }
+    int size = k->search->rack_len;
+    for (int n = 0; n <= size; n++) {
+        r->leave_after[n] = r->weight * r->values->max_used[size - n];
+    }
+}
+
+/* Equity.best(situation, 1)[0] with tiles in the bag: search_reply's best placement (with blanks on the
+ * rack, blanks_begin's moves first), or the best swap. */
 static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, uint32_t same,
                           Play *play) {
     Reply r;
     reply_begin(k, grid, hand, bag, &r);
-    Search *s = k->search;
-    if (s->rack_len > 0 && k->lex->nedges > 0) {
-        int nanchors = 0, nlines = 0;
-        for (int view = 0; view < 2; view++) {
-            for (int line = 0; line < SIZE; line++) {
-                int l = view * SIZE + line;
-                nanchors += same >> l & 1 ? queue_position_line(k, &r, l, k->anchors + nanchors)
-                                          : queue_line(k, &r, view, line, ntiles, &nlines, k->anchors + nanchors);
-            }
-        }
-        anchor_heapify(k->anchors, nanchors);
-        int current = -1;
-        while (nanchors > 0) {
-            Anchor next = anchor_take(k->anchors, &nanchors);
-            if (r.top.count && next.bound < r.item.equity) {
-                break;  /* no move of this anchor or of the ones after it reaches the best */
-            }
-            if (next.line != current) {
-                const int *found;
-                int count;
-                const char *prepared = next.line >= POSITION_TAG
-                                           ? share_line(k->share, next.line - POSITION_TAG, &found, &count)
-                                           : k->lines + (size_t)next.line * LINE_BYTES;
-                memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
-                current = next.line;
-            }
-            const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
-            if (search_part(s, &next, depth_bound, part_cut(&r, k->anchors, nanchors))) {
-                anchor_push(k->anchors, &nanchors, &next);
-            }
-        }
+    if (hand->blanks > 0) {
+        Reply first;
+        blanks_begin(k, grid, hand, &r, &first);
+        search_reply(k, &first, ntiles, same);
+        blanks_end(k, grid, hand, &first, &r);
     }
+    search_reply(k, &r, ntiles, same);
     reply_finish(k, bag, &r, play);
 }
 

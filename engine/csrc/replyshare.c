@@ -11,7 +11,8 @@
  * searched, and where the search stopped), and each candidate searches the lines it changed on its own
  * board. The best of all, taken in top_equity's order (equity, then the tiles), is the same move as
  * the search of the whole candidate's board: an anchor is left out only when its bound is below the
- * best found, as in reply.c.
+ * best found, as in reply.c. A rack with blanks searches its moves that play none first (reply.c's
+ * blanks_begin), with shared lines of their own.
  */
 
 #include "playout.h"
@@ -27,10 +28,18 @@ typedef struct {
     DepthBounds depth_bounds[SIZE];  /* by anchor square: its bounds by left part length */
 } SharedLine;
 
-struct Share {
-    long draw;                   /* the current draw */
+/* The shared lines of one search of the rack. */
+typedef struct {
     long stamp[SLOTS][LINES];    /* the draw each shared line was set up for */
     SharedLine lines[SLOTS][LINES];
+} SharedLines;
+
+struct Share {
+    long draw;                   /* the current draw */
+    SharedLines whole;           /* the search of the rack */
+    /* a rack with blanks: the search of its moves that play none, first (reply.c's blanks_begin); made
+     * when first needed (NULL: not yet, or out of memory, when that search is not shared) */
+    SharedLines *without_blanks;
     char prepared[LINES][LINE_BYTES];  /* the position's board's lines, as prepare_line leaves them */
     int count[LINES];                  /* their anchors */
     int anchors[LINES][SIZE];
@@ -48,15 +57,28 @@ Share *share_new(int ncand) {
         return NULL;
     }
     share->draw = 0;
-    memset(share->stamp, 0xff, sizeof share->stamp);  /* -1: never set up */
+    memset(share->whole.stamp, 0xff, sizeof share->whole.stamp);  /* -1: never set up */
+    share->without_blanks = NULL;
     return share;
 }
 
 void share_free(Share *share) {
     if (share != NULL) {
         PyMem_Free(share->changed);
+        PyMem_Free(share->without_blanks);
         PyMem_Free(share);
     }
+}
+
+/* share->without_blanks, made if not yet (NULL: out of memory). */
+static SharedLines *lines_without_blanks(Share *share) {
+    if (share->without_blanks == NULL) {
+        share->without_blanks = PyMem_Malloc(sizeof(SharedLines));
+        if (share->without_blanks != NULL) {
+            memset(share->without_blanks->stamp, 0xff, sizeof share->without_blanks->stamp);
+        }
+    }
+    return share->without_blanks;
 }
 
 void share_next_draw(Share *share) {
@@ -125,13 +147,14 @@ void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *gr
     }
 }
 
-/* Shared line l of the slot, set up for this draw: its anchors' bounds for the rack (r), by bound. */
-static SharedLine *shared_line(Kernel *k, Share *share, int slot, int l, const Reply *r) {
-    SharedLine *shared = &share->lines[slot][l];
-    if (share->stamp[slot][l] == share->draw) {
+/* Shared line l of the slot of `lines`, set up for this draw: its anchors' bounds for the rack (r), by
+ * bound. */
+static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int slot, int l, const Reply *r) {
+    SharedLine *shared = &lines->lines[slot][l];
+    if (lines->stamp[slot][l] == share->draw) {
         return shared;
     }
-    share->stamp[slot][l] = share->draw;
+    lines->stamp[slot][l] = share->draw;
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
     int n = reply_anchors(k, r, share->anchors[l], share->count[l], POSITION_TAG + l, shared->anchors,
                           shared->depth_bounds);
@@ -150,25 +173,22 @@ static SharedLine *shared_line(Kernel *k, Share *share, int slot, int l, const R
     return shared;
 }
 
-/* The opponent's reply (rack `hand`, `bag` > 0 tiles left to draw) on a candidate's board `grid`
- * (its cross-checks in k->cross; `changed`: its lines that differ from the position's board): the same
- * move as best_move's. */
-void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
-                  Play *play) {
-    Reply r;
-    reply_begin(k, grid, hand, bag, &r);
+/* The placements of the reply set up in k->search and r into r->top (with what it holds already), on a
+ * candidate's board (its cross-checks in k->cross; `changed`: its lines that differ from the position's
+ * board): the lines not changed are the shared `lines` of the slot (`slot`: by the bag), searched as far
+ * as a candidate needed them; r->top gets the same move as from search_reply. */
+static void shared_search(Kernel *k, Share *share, SharedLines *lines, int slot, uint32_t changed, Reply *r) {
     Search *s = k->search;
     if (s->rack_len > 0 && k->lex->nedges > 0) {
-        int slot = bag >= 7 ? 7 : bag;
         int nanchors = 0, nlines = 0;
         for (int l = 0; l < LINES; l++) {
             int view = l / SIZE, line = l % SIZE;
             if (changed >> l & 1) {
-                nanchors += queue_line(k, &r, view, line, 1, &nlines, k->anchors + nanchors);
+                nanchors += queue_line(k, r, view, line, 1, &nlines, k->anchors + nanchors);
             } else if (share->count[l]) {
-                const SharedLine *shared = shared_line(k, share, slot, l, &r);
+                const SharedLine *shared = shared_line(k, share, lines, slot, l, r);
                 if (shared->found) {
-                    top_insert(&r.top, &shared->best);
+                    top_insert(&r->top, &shared->best);
                 }
                 if (shared->next < shared->n) {
                     k->anchors[nanchors++] = shared->anchors[shared->next];
@@ -179,7 +199,7 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
         int current = -1;
         while (nanchors > 0) {
             Anchor next = anchor_take(k->anchors, &nanchors);
-            if (r.top.count && next.bound < r.item.equity) {
+            if (r->top.count && next.bound < r->item.equity) {
                 break;  /* no move of this anchor or of the ones after it reaches the best */
             }
             if (next.line != current) {
@@ -188,15 +208,15 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
                 memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
                 current = next.line;
             }
-            double cut = part_cut(&r, NULL, 0);  /* (waiting for the next anchor's bound searched more here) */
+            double cut = part_cut(r, NULL, 0);  /* (waiting for the next anchor's bound searched more here) */
             if (next.line < POSITION_TAG) {
                 const double *depth_bound = k->depth_bounds[(size_t)next.line * SIZE + next.anchor];
                 search_part(s, &next, depth_bound, cut);  /* the rest is below the best for good */
                 continue;
             }
             /* a shared line's next anchor: its moves go to the line's best, then to the reply's */
-            SharedLine *shared = &share->lines[slot][next.line - POSITION_TAG];
-            struct TopK own = r.top;
+            SharedLine *shared = &lines->lines[slot][next.line - POSITION_TAG];
+            struct TopK own = r->top;
             own.items = &shared->best;
             own.count = shared->found;
             s->top = &own;
@@ -211,16 +231,38 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
             } else {
                 shared->next++;
             }
-            s->top = &r.top;
+            s->top = &r->top;
             shared->found = own.count;
             if (shared->found) {
-                top_insert(&r.top, &shared->best);
+                top_insert(&r->top, &shared->best);
             }
             if (shared->next < shared->n) {
                 anchor_push(k->anchors, &nanchors, &shared->anchors[shared->next]);
             }
         }
     }
+}
+
+/* The opponent's reply (rack `hand`, `bag` > 0 tiles left to draw) on a candidate's board `grid`
+ * (its cross-checks in k->cross; `changed`: its lines that differ from the position's board): the same
+ * move as best_move's. */
+void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand, int bag, uint32_t changed,
+                  Play *play) {
+    int slot = bag >= 7 ? 7 : bag;
+    Reply r;
+    reply_begin(k, grid, hand, bag, &r);
+    if (hand->blanks > 0) {
+        Reply first;
+        blanks_begin(k, grid, hand, &r, &first);
+        SharedLines *lines = lines_without_blanks(share);
+        if (lines != NULL) {
+            shared_search(k, share, lines, slot, changed, &first);
+        } else {
+            search_reply(k, &first, 1, ~changed & ((1u << LINES) - 1));
+        }
+        blanks_end(k, grid, hand, &first, &r);
+    }
+    shared_search(k, share, &share->whole, slot, changed, &r);
     reply_finish(k, bag, &r, play);
 }
 

@@ -5,8 +5,8 @@ position (the shared files when they are there, else positions of seeded random 
 on every ``OBJECTS_EVERY``-th of the shared ones (on each of the random ones),
 every hostile-input case of ``tests/engine/native_cases.py``, searches of a lexicon overlay whose C
 copy is patched word by word, a short fuzz of corrupted lexicons, the playout kernel's hostile
-cases and real playouts (``tests/engine/playout_cases.py``); then the endgame's hostile cases and fuzz
-(``tests/engine/endgame_cases.py``) and a few real endgames.
+cases and real playouts (``tests/engine/playout_cases.py``), some with blanks on the racks; then the
+endgame's hostile cases and fuzz (``tests/engine/endgame_cases.py``) and a few real endgames.
 Exits 1 when a case does not raise as it must. Under valgrind (``tests/engine/test_native_memcheck.py``
 says how) any read or write out of bounds, use after free or bad free in the C code is reported.
 """
@@ -35,7 +35,7 @@ from offline.bench import read_positions
 from offline.endgames import DEFAULT_FILE, english, read
 from tests.engine import endgame_cases
 from tests.engine.native_cases import WORDS, before_set_types, fuzz, module, run_cases
-from tests.engine.playout_cases import playout_cases
+from tests.engine.playout_cases import blank_workload, playout_cases
 from tests.engine.playout_cases import workload as playout_workload
 from tests.engine.randomgames import play_random, random_games
 
@@ -183,7 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     failures += [f"playouts: {case}" for case in playout_failures()]
     playouts, mismatches = playout_workload(games=1, draws=1, reference=False)
     failures += mismatches
-    print(f"playouts: {playouts} played, hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
+    with_blanks, mismatches = blank_workload(games=1, reference=False)
+    failures += mismatches
+    print(
+        f"playouts: {playouts} played, {with_blanks} with blanks on the racks, hostile cases done"
+        f" ({time.perf_counter() - start:.1f} s)",
+        flush=True,
+    )
     failures += endgame_cases.run_cases()
     endgames = endgame_cases.fuzz(seed=5, rounds=args.fuzz_rounds // 5)
     solved = real_endgames()

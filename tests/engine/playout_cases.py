@@ -24,9 +24,11 @@ from engine.game import Game
 from engine.leavetable import LearnedLeave
 from engine.move import Move, Pass, Swap
 from engine.playout import NativePlayouts, encode_moves
+from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
+from engine.tiles import BLANK
 from tests.engine.native_cases import SIZE, Case, empty_grid, module
 
 EN = Ruleset.for_id(5)
@@ -129,6 +131,13 @@ def playout_cases() -> list[Case]:
         Case("playouts: a drawn tile 26", call(draws=array("i", [*draws[:-1], 26])), ValueError, "tile 26"),
         Case("playouts: a drawn tile -5", call(draws=array("i", [-5, *draws[1:]])), ValueError, "tile -5"),
         Case("playouts: 8 blanks drawn", call(draws=array("i", [-1] * 8 + list(range(19)))), ValueError, "8 blanks"),
+        # a rack of blanks alone: the search of its moves without them has no tile to search with
+        Case(
+            "playouts: the opponent holds 7 blanks",
+            lambda: _expect_values(call(draws=array("i", [-1] * 7 + list(range(20))))),
+            ValueError,
+            "^ran$",
+        ),
         Case("playouts: the opponent holds 8", call(held=8, bag=19), ValueError, "holds 8 tiles"),
         Case("playouts: held -1", call(held=-1, bag=28), ValueError, "holds -1"),
         Case("playouts: a bag of 5000", call(bag=5000), ValueError, "the bag 5000"),
@@ -196,6 +205,44 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
                     where = f"bag {situation.bag_count} plies {plies} {move}"
                     mismatches.append(f"{where}: kernel {value}, reference {expected}")
         assert len(encode_moves(candidates)) >= 3 * len(candidates)
+    return count, mismatches
+
+
+def blank_workload(games: int = 2, deals: int = 1, *, reference: bool = True) -> tuple[int, list[str]]:
+    """Kernel playouts of ``deals`` deals per position in which the opponent holds every blank not seen
+    (one or both) and, in a second draw of each, our refill after the candidate starts with one, next to
+    the reference's: (playouts, mismatches). A rack with blanks is searched in phases
+    (engine/csrc/reply.c's blanks_begin) with lists and shared lines of their own, and random draws
+    rarely put both blanks on one rack."""
+    lexicon = english()
+    count = 0
+    mismatches = []
+    for index, situation in enumerate(positions(lexicon, range(games), every=5)):
+        if BLANK not in situation.unseen or situation.bag_count < 2:
+            continue
+        equity, kernel, simulator = kernel_and_reference(situation, index)
+        candidates = [*equity.best(situation, 3), *equity.best(situation, 1)]
+        draws = []
+        for _ in range(deals):
+            theirs, bag, weight = simulator._deal(situation)
+            held, rest = theirs.bag_tiles(), [*bag]
+            for at in range(len(held)):  # each blank of the bag takes the place of one of the opponent's tiles
+                if held[at] != BLANK and BLANK in rest:
+                    rest[rest.index(BLANK)], held[at] = held[at], BLANK
+            draws.append((Rack.from_bag_tiles(situation.rules.alphabet, held), rest, weight))
+            if BLANK in bag:  # the dealt bag with a blank first: our refill takes it
+                at = bag.index(BLANK)
+                draws.append((theirs, [BLANK, *bag[:at], *bag[at + 1 :]], weight))
+        rows = kernel.run(candidates, draws)
+        model = equity._model(situation.rules)
+        for (rack, tiles, _), row in zip(draws, rows, strict=True):
+            count += len(row)
+            if not reference:
+                continue
+            for move, value in zip(candidates, row, strict=True):
+                expected = simulator._play_out(situation, move, rack, list(tiles), model)
+                if value != expected:
+                    mismatches.append(f"bag {situation.bag_count} rack {rack.text()} {move}: {value} != {expected}")
     return count, mismatches
 
 

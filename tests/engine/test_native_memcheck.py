@@ -78,8 +78,8 @@ def test_the_native_module_is_clean_under_memcheck(tmp_path: Path) -> None:
     sizes = {int(size) for size in found[4].split(",")}
     assert sizes >= set(range(1, 7)) and found[5] == "across and down" and int(found[6]) > 0, done.stdout[-2000:]
     assert "hostile cases done" in done.stdout and "fuzz: " in done.stdout
-    played = re.search(r"playouts: (\d+) played, hostile cases done", done.stdout)
-    assert played and int(played[1]) >= 30, done.stdout[-2000:]
+    played = re.search(r"playouts: (\d+) played, (\d+) with blanks on the racks, hostile cases done", done.stdout)
+    assert played and int(played[1]) >= 30 and int(played[2]) >= 20, done.stdout[-2000:]
     endgame = re.search(r"endgame: hostile cases, fuzz .*'placement': (\d+).*, (\d+) real endgames", done.stdout)
     assert endgame and int(endgame[1]) > 0 and int(endgame[2]) == 4, done.stdout[-2000:]
 

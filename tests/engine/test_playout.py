@@ -24,7 +24,7 @@ from engine.rack import Rack
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
 from engine.tiles import BLANK
-from tests.engine.playout_cases import english, kernel_and_reference, odd_candidates, positions
+from tests.engine.playout_cases import blank_workload, english, kernel_and_reference, odd_candidates, positions
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
@@ -217,3 +217,11 @@ def test_blanks_on_either_rack_play_out_as_in_the_pure_python_reference(monkeypa
                 assert found == [expected], (side, situation.rack.text())
                 checked[side] += 1
     assert checked["theirs"] >= 20 and checked["ours"] >= 10, checked
+
+
+def test_racks_with_blanks_play_out_as_in_the_reference() -> None:
+    """The opponent holding both blanks (or the one not seen) and our refill starting with one: a rack with
+    blanks is searched in phases, its moves without a blank first (engine/csrc/reply.c's blanks_begin),
+    with their own left parts and shared lines; the values are the reference's."""
+    count, mismatches = blank_workload(games=4, deals=6)
+    assert count >= 500 and not mismatches, mismatches[:5]
