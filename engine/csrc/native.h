@@ -242,7 +242,9 @@ struct TopK {
     int blank_stride;
     int full;
     /* when set (the playout kernel's replies): the most a leave of each size is worth, so that a word
-     * found is offered only when its score with the best leave of its size can enter the list */
+     * found is offered only when its score with the best leave of its size can enter the list (in the
+     * second search of a rack with blanks, reply.c's blanks_end: the most a leave that keeps fewer blanks
+     * than the rack is worth) */
     const double *max_kept;
     /* when set (the playout kernel's replies): kept_value holds NaN for a value not yet worked out, which
      * kept_exact(kept_memo, index) works out (keptvalues.c) */

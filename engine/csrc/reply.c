@@ -303,7 +303,8 @@ void blanks_begin(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *
 /* After the search of blanks_begin's `first`: its best in r->top, k->search set up for the whole rack
  * again, and r's bounds those of the moves that play a blank: their leaves keep fewer blanks than the
  * rack (values->max_used), so that most of the rack's moves with a blank are not searched when a blank
- * is worth more kept. The best of the two searches is the whole search's best. */
+ * is worth more kept, and the words found are offered under the same bound. The best of the two searches
+ * is the whole search's best. */
 void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *first, Reply *r) {
     search_setup(k, grid, hand, &r->top);
     if (first->top.count) {
@@ -313,6 +314,9 @@ void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *fi
     for (int n = 0; n <= size; n++) {
         r->leave_after[n] = r->weight * r->values->max_used[size - n];
     }
+    /* a word found is offered on the same terms (below_top): with a blank on it, its leave keeps fewer
+     * blanks than the rack; without one, the first search had it already */
+    r->top.max_kept = r->values->max_used;
 }
 
 /* Equity.best(situation, 1)[0] with tiles in the bag: search_reply's best placement (with blanks on the
