@@ -320,7 +320,8 @@ class Simulator:
                 if not len(racks[side]) and not bag:  # this reply went out: the game ends
                     other = 2 * racks[1 - side].points()
                     return spread + other if side == 0 else spread - other
-                kept_values[side] = weight * model.value(left)
+                if ply + 2 >= plies:  # this side's last reply: the horizon values what it keeps
+                    kept_values[side] = weight * model.value(left)
             return spread + kept_values[0] - kept_values[1]
         finally:
             for _ in range(placed):

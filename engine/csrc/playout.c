@@ -101,14 +101,17 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
             best_move(k, grid, ntiles, hand, other, bag_left(bag), all & ~changed, &reply);
         }
         double weight = leave_weight(bag_left(bag));
+        int last = ply + 2 >= k->plies;  /* this side's last reply: the horizon values what it keeps */
         Hand kept;
-        ntiles += apply(grid, hand, bag, &reply, &kept);
+        ntiles += apply(grid, hand, bag, &reply, last ? &kept : NULL);
         spread += side == 0 ? reply.score : -reply.score;
         if (hand->size == 0 && bag_left(bag) == 0) {  /* this reply went out: the game ends */
             int twice = 2 * hand_points(k, other);
             return (double)(side == 0 ? spread + twice : spread - twice);
         }
-        kept_values[side] = weight * hand_leave(k, &kept);
+        if (last) {
+            kept_values[side] = weight * hand_leave(k, &kept);
+        }
         if (ply + 1 < k->plies && reply.kind == KIND_PLACE) {  /* the next reply is searched on this board */
             changed |= cross_update(k, grid, k->work, reply.tiles, reply.n);
         }
