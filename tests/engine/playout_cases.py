@@ -23,7 +23,7 @@ from engine.dawg import Dawg
 from engine.game import Game
 from engine.leavetable import LearnedLeave
 from engine.move import Move, Pass, Swap
-from engine.playout import NativePlayouts, encode_moves
+from engine.playout import Draw, NativePlayouts, encode_moves
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.simulation import SimSettings, Simulator
@@ -194,16 +194,9 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
         dealt = [simulator._deal(situation) for _ in range(draws)]
         plies = 2 + index % 3  # deeper playouts too: their later replies on boards of their own
         rows = kernel.run(candidates, dealt, plies)
-        model = equity._model(situation.rules)
-        for (theirs, bag, _), row in zip(dealt, rows, strict=True):
-            count += len(row)
-            if not reference:
-                continue
-            for move, value in zip(candidates, row, strict=True):
-                expected = simulator._play_out(situation, move, theirs, list(bag), model, plies)
-                if value != expected:
-                    where = f"bag {situation.bag_count} plies {plies} {move}"
-                    mismatches.append(f"{where}: kernel {value}, reference {expected}")
+        count += sum(len(row) for row in rows)
+        if reference:
+            mismatches += _mismatches(equity, simulator, situation, candidates, dealt, rows, plies)
         assert len(encode_moves(candidates)) >= 3 * len(candidates)
     return count, mismatches
 
@@ -234,16 +227,26 @@ def blank_workload(games: int = 2, deals: int = 1, *, reference: bool = True) ->
                 at = bag.index(BLANK)
                 draws.append((theirs, [BLANK, *bag[:at], *bag[at + 1 :]], weight))
         rows = kernel.run(candidates, draws)
-        model = equity._model(situation.rules)
-        for (rack, tiles, _), row in zip(draws, rows, strict=True):
-            count += len(row)
-            if not reference:
-                continue
-            for move, value in zip(candidates, row, strict=True):
-                expected = simulator._play_out(situation, move, rack, list(tiles), model)
-                if value != expected:
-                    mismatches.append(f"bag {situation.bag_count} rack {rack.text()} {move}: {value} != {expected}")
+        count += sum(len(row) for row in rows)
+        if reference:
+            mismatches += _mismatches(equity, simulator, situation, candidates, draws, rows)
     return count, mismatches
+
+
+def _mismatches(
+    equity: Equity, simulator: Simulator, situation: Situation, candidates: list[Move], draws: list[Draw],
+    rows: list[list[float]], plies: int = 2,
+) -> list[str]:  # fmt: skip
+    """Where the kernel's ``rows`` (one per draw) differ from the reference's playouts of the same draws."""
+    model = equity._model(situation.rules)
+    found = []
+    for (theirs, bag, _), row in zip(draws, rows, strict=True):
+        for move, value in zip(candidates, row, strict=True):
+            expected = simulator._play_out(situation, move, theirs, list(bag), model, plies)
+            if value != expected:
+                where = f"bag {situation.bag_count} rack {theirs.text()} plies {plies} {move}"
+                found.append(f"{where}: kernel {value}, reference {expected}")
+    return found
 
 
 def kernel_and_reference(situation: Situation, seed: int) -> tuple[Equity, NativePlayouts, Simulator]:
