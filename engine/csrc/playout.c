@@ -274,6 +274,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     int8_t *grids = NULL;
     Hand *mine = NULL;
     int *order = NULL, *group = NULL, *members = NULL;  /* the candidates by the tiles they keep */
+    uint32_t *touched = NULL;  /* per candidate: the lines its tiles may have changed (cross_update's) */
     double *values = NULL;
     Bag bag = {NULL, 0, 0, 0};
     k.search = PyMem_Malloc(sizeof(Search));
@@ -339,11 +340,12 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     order = PyMem_Calloc((size_t)ncand, sizeof(int));
     group = PyMem_Calloc((size_t)ncand, sizeof(int));
     members = PyMem_Calloc((size_t)ncand, sizeof(int));
+    touched = PyMem_Calloc((size_t)ncand, sizeof(uint32_t));
     values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
     bag.cap = (size_t)bag_size + (size_t)(plies + 1) * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
     bag.tiles = PyMem_Malloc(sizeof(int32_t) * bag.cap);
     if (plays == NULL || crosses == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL ||
-        order == NULL || group == NULL || members == NULL) {
+        order == NULL || group == NULL || members == NULL || touched == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -364,7 +366,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         }
         crosses[c] = *k.work;
         if (plays[c].kind == KIND_PLACE) {
-            cross_update(&k, grids + (size_t)c * SQUARES, &crosses[c], plays[c].tiles, plays[c].n);
+            touched[c] = cross_update(&k, grids + (size_t)c * SQUARES, &crosses[c], plays[c].tiles, plays[c].n);
         }
     }
     if (ntiles > 0 && bag_size > 0) {
@@ -374,13 +376,13 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
             PyErr_NoMemory();
             goto done;
         }
-        share_prepare(&k, k.share, k.work, grids, crosses, ncand);
+        share_prepare(&k, k.share, k.work, grids, crosses, touched, ncand);
         k.ours = share_new(ncand);
         if (k.ours == NULL) {
             PyErr_NoMemory();
             goto done;
         }
-        share_prepare(&k, k.ours, k.work, grids, crosses, ncand);
+        share_copy_prepared(k.ours, k.share, ncand);  /* the same position and candidates */
     }
     /* the candidates that keep the same tiles (so the same rack for our reply on every draw) one after
      * the other: group[c] the first of them, members[g] how many */
@@ -446,6 +448,7 @@ done:
     PyMem_Free(order);
     PyMem_Free(group);
     PyMem_Free(members);
+    PyMem_Free(touched);
     PyMem_Free(k.position);
     share_free(k.ours);
     PyMem_Free(bag.tiles);

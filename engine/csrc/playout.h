@@ -265,7 +265,9 @@ static inline double part_cut(const Reply *r, const Anchor *heap, int n) {
 typedef struct Share Share;
 Share *share_new(int ncand);
 void share_free(Share *share);
-void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses, int ncand);
+void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
+                   const uint32_t *touched, int ncand);
+void share_copy_prepared(Share *to, const Share *from, int ncand);
 void share_next_draw(Share *share);
 uint32_t share_changed(const Share *share, int candidate);
 const char *share_line(const Share *share, int l, const int **anchors, int *count);
