@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import native
@@ -54,6 +54,9 @@ class NativePlayouts:
     situation: Situation
     player: Equity
     leave: Any  # the C side's LeaveTable
+    #: the moves of the last call and their flat form: a simulation asks for the same candidates in every
+    #: call until one is dropped, so they are encoded once (the same Move objects, checked one by one)
+    _encoded: list[tuple[list[Move], array[int]]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def for_situation(cls, situation: Situation, player: Equity) -> NativePlayouts | None:
@@ -83,13 +86,23 @@ class NativePlayouts:
         rules = situation.rules
         result = native._module().playouts(
             native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
-            list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
+            list(situation.rack.counts), situation.rack.blanks, self._encode(moves), len(moves), flat,
             held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies,
         )  # fmt: skip
         values = array("d")
         values.frombytes(result)
         width = len(moves)
         return [values[i * width : (i + 1) * width].tolist() for i in range(len(draws))]
+
+    def _encode(self, moves: Sequence[Move]) -> array[int]:
+        """``encode_moves(moves)``, kept from the last call when it had the same moves."""
+        if self._encoded:
+            last, flat = self._encoded[0]
+            if len(last) == len(moves) and all(a is b for a, b in zip(last, moves, strict=True)):
+                return flat
+        flat = encode_moves(moves)
+        self._encoded[:] = [(list(moves), flat)]
+        return flat
 
 
 __all__ = ["Draw", "NativePlayouts", "encode_moves"]

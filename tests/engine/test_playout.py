@@ -225,3 +225,21 @@ def test_racks_with_blanks_play_out_as_in_the_reference() -> None:
     with their own left parts and shared lines; the values are the reference's."""
     count, mismatches = blank_workload(games=4, deals=6)
     assert count >= 500 and not mismatches, mismatches[:5]
+
+
+def test_one_kernel_gives_each_call_the_values_of_its_own_moves() -> None:
+    """The candidates' flat form is kept from the call before only when the moves are the same objects."""
+    situation = situations()[9]
+    equity = Equity()
+    kernel = NativePlayouts.for_situation(situation, equity)
+    assert kernel is not None
+    moves = equity.best(situation, 6)
+    simulator = Simulator(equity, SimSettings(), rng=random.Random(9))
+    dealt = [simulator._deal(situation) for _ in range(2)]
+    fresh = [NativePlayouts.for_situation(situation, equity) for _ in range(4)]
+    assert all(k is not None for k in fresh)
+    for call, chosen in enumerate((moves, list(moves), moves[2:], moves[:1] + moves[3:])):
+        other = fresh[call]
+        assert other is not None
+        assert kernel.run(chosen, dealt) == other.run(chosen, dealt)
+        assert kernel.run(list(reversed(chosen)), dealt) == [row[::-1] for row in other.run(chosen, dealt)]
