@@ -188,7 +188,8 @@ class Simulator:
             len(stats), z=settings.z, tolerance=settings.win_tolerance if by_wins else settings.tolerance
         )
         playouts = 0  # candidate playouts counted: the candidates in the running, summed over iterations
-        while iterations < limit and playouts < settings.max_playouts and sum(s.alive for s in stats) > 1:
+        alive = len(stats)  # the candidates still in the running
+        while iterations < limit and playouts < settings.max_playouts and alive > 1:
             if iterations and self.clock() - started >= settings.seconds:
                 break
             size = min(batch, limit - iterations)
@@ -216,7 +217,8 @@ class Simulator:
                 if iterations >= settings.min_iterations:
                     for index in stop.dropped([index for index, _ in metrics]):
                         stats[index].alive = False
-                if sum(s.alive for s in stats) <= 1 or playouts >= settings.max_playouts:
+                        alive -= 1
+                if alive <= 1 or playouts >= settings.max_playouts:
                     break
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins, playouts=playouts)
@@ -253,7 +255,8 @@ class Simulator:
         unseen = list(situation.unseen)
         self.rng.shuffle(unseen)
         held = max(0, len(unseen) - situation.bag_count)
-        theirs = _draw(Rack.from_codes(situation.rules.alphabet, []), unseen, held)
+        theirs = Rack.from_bag_tiles(situation.rules.alphabet, unseen[:held])
+        del unseen[:held]
         return theirs, unseen, 1.0
 
     def _every_rack(self, situation: Situation) -> list[tuple[Rack, list[int], float]] | None:
