@@ -126,10 +126,11 @@ class NativeSession:
         if not draws:
             return []
         result = self.made.run(flat_draws(draws, self.held, self.bag), array("i", playing))
-        values = array("d")
-        values.frombytes(result)
+        unpacked = array("d")
+        unpacked.frombytes(result)
+        values = unpacked.tolist()
         width = len(playing)
-        return [values[i * width : (i + 1) * width].tolist() for i in range(len(draws))]
+        return [values[i * width : (i + 1) * width] for i in range(len(draws))]
 
 
 __all__ = ["Draw", "NativePlayouts", "NativeSession", "encode_moves", "flat_draws"]
