@@ -88,7 +88,8 @@ class NativePlayouts:
 
     def session(self, moves: Sequence[Move], held: int, bag: int, plies: int = 2) -> NativeSession:
         """The kernel set up once for ``moves`` and draws of ``held`` tiles for the opponent and ``bag`` in the
-        bag: each ``NativeSession.run`` plays draws for some of the moves, as ``run`` would for them."""
+        bag: each ``NativeSession.run`` plays draws for some of the moves, as ``run`` would for them, on the
+        board and rack as they are now (the session keeps a copy)."""
         situation = self.situation
         rules = situation.rules
         made = native._module().playout_session(
