@@ -81,12 +81,22 @@ class PairedStop:
         if len(alive) < 2:
             return []
         leader = self.leader(alive)
+        if self.iterations < 2 or not self.weight:  # difference's infinite error, as it gives it
+            pairs = ((index, self.difference(index, leader)) for index in alive if index != leader)
+            return [index for index, (mean, error) in pairs if mean + self.z * error <= self.tolerance]
+        # difference(index, leader) for each, its terms that do not depend on the index worked out once
+        weight, sums, products, iterations = self.weight, self.sums, self.products, self.iterations
+        lead, lead_square = sums[leader], products[leader][leader]
+        effective = max(weight * weight / self.weight_squares, 1.0)
         found = []
         for index in alive:
             if index == leader:
                 continue
-            mean, error = self.difference(index, leader)
-            if mean + self.z * error <= self.tolerance:
+            mean = (sums[index] - lead) / weight
+            cross = products[index][leader] if index < leader else products[leader][index]
+            second = (products[index][index] + lead_square - 2 * cross) / weight
+            variance = max(0.0, second - mean * mean) * iterations / (iterations - 1)
+            if mean + self.z * math.sqrt(variance / effective) <= self.tolerance:
                 found.append(index)
         return found
 

@@ -73,12 +73,7 @@ class NativePlayouts:
             return []
         held = len(draws[0][0])
         bag = len(draws[0][1])
-        flat = array("i")
-        for theirs, tiles, _ in draws:
-            if len(theirs) != held or len(tiles) != bag:
-                raise EngineError("every draw of a batch must give the opponent and the bag the same number of tiles")
-            flat.extend(theirs.bag_tiles())
-            flat.extend(tiles)
+        flat = flat_draws(draws, held, bag)
         situation = self.situation
         rules = situation.rules
         result = native._module().playouts(
@@ -91,5 +86,52 @@ class NativePlayouts:
         width = len(moves)
         return [values[i * width : (i + 1) * width].tolist() for i in range(len(draws))]
 
+    def session(self, moves: Sequence[Move], held: int, bag: int, plies: int = 2) -> NativeSession:
+        """The kernel set up once for ``moves`` and draws of ``held`` tiles for the opponent and ``bag`` in the
+        bag: each ``NativeSession.run`` plays draws for some of the moves, as ``run`` would for them, on the
+        board and rack as they are now (the session keeps a copy)."""
+        situation = self.situation
+        rules = situation.rules
+        made = native._module().playout_session(
+            native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
+            list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), held, bag,
+            self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies,
+        )  # fmt: skip
+        return NativeSession(made, held, bag)
 
-__all__ = ["Draw", "NativePlayouts", "encode_moves"]
+
+def flat_draws(draws: Sequence[Draw], held: int, bag: int) -> array[int]:
+    """The draws in the kernel's flat form (per draw the opponent's tiles, then the bag's), each of ``held``
+    and ``bag`` tiles (EngineError otherwise)."""
+    flat = array("i")
+    for theirs, tiles, _ in draws:
+        if len(theirs) != held or len(tiles) != bag:
+            raise EngineError("every draw of a batch must give the opponent and the bag the same number of tiles")
+        flat.extend(theirs.bag_tiles())
+        flat.extend(tiles)
+    return flat
+
+
+@dataclass(frozen=True)
+class NativeSession:
+    """The kernel of one position and its candidates kept between calls (``NativePlayouts.session``): a
+    simulation under a time budget plays one draw a call, and the set-up is made once."""
+
+    made: Any  # the C side's PlayoutSession
+    held: int
+    bag: int
+
+    def run(self, draws: Sequence[Draw], playing: Sequence[int]) -> list[list[float]]:
+        """The value of each candidate of ``playing`` (indices into the session's moves; columns) in each draw
+        (rows), as ``NativePlayouts.run`` gives them for those moves."""
+        if not draws:
+            return []
+        result = self.made.run(flat_draws(draws, self.held, self.bag), array("i", playing))
+        unpacked = array("d")
+        unpacked.frombytes(result)
+        values = unpacked.tolist()
+        width = len(playing)
+        return [values[i * width : (i + 1) * width] for i in range(len(draws))]
+
+
+__all__ = ["Draw", "NativePlayouts", "NativeSession", "encode_moves", "flat_draws"]

@@ -23,8 +23,9 @@ limit the choice is the same on every machine (the arena plays that way).
 
 ``_play_out`` is the readable reference. When the C extension is built and the leave model is a
 learned table, ``engine.playout`` plays the same playouts in C, a batch of draws per call (one draw
-per call under a time budget, so that the clock is still read before every iteration); the values,
-and so the statistics, pruning and choice, are the same.
+per call under a time budget, so that the clock is still read before every iteration; the kernel's
+set-up for the position and the candidates is made once, ``NativeSession``); the values, and so the
+statistics, pruning and choice, are the same.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from engine.confidence import PairedStop, metric
 from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap, kept
-from engine.playout import NativePlayouts
+from engine.playout import NativePlayouts, NativeSession
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation, leave_weight
@@ -188,7 +189,9 @@ class Simulator:
             len(stats), z=settings.z, tolerance=settings.win_tolerance if by_wins else settings.tolerance
         )
         playouts = 0  # candidate playouts counted: the candidates in the running, summed over iterations
-        while iterations < limit and playouts < settings.max_playouts and sum(s.alive for s in stats) > 1:
+        alive = len(stats)  # the candidates still in the running
+        session: NativeSession | None = None  # the kernel set up once for every candidate (at the first call)
+        while iterations < limit and playouts < settings.max_playouts and alive > 1:
             if iterations and self.clock() - started >= settings.seconds:
                 break
             size = min(batch, limit - iterations)
@@ -202,7 +205,10 @@ class Simulator:
                 row = [self._play_out(situation, entry.move, theirs, list(bag), model, plies) for _, entry in playing]
                 rows = [row]
             else:
-                rows = kernel.run([entry.move for _, entry in playing], dealt, plies)
+                if session is None:
+                    held, bag_size = len(dealt[0][0]), len(dealt[0][1])
+                    session = kernel.session([entry.move for entry in stats], held, bag_size, plies)
+                rows = session.run(dealt, [index for index, _ in playing])
             for (_, _, weight), row in zip(dealt, rows, strict=True):
                 metrics = []
                 for (index, entry), value in zip(playing, row, strict=True):
@@ -216,7 +222,8 @@ class Simulator:
                 if iterations >= settings.min_iterations:
                     for index in stop.dropped([index for index, _ in metrics]):
                         stats[index].alive = False
-                if sum(s.alive for s in stats) <= 1 or playouts >= settings.max_playouts:
+                        alive -= 1
+                if alive <= 1 or playouts >= settings.max_playouts:
                     break
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins, playouts=playouts)
@@ -253,7 +260,8 @@ class Simulator:
         unseen = list(situation.unseen)
         self.rng.shuffle(unseen)
         held = max(0, len(unseen) - situation.bag_count)
-        theirs = _draw(Rack.from_codes(situation.rules.alphabet, []), unseen, held)
+        theirs = Rack.from_bag_tiles(situation.rules.alphabet, unseen[:held])
+        del unseen[:held]
         return theirs, unseen, 1.0
 
     def _every_rack(self, situation: Situation) -> list[tuple[Rack, list[int], float]] | None:

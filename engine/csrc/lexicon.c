@@ -287,6 +287,7 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
     self->nnodes = nnodes;
     edges_fill(self, edges);
     anagrams_free(self);  /* the words changed */
+    self->patches++;
     result = Py_None;
     Py_INCREF(result);
 done:

@@ -290,6 +290,10 @@ static PyMethodDef methods[] = {
      "playouts(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, draws, held, bag, swap_cost, "
      "swap_min_bag, endgame_width, plies=2) -> bytes of doubles: the simulation's playouts (see "
      "engine/csrc/playout.c) with `plies` replies after each candidate, one value per (draw, candidate)."},
+    {"playout_session", (PyCFunction)(void (*)(void))playout_session, METH_VARARGS | METH_KEYWORDS,
+     "playout_session(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, held, bag, swap_cost, "
+     "swap_min_bag, endgame_width, plies=2) -> PlayoutSession: playouts' set-up made once; its run(draws, "
+     "playing) plays draws for the candidates playing (see engine/csrc/playoutsession.c)."},
     {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
      "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "
      "max_depth, max_nodes, clock, deadline, table_bits) -> (move, value, depth, complete, nodes): the exact "
@@ -310,7 +314,8 @@ static struct PyModuleDef module = {
 #endif
 
 PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&LexiconType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&LeaveTableType) < 0) {
+    if (PyType_Ready(&LexiconType) < 0 || PyType_Ready(&RulesType) < 0 || PyType_Ready(&LeaveTableType) < 0 ||
+        PyType_Ready(&SessionType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);

@@ -74,6 +74,7 @@ typedef struct {
     int letters;
     Anagrams *anagrams;   /* built when a playout first needs it (NULL: not yet) */
     int anagrams_failed;  /* the length for which it could not be built (0: none) */
+    long patches;         /* how many times it was patched (a PlayoutSession refuses a patched lexicon) */
 } LexiconObject;
 
 /* anagrams.c */
@@ -368,6 +369,9 @@ PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept
 
 /* playout.c */
 PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs);
+/* playoutsession.c */
+extern PyTypeObject SessionType;
+PyObject *playout_session(PyObject *module, PyObject *args, PyObject *kwargs);
 /* endgame.c */
 PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs);
 

@@ -123,7 +123,7 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
  * Reading the arguments.
  */
 
-static int read_ints(PyObject *object, Py_buffer *view, const char *what) {
+int read_ints(PyObject *object, Py_buffer *view, const char *what) {
     if (PyObject_GetBuffer(object, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
         return -1;
     }
@@ -212,6 +212,254 @@ static int read_candidates(const int32_t *flat, Py_ssize_t len, const Search *s,
     return 0;
 }
 
+/* ------------------------------------------------------------------------------------------------
+ * A call's state: what does not depend on the draws (playouts_open), the draws played (playouts_play),
+ * freed (playouts_close). engine._native.playouts makes it for one call; a PlayoutSession keeps it
+ * for the calls of one simulation (playoutsession.c).
+ */
+
+void playouts_close(Playouts *p) {
+    Kernel *k = &p->k;
+    PyMem_Free(p->plays);
+    PyMem_Free(p->crosses);
+    PyMem_Free(p->grids);
+    PyMem_Free(p->mine);
+    PyMem_Free(p->touched);
+    PyMem_Free(p->order);
+    PyMem_Free(p->group);
+    PyMem_Free(p->place);
+    PyMem_Free(p->members);
+    PyMem_Free(p->bag.tiles);
+    PyMem_Free(k->work);
+    PyMem_Free(k->after);
+    PyMem_Free(k->position);
+    PyMem_Free(k->search);
+    PyMem_Free(k->kept);
+    PyMem_Free(k->lines);
+    PyMem_Free(k->anchors);
+    PyMem_Free(k->depth_bounds);
+    PyMem_Free(k->endgame_kept);
+    share_free(k->share);
+    share_free(k->ours);
+    left_parts_free(&k->lefts[0]);
+    left_parts_free(&k->lefts[1]);
+    memset(p, 0, sizeof *p);
+}
+
+int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTableObject *table, PyObject *grid,
+                  PyObject *counts, int blanks, const Py_buffer *moves_view, int ncand, int held, int bag_size,
+                  double swap_cost, int swap_min_bag, int endgame_width, int plies) {
+    memset(p, 0, sizeof *p);
+    if (plies < 2 || plies > MAX_PLIES) {
+        PyErr_Format(PyExc_ValueError, "%d plies: a playout plays 2 to %d replies", plies, MAX_PLIES);
+        return -1;
+    }
+    if (ncand < 1 || ncand > 1000 || swap_min_bag < 0 || endgame_width < 1 || endgame_width > 100000) {
+        PyErr_Format(PyExc_ValueError, "%d candidates (1 to 1000), swap_min_bag %d, endgame_width %d", ncand,
+                     swap_min_bag, endgame_width);
+        return -1;
+    }
+    if (table->letters != rules->letters || table->letters != lex->letters) {
+        PyErr_Format(PyExc_ValueError, "the leave table has %d letters, the ruleset %d, the lexicon %d",
+                     table->letters, rules->letters, lex->letters);
+        return -1;
+    }
+    if (held < 0 || held > rules->rack_size || bag_size < 0 || bag_size > MAX_WIDTH) {
+        PyErr_Format(PyExc_ValueError, "the opponent holds %d tiles (racks hold %d) and the bag %d (at most %d)", held,
+                     rules->rack_size, bag_size, MAX_WIDTH);
+        return -1;
+    }
+    if (swap_cost != swap_cost) {
+        PyErr_SetString(PyExc_ValueError, "swap_cost is not a number");
+        return -1;
+    }
+    Kernel *k = &p->k;
+    k->lex = lex;
+    k->rules = rules;
+    k->table = table;
+    k->swap_cost = swap_cost;
+    k->swap_min_bag = swap_min_bag;
+    k->endgame_width = endgame_width;
+    k->plies = plies;
+    p->ncand = ncand;
+    p->held = held;
+    p->bag_size = bag_size;
+    k->search = PyMem_Malloc(sizeof(Search));
+    k->kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
+    k->lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
+    k->anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
+    k->depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
+    k->endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
+    k->work = PyMem_Malloc(sizeof(Cross));
+    k->position = PyMem_Malloc(sizeof(Cross));
+    k->after = PyMem_Malloc(sizeof(Cross));
+    left_parts_init(&k->lefts[0]);
+    left_parts_init(&k->lefts[1]);
+    if (k->search == NULL || k->kept == NULL || k->lines == NULL || k->anchors == NULL || k->depth_bounds == NULL ||
+        k->endgame_kept == NULL || k->work == NULL || k->after == NULL || k->position == NULL) {
+        PyErr_NoMemory();
+        goto failed;
+    }
+    k->search->out.data = NULL;
+    k->memo[0].kept = k->kept;
+    k->memo[1].kept = k->kept + ((size_t)1 << rules->rack_size);
+    if (prepare_search(k->search, lex, rules, grid, counts, blanks, NULL, &p->ntiles) < 0) {
+        goto failed;
+    }
+    memcpy(&k->base, k->search, sizeof(Search));
+    k->anagrams = lexicon_anagrams(lex, rules->rack_size);
+    for (int i = 0; i < rules->letters; i++) {
+        p->rack.counts[i] = k->base.counts0[i];
+    }
+    p->rack.blanks = k->base.blanks0;
+    p->rack.size = k->base.rack_len;
+    p->plays = PyMem_Calloc((size_t)ncand, sizeof(Play));
+    p->crosses = PyMem_Malloc((size_t)ncand * sizeof(Cross));
+    p->grids = PyMem_Malloc((size_t)ncand * SQUARES);
+    p->mine = PyMem_Calloc((size_t)ncand, sizeof(Hand));
+    p->touched = PyMem_Calloc((size_t)ncand, sizeof(uint32_t));
+    p->order = PyMem_Calloc((size_t)ncand, sizeof(int));
+    p->group = PyMem_Calloc((size_t)ncand, sizeof(int));
+    p->place = PyMem_Calloc((size_t)ncand, sizeof(int));
+    p->members = PyMem_Calloc((size_t)ncand, sizeof(int));
+    p->bag.cap = (size_t)bag_size + (size_t)(plies + 1) * MAX_RACK;  /* the bag grows by one playout's swaps at most */
+    p->bag.tiles = PyMem_Malloc(sizeof(int32_t) * p->bag.cap);
+    if (p->plays == NULL || p->crosses == NULL || p->grids == NULL || p->mine == NULL || p->touched == NULL ||
+        p->order == NULL || p->group == NULL || p->place == NULL || p->members == NULL || p->bag.tiles == NULL) {
+        PyErr_NoMemory();
+        goto failed;
+    }
+    if (read_candidates(moves_view->buf, moves_view->len / 4, &k->base, &p->rack, p->plays, ncand) < 0) {
+        goto failed;
+    }
+    cross_fill(k, k->base.grid, k->work);
+    *k->position = *k->work;
+    for (int c = 0; c < ncand; c++) {
+        const Play *play = &p->plays[c];
+        int8_t *board = p->grids + (size_t)c * SQUARES;
+        memcpy(board, k->base.grid, SQUARES);
+        p->mine[c] = p->rack;
+        for (int i = 0; i < play->n; i++) {
+            int tile = play->kind == KIND_PLACE ? play->tiles[3 * i + 2] : play->tiles[i];
+            hand_take(&p->mine[c], tile);
+            if (play->kind == KIND_PLACE) {
+                board[play->tiles[3 * i] * SIZE + play->tiles[3 * i + 1]] = (int8_t)tile;
+            }
+        }
+        p->crosses[c] = *k->work;
+        if (play->kind == KIND_PLACE) {
+            p->touched[c] = cross_update(k, board, &p->crosses[c], play->tiles, play->n);
+        }
+    }
+    if (p->ntiles > 0 && bag_size > 0) {
+        /* with tiles on the board, the opponent's replies are shared between the candidates of a draw */
+        k->share = share_new(ncand);
+        k->ours = share_new(ncand);
+        if (k->share == NULL || k->ours == NULL) {
+            PyErr_NoMemory();
+            goto failed;
+        }
+        share_prepare(k, k->share, k->work, p->grids, p->crosses, p->touched, ncand);
+        share_copy_prepared(k->ours, k->share, ncand);  /* the same position and candidates */
+    }
+    k->cross = k->work;
+    return 0;
+failed:
+    playouts_close(p);
+    return -1;
+}
+
+/* The number of whole draws in `draws` (n tiles), each checked; -1 with an exception set. */
+Py_ssize_t playouts_draws(const Playouts *p, const int32_t *draws, Py_ssize_t n) {
+    int letters = p->k.rules->letters;
+    Py_ssize_t width = (Py_ssize_t)p->held + p->bag_size;
+    if (width == 0 ? n != 0 : n % width != 0) {
+        PyErr_Format(PyExc_ValueError, "%zd drawn tiles are not whole draws of %zd tiles", n, width);
+        return -1;
+    }
+    Py_ssize_t iterations = width ? n / width : 0;
+    for (Py_ssize_t it = 0; it < iterations; it++) {
+        int drawn_blanks = 0;
+        for (Py_ssize_t i = it * width; i < (it + 1) * width; i++) {
+            if (!valid_bag_tile(draws[i], letters)) {
+                PyErr_Format(PyExc_ValueError, "draw %zd holds tile %d, not a tile of this alphabet", it, draws[i]);
+                return -1;
+            }
+            drawn_blanks += draws[i] == -1;
+        }
+        /* no rack of the playout can then hold more blanks than a rack the generator accepts */
+        if (drawn_blanks + p->rack.blanks > MAX_BLANKS) {
+            PyErr_Format(PyExc_ValueError, "draw %zd holds %d blanks besides the rack's %d (at most %d in all)", it,
+                         drawn_blanks, p->rack.blanks, MAX_BLANKS);
+            return -1;
+        }
+    }
+    return iterations;
+}
+
+/* Play the `iterations` draws (checked by playouts_draws) for the candidates `playing` (nplaying distinct
+ * indices, checked): values[it * nplaying + j] is candidate playing[j]'s value in draw it. Returns -1
+ * (no exception set) when memory ran out. */
+int playouts_play(Playouts *p, const int32_t *draws, Py_ssize_t iterations, const int *playing, int nplaying,
+                  double *values) {
+    Kernel *k = &p->k;
+    /* the candidates that keep the same tiles (so the same rack for our reply on every draw) one after
+     * the other: group[c] the first of them playing, members[group[c]] how many; place[c] c's column */
+    for (int j = 0; j < nplaying; j++) {
+        int c = playing[j];
+        p->place[c] = j;
+        p->group[c] = c;
+        p->members[c] = 0;
+        for (int i = 0; i < j; i++) {
+            int d = playing[i];
+            if (p->mine[d].blanks == p->mine[c].blanks && p->mine[d].size == p->mine[c].size &&
+                memcmp(p->mine[d].counts, p->mine[c].counts, sizeof p->mine[c].counts) == 0) {
+                p->group[c] = p->group[d];
+                break;
+            }
+        }
+        p->members[p->group[c]]++;
+    }
+    int placed = 0;
+    for (int j = 0; j < nplaying; j++) {
+        for (int i = j; p->group[playing[j]] == playing[j] && i < nplaying; i++) {
+            if (p->group[playing[i]] == playing[j]) {
+                p->order[placed++] = playing[i];
+            }
+        }
+    }
+    Py_ssize_t width = (Py_ssize_t)p->held + p->bag_size;
+    int8_t grid_now[SQUARES];
+    k->failed = 0;
+    for (Py_ssize_t it = 0; it < iterations && !k->failed; it++) {
+        const int32_t *d = draws + it * width;
+        Hand theirs;
+        memset(&theirs, 0, sizeof theirs);
+        for (int i = 0; i < p->held; i++) {
+            hand_add(&theirs, d[i]);
+        }
+        if (k->share != NULL) {
+            share_next_draw(k->share);
+        }
+        for (int at = 0; at < nplaying && !k->failed; at++) {
+            int c = p->order[at];  /* each playout stands alone: the order changes no value */
+            k->changed = k->share != NULL ? share_changed(k->share, c) : 0;
+            k->ours_on = k->ours != NULL && p->members[p->group[c]] > 1;
+            if (k->ours_on && p->group[c] == c) {
+                share_next_draw(k->ours);  /* a new rack for our reply */
+            }
+            memcpy(p->bag.tiles, d + p->held, sizeof(int32_t) * (size_t)p->bag_size);
+            p->bag.len = (size_t)p->bag_size;
+            p->bag.front = 0;
+            memcpy(grid_now, p->grids + (size_t)c * SQUARES, SQUARES);
+            *k->work = p->crosses[c];
+            values[it * nplaying + p->place[c]] =
+                play_out(k, grid_now, p->ntiles, &p->plays[c], p->mine[c], theirs, &p->bag);
+        }
+    }
+    return k->failed ? -1 : 0;
+}
+
 PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "leave", "grid", "counts", "blanks", "candidates", "ncandidates",
@@ -228,38 +476,6 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
                                      &endgame_width, &plies)) {
         return NULL;
     }
-    if (plies < 2 || plies > MAX_PLIES) {
-        PyErr_Format(PyExc_ValueError, "%d plies: a playout plays 2 to %d replies", plies, MAX_PLIES);
-        return NULL;
-    }
-    if (ncand < 1 || ncand > 1000 || swap_min_bag < 0 || endgame_width < 1 || endgame_width > 100000) {
-        PyErr_Format(PyExc_ValueError, "%d candidates (1 to 1000), swap_min_bag %d, endgame_width %d", ncand,
-                     swap_min_bag, endgame_width);
-        return NULL;
-    }
-    if (table->letters != rules->letters || table->letters != lex->letters) {
-        PyErr_Format(PyExc_ValueError, "the leave table has %d letters, the ruleset %d, the lexicon %d",
-                     table->letters, rules->letters, lex->letters);
-        return NULL;
-    }
-    if (held < 0 || held > rules->rack_size || bag_size < 0 || bag_size > MAX_WIDTH) {
-        PyErr_Format(PyExc_ValueError, "the opponent holds %d tiles (racks hold %d) and the bag %d (at most %d)", held,
-                     rules->rack_size, bag_size, MAX_WIDTH);
-        return NULL;
-    }
-    if (swap_cost != swap_cost) {
-        PyErr_SetString(PyExc_ValueError, "swap_cost is not a number");
-        return NULL;
-    }
-    Kernel k;
-    memset(&k, 0, sizeof k);
-    k.lex = lex;
-    k.rules = rules;
-    k.table = table;
-    k.swap_cost = swap_cost;
-    k.swap_min_bag = swap_min_bag;
-    k.endgame_width = endgame_width;
-    k.plies = plies;
     Py_buffer moves_view, draws_view;
     if (read_ints(moves_obj, &moves_view, "candidates") < 0) {
         return NULL;
@@ -269,195 +485,36 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     PyObject *result = NULL;
-    Play *plays = NULL;
-    Cross *crosses = NULL;  /* per candidate: the cross-checks of the board after it */
-    int8_t *grids = NULL;
-    Hand *mine = NULL;
-    int *order = NULL, *group = NULL, *members = NULL;  /* the candidates by the tiles they keep */
     double *values = NULL;
-    Bag bag = {NULL, 0, 0, 0};
-    k.search = PyMem_Malloc(sizeof(Search));
-    k.kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
-    k.lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
-    k.anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
-    k.depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
-    k.endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
-    k.work = PyMem_Malloc(sizeof(Cross));
-    k.position = PyMem_Malloc(sizeof(Cross));
-    k.after = PyMem_Malloc(sizeof(Cross));
-    if (k.search == NULL || k.kept == NULL || k.lines == NULL || k.anchors == NULL || k.depth_bounds == NULL ||
-        k.endgame_kept == NULL || k.work == NULL || k.after == NULL || k.position == NULL) {
-        PyErr_NoMemory();
+    int *playing = NULL;
+    Playouts p;
+    if (playouts_open(&p, lex, rules, table, grid, counts, blanks, &moves_view, ncand, held, bag_size, swap_cost,
+                      swap_min_bag, endgame_width, plies) < 0) {
+        goto released;
+    }
+    Py_ssize_t iterations = playouts_draws(&p, draws_view.buf, draws_view.len / 4);
+    if (iterations < 0) {
         goto done;
     }
-    k.search->out.data = NULL;
-    left_parts_init(&k.lefts[0]);
-    left_parts_init(&k.lefts[1]);
-    k.memo[0].kept = k.kept;
-    k.memo[1].kept = k.kept + ((size_t)1 << rules->rack_size);
-    int ntiles;
-    if (prepare_search(k.search, lex, rules, grid, counts, blanks, NULL, &ntiles) < 0) {
-        goto done;
-    }
-    memcpy(&k.base, k.search, sizeof(Search));
-    k.anagrams = lexicon_anagrams(lex, rules->rack_size);
-    Hand rack;
-    memset(&rack, 0, sizeof rack);
-    for (int i = 0; i < rules->letters; i++) {
-        rack.counts[i] = k.base.counts0[i];
-    }
-    rack.blanks = k.base.blanks0;
-    rack.size = k.base.rack_len;
-    const int32_t *draws = draws_view.buf;
-    Py_ssize_t ndraws = draws_view.len / 4;
-    Py_ssize_t width = (Py_ssize_t)held + bag_size;
-    if (width == 0 ? ndraws != 0 : ndraws % width != 0) {
-        PyErr_Format(PyExc_ValueError, "%zd drawn tiles are not whole draws of %zd tiles", ndraws, width);
-        goto done;
-    }
-    Py_ssize_t iterations = width ? ndraws / width : 0;
-    for (Py_ssize_t it = 0; it < iterations; it++) {
-        int drawn_blanks = 0;
-        for (Py_ssize_t i = it * width; i < (it + 1) * width; i++) {
-            if (!valid_bag_tile(draws[i], rules->letters)) {
-                PyErr_Format(PyExc_ValueError, "draw %zd holds tile %d, not a tile of this alphabet", it, draws[i]);
-                goto done;
-            }
-            drawn_blanks += draws[i] == -1;
-        }
-        /* no rack of the playout can then hold more blanks than a rack the generator accepts */
-        if (drawn_blanks + rack.blanks > MAX_BLANKS) {
-            PyErr_Format(PyExc_ValueError, "draw %zd holds %d blanks besides the rack's %d (at most %d in all)", it,
-                         drawn_blanks, rack.blanks, MAX_BLANKS);
-            goto done;
-        }
-    }
-    plays = PyMem_Calloc((size_t)ncand, sizeof(Play));
-    crosses = PyMem_Malloc((size_t)ncand * sizeof(Cross));
-    grids = PyMem_Malloc((size_t)ncand * SQUARES);
-    mine = PyMem_Calloc((size_t)ncand, sizeof(Hand));
-    order = PyMem_Calloc((size_t)ncand, sizeof(int));
-    group = PyMem_Calloc((size_t)ncand, sizeof(int));
-    members = PyMem_Calloc((size_t)ncand, sizeof(int));
     values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
-    bag.cap = (size_t)bag_size + (size_t)(plies + 1) * MAX_RACK;  /* the bag grows by the swaps of one playout at most */
-    bag.tiles = PyMem_Malloc(sizeof(int32_t) * bag.cap);
-    if (plays == NULL || crosses == NULL || grids == NULL || mine == NULL || values == NULL || bag.tiles == NULL ||
-        order == NULL || group == NULL || members == NULL) {
+    playing = PyMem_Malloc(sizeof(int) * (size_t)ncand);
+    if (values == NULL || playing == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    if (read_candidates(moves_view.buf, moves_view.len / 4, &k.base, &rack, plays, ncand) < 0) {
-        goto done;
-    }
-    cross_fill(&k, k.base.grid, k.work);
-    *k.position = *k.work;
     for (int c = 0; c < ncand; c++) {
-        memcpy(grids + (size_t)c * SQUARES, k.base.grid, SQUARES);
-        mine[c] = rack;
-        for (int i = 0; i < plays[c].n; i++) {
-            int tile = plays[c].kind == KIND_PLACE ? plays[c].tiles[3 * i + 2] : plays[c].tiles[i];
-            hand_take(&mine[c], tile);
-            if (plays[c].kind == KIND_PLACE) {
-                grids[(size_t)c * SQUARES + plays[c].tiles[3 * i] * SIZE + plays[c].tiles[3 * i + 1]] = (int8_t)tile;
-            }
-        }
-        crosses[c] = *k.work;
-        if (plays[c].kind == KIND_PLACE) {
-            cross_update(&k, grids + (size_t)c * SQUARES, &crosses[c], plays[c].tiles, plays[c].n);
-        }
+        playing[c] = c;
     }
-    if (ntiles > 0 && bag_size > 0) {
-        /* with tiles on the board, the opponent's replies are shared between the candidates of a draw */
-        k.share = share_new(ncand);
-        if (k.share == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        share_prepare(&k, k.share, k.work, grids, crosses, ncand);
-        k.ours = share_new(ncand);
-        if (k.ours == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        share_prepare(&k, k.ours, k.work, grids, crosses, ncand);
-    }
-    /* the candidates that keep the same tiles (so the same rack for our reply on every draw) one after
-     * the other: group[c] the first of them, members[g] how many */
-    int placed = 0;
-    for (int c = 0; c < ncand; c++) {
-        group[c] = c;
-        for (int d = 0; d < c; d++) {
-            if (mine[d].blanks == mine[c].blanks && mine[d].size == mine[c].size &&
-                memcmp(mine[d].counts, mine[c].counts, sizeof mine[c].counts) == 0) {
-                group[c] = d;
-                break;
-            }
-        }
-        members[group[c]]++;
-    }
-    for (int c = 0; c < ncand; c++) {
-        for (int d = c; group[c] == c && d < ncand; d++) {
-            if (group[d] == c) {
-                order[placed++] = d;
-            }
-        }
-    }
-    k.cross = k.work;
-    int8_t grid_now[SQUARES];
-    for (Py_ssize_t it = 0; it < iterations && !k.failed; it++) {
-        const int32_t *d = draws + it * width;
-        Hand theirs;
-        memset(&theirs, 0, sizeof theirs);
-        for (int i = 0; i < held; i++) {
-            hand_add(&theirs, d[i]);
-        }
-        if (k.share != NULL) {
-            share_next_draw(k.share);
-        }
-        for (int at = 0; at < ncand && !k.failed; at++) {
-            int c = order[at];  /* each playout stands alone: the order changes no value */
-            k.changed = k.share != NULL ? share_changed(k.share, c) : 0;
-            k.ours_on = k.ours != NULL && members[group[c]] > 1;
-            if (k.ours_on && group[c] == c) {
-                share_next_draw(k.ours);  /* a new rack for our reply */
-            }
-            memcpy(bag.tiles, d + held, sizeof(int32_t) * (size_t)bag_size);
-            bag.len = (size_t)bag_size;
-            bag.front = 0;
-            memcpy(grid_now, grids + (size_t)c * SQUARES, SQUARES);
-            *k.work = crosses[c];
-            values[it * ncand + c] = play_out(&k, grid_now, ntiles, &plays[c], mine[c], theirs, &bag);
-        }
-    }
-    if (k.failed) {
+    if (playouts_play(&p, draws_view.buf, iterations, playing, ncand, values) < 0) {
         PyErr_NoMemory();
         goto done;
     }
     result = PyBytes_FromStringAndSize((const char *)values, (Py_ssize_t)(sizeof(double) * (size_t)(iterations * ncand)));
 done:
+    playouts_close(&p);
+released:
     PyMem_Free(values);
-    PyMem_Free(plays);
-    PyMem_Free(crosses);
-    PyMem_Free(k.work);
-    PyMem_Free(k.after);
-    PyMem_Free(grids);
-    PyMem_Free(mine);
-    PyMem_Free(order);
-    PyMem_Free(group);
-    PyMem_Free(members);
-    PyMem_Free(k.position);
-    share_free(k.ours);
-    PyMem_Free(bag.tiles);
-    PyMem_Free(k.search);
-    PyMem_Free(k.kept);
-    PyMem_Free(k.lines);
-    PyMem_Free(k.anchors);
-    PyMem_Free(k.depth_bounds);
-    PyMem_Free(k.endgame_kept);
-    share_free(k.share);
-    left_parts_free(&k.lefts[0]);
-    left_parts_free(&k.lefts[1]);
+    PyMem_Free(playing);
     PyBuffer_Release(&moves_view);
     PyBuffer_Release(&draws_view);
     return result;

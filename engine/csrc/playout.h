@@ -121,6 +121,31 @@ typedef struct {
     size_t front;
 } Bag;
 
+/* What a kernel call keeps that does not depend on the draws (playout.c's playouts_open): the position,
+ * each candidate's board, its cross-checks and the rack it keeps, the shared lines. */
+typedef struct {
+    Kernel k;
+    int ncand, held, bag_size, ntiles;
+    Hand rack;
+    Play *plays;
+    Cross *crosses;      /* per candidate: the cross-checks of the board after it */
+    int8_t *grids;       /* per candidate: the board after it */
+    Hand *mine;          /* per candidate: the rack it keeps */
+    uint32_t *touched;   /* per candidate: the lines its tiles may have changed (cross_update's) */
+    int *order, *group, *members, *place;  /* playouts_play's: the candidates played by the tiles they keep */
+    Bag bag;
+} Playouts;
+
+/* playout.c */
+int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTableObject *table, PyObject *grid,
+                  PyObject *counts, int blanks, const Py_buffer *moves_view, int ncand, int held, int bag_size,
+                  double swap_cost, int swap_min_bag, int endgame_width, int plies);
+Py_ssize_t playouts_draws(const Playouts *p, const int32_t *draws, Py_ssize_t n);
+int playouts_play(Playouts *p, const int32_t *draws, Py_ssize_t iterations, const int *playing, int nplaying,
+                  double *values);
+void playouts_close(Playouts *p);
+int read_ints(PyObject *object, Py_buffer *view, const char *what);
+
 /* What a leave counts for in a move played with `bag` tiles in the bag (engine.strategy.leave_weight). */
 static inline double leave_weight(int bag) {
     return bag >= 7 ? 1.0 : bag / 7.0;
@@ -265,7 +290,9 @@ static inline double part_cut(const Reply *r, const Anchor *heap, int n) {
 typedef struct Share Share;
 Share *share_new(int ncand);
 void share_free(Share *share);
-void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses, int ncand);
+void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
+                   const uint32_t *touched, int ncand);
+void share_copy_prepared(Share *to, const Share *from, int ncand);
 void share_next_draw(Share *share);
 uint32_t share_changed(const Share *share, int candidate);
 const char *share_line(const Share *share, int l, const int **anchors, int *count);

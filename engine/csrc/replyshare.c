@@ -113,10 +113,12 @@ static int line_differs(const int8_t *grid_a, const Cross *a, const int8_t *grid
     return 0;
 }
 
-/* The lines (bit view * SIZE + line) that differ between the two boards. */
-uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b) {
+/* The lines among `lines` (bit view * SIZE + line) that differ between the two boards. */
+static uint32_t lines_changed_among(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b,
+                                    uint32_t lines) {
     uint32_t changed = 0;
-    for (int l = 0; l < LINES; l++) {
+    for (; lines; lines &= lines - 1) {
+        int l = LOWEST(lines);
         if (line_differs(grid_a, a, grid_b, b, l / SIZE, l % SIZE)) {
             changed |= 1u << l;
         }
@@ -124,10 +126,16 @@ uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_
     return changed;
 }
 
+/* The lines (bit view * SIZE + line) that differ between the two boards. */
+uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_b, const Cross *b) {
+    return lines_changed_among(grid_a, a, grid_b, b, (1u << LINES) - 1);
+}
+
 /* The position's board's lines (k->base's grid, its cross-checks `cross`) and, for each of the ncand
- * candidates' boards (grids[c], crosses[c]), the lines that differ from them. */
+ * candidates' boards (grids[c], crosses[c]), the lines that differ from them: only lines in touched[c]
+ * can (cross_update's lines of the candidate's tiles). */
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
-                   int ncand) {
+                   const uint32_t *touched, int ncand) {
     Search *s = k->search;
     memcpy(s, &k->base, sizeof(Search));
     s->cross_allowed = cross->allowed;
@@ -143,8 +151,17 @@ void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *gr
         share->count[l] = n;
     }
     for (int c = 0; c < ncand; c++) {
-        share->changed[c] = lines_changed(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c]);
+        share->changed[c] = lines_changed_among(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c],
+                                                touched[c]);
     }
+}
+
+/* `to` (share_new's, for as many candidates) prepared as share_prepare prepared `from`. */
+void share_copy_prepared(Share *to, const Share *from, int ncand) {
+    memcpy(to->prepared, from->prepared, sizeof to->prepared);
+    memcpy(to->count, from->count, sizeof to->count);
+    memcpy(to->anchors, from->anchors, sizeof to->anchors);
+    memcpy(to->changed, from->changed, sizeof(uint32_t) * (size_t)ncand);
 }
 
 /* Shared line l of the slot of `lines`, set up for this draw: its anchors' bounds for the rack (r), by

@@ -84,11 +84,14 @@ def playout_cases() -> list[Case]:
     good = array("i", [0, 2, 4, 7, 7, a, 7, 8, t])  # 8H AT
     draws = array("i", [a] * 7 + list(range(20)))  # the opponent's rack, then 20 bag tiles
 
-    def call(**changes: object) -> Callable[[], object]:
+    def given(**changes: object) -> dict[str, Any]:
         arguments: dict[str, Any] = {"lexicon": native.lexicon(lexicon), "rules": native.rules(EN), "leave": table}
         arguments |= {"grid": empty_grid(), "counts": counts, "blanks": 0, "candidates": good, "ncandidates": 1}
         arguments |= {"draws": draws, "held": 7, "bag": 20, "swap_cost": 0.0, "swap_min_bag": 7, "endgame_width": 12}
-        arguments |= changes
+        return arguments | changes
+
+    def call(**changes: object) -> Callable[[], object]:
+        arguments = given(**changes)
         return lambda: c.playouts(**arguments)
 
     occupied = empty_grid()
@@ -153,7 +156,73 @@ def playout_cases() -> list[Case]:
         Case("playouts: a rack of 8", call(counts=[8] + [0] * 25), ValueError, "a rack of 8 tiles"),
         Case("playouts: a board of 14 rows", call(grid=empty_grid()[:-1]), ValueError, f"list of {SIZE} rows"),
         Case("playouts: no arguments", c.playouts, TypeError, ""),
+        *session_cases(given, draws, moves),
     ]
+
+
+def session_cases(
+    given: Callable[..., dict[str, Any]], draws: array[int], moves: Callable[..., array[int]]
+) -> list[Case]:
+    """Bad arguments for ``playout_session`` and its ``run``: ``given`` gives the good ``playouts`` call's
+    arguments with some changed, and a session takes them all but ``draws``."""
+    c = module()
+    a, t = EN.alphabet.code("A"), EN.alphabet.code("T")
+    two = moves(0, 2, 4, 7, 7, a, 7, 8, t, 0, 1, 2, 7, 7, a)  # 8H AT, 8H A
+
+    def session(**changes: object) -> Any:
+        arguments = given(**changes)
+        del arguments["draws"]
+        return c.playout_session(**arguments)
+
+    def run(tiles: object = draws, playing: object = None, **changes: object) -> Callable[[], object]:
+        return lambda: session(**changes).run(tiles, array("i", [0]) if playing is None else playing)
+
+    def patched() -> object:
+        child, mask, ends = fanned_out(words_from=2, letters=26)
+        lexicon = c.Lexicon(child, mask, ends, 26)
+        opened = session(lexicon=lexicon)
+        lexicon.patch(child, mask, ends, len(child), array("I"))  # the same words, its DAWG made again
+        return opened.run(draws, array("i", [0]))
+
+    second = run(playing=array("i", [1]), candidates=two, ncandidates=2)
+    return [
+        Case("session: the valid run", lambda: _expect_values(run()), ValueError, "^ran$"),
+        Case("session: two candidates, the second", lambda: _expect_values(second), ValueError, "^ran$"),
+        Case("session: 1 ply", run(plies=1), ValueError, "1 plies"),
+        Case("session: 0 candidates", run(ncandidates=0), ValueError, "0 candidates"),
+        Case("session: a taken square", run(candidates=moves(0, 1, 4, 7, 15, a)), ValueError, "off the board"),
+        Case("session: held 8", run(held=8, bag=19), ValueError, "holds 8 tiles"),
+        Case("session: swap_cost NaN", run(swap_cost=float("nan")), ValueError, "not a number"),
+        Case("session: a board of 14 rows", run(grid=empty_grid()[:-1]), ValueError, f"list of {SIZE} rows"),
+        Case("session: a draw cut short", run(draws[:-1]), ValueError, "not whole draws of 27"),
+        Case("session: a drawn tile 26", run(array("i", [*draws[:-1], 26])), ValueError, "tile 26"),
+        Case("session: 8 blanks drawn", run(array("i", [-1] * 8 + list(range(19)))), ValueError, "8 blanks"),
+        Case("session: draws a list", run(list(draws)), TypeError, ""),
+        Case("session: candidate 1 of 1", run(playing=array("i", [1])), ValueError, "candidate 1 is not one"),
+        Case("session: candidate -1", run(playing=array("i", [-1])), ValueError, "candidate -1 is not one"),
+        Case(
+            "session: a candidate twice",
+            run(playing=array("i", [1, 1]), candidates=two, ncandidates=2),
+            ValueError,
+            "named twice",
+        ),
+        Case("session: none playing", run(playing=array("i")), ValueError, "0 candidates playing"),
+        Case("session: more playing than made", run(playing=array("i", [0, 0])), ValueError, "2 candidates playing"),
+        Case("session: playing a list", run(playing=[0]), TypeError, ""),
+        Case("session: playing array('q')", run(playing=array("q", [0])), TypeError, r"playing must be an array"),
+        Case("session: no draws", lambda: _expect_none(run(array("i"))), ValueError, "^no values$"),
+        Case("session: a patched lexicon", patched, ValueError, "patched after the session"),
+        Case("session: no arguments", c.playout_session, TypeError, ""),
+        Case("session: run without arguments", lambda: session().run(), TypeError, ""),
+    ]
+
+
+def _expect_none(call: Callable[[], object]) -> None:
+    """A run of no draws: no values, then a ValueError('no values') the case expects."""
+    result = call()
+    if result != b"":
+        raise AssertionError(f"{result!r} for no draws")
+    raise ValueError("no values")
 
 
 def fanned_out(words_from: int, letters: int = 25) -> tuple[array[int], array[int], array[int]]:
@@ -181,7 +250,8 @@ def _expect_values(call: Callable[[], object]) -> None:
 
 
 def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple[int, list[str]]:
-    """Kernel playouts next to the reference's over positions of seeded games: (playouts, mismatches).
+    """Kernel playouts next to the reference's over positions of seeded games, and the same in a session:
+    (playouts, mismatches).
     ``reference=False`` plays the kernel's only (the memory checker's run: tests/engine/test_playout.py
     compares the two, and under valgrind the reference's Python costs several times the kernel)."""
     lexicon = english()
@@ -195,6 +265,11 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
         plies = 2 + index % 3  # deeper playouts too: their later replies on boards of their own
         rows = kernel.run(candidates, dealt, plies)
         count += sum(len(row) for row in rows)
+        # the same draws one by one in a session, for every other candidate (a simulation's runs)
+        session = kernel.session(candidates, len(dealt[0][0]), len(dealt[0][1]), plies)
+        playing = list(range(len(candidates) - 1, -1, -2))
+        if [session.run([draw], playing)[0] for draw in dealt] != [[row[i] for i in playing] for row in rows]:
+            mismatches.append(f"bag {situation.bag_count} plies {plies}: a session's values are not the call's")
         if reference:
             mismatches += _mismatches(equity, simulator, situation, candidates, dealt, rows, plies)
         assert len(encode_moves(candidates)) >= 3 * len(candidates)

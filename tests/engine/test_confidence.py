@@ -66,3 +66,28 @@ def test_by_wins_equal_win_shares_go_by_value() -> None:
     assert metric(12.0, 1.0, by_wins=True) == 1.0 + 12.0 * WIN_TIEBREAK
     assert metric(12.0, 1.0, by_wins=False) == 12.0
     assert metric(30.0, 0.5, by_wins=True) < metric(-30.0, 1.0, by_wins=True)
+
+
+def test_dropped_is_the_rule_on_each_difference() -> None:
+    """``dropped`` works the differences out in one pass; it drops exactly those ``difference`` condemns."""
+    rng = random.Random(29)
+    for case in range(200):
+        count = rng.randint(2, 7)
+        stop = PairedStop(count, z=rng.choice([0.0, 1.0, 3.0]), tolerance=rng.choice([0.0, 0.5, 2.0]))
+        shift = [rng.uniform(-3, 3) for _ in range(count)]
+        for _ in range(rng.randint(0, 30)):
+            luck = rng.gauss(0, 10)
+            values = [(i, luck + shift[i] + rng.gauss(0, 1 + case % 3)) for i in range(count)]
+            stop.add(values, rng.choice([1.0, 0.5, 3.0]))
+        alive = sorted(rng.sample(range(count), rng.randint(1, count)))
+        if len(alive) < 2:
+            assert stop.dropped(alive) == []
+            continue
+        leader = stop.leader(alive)
+        expected = []
+        for index in alive:
+            if index != leader:
+                mean, error = stop.difference(index, leader)
+                if mean + stop.z * error <= stop.tolerance:
+                    expected.append(index)
+        assert stop.dropped(alive) == expected, case

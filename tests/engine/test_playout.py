@@ -225,3 +225,35 @@ def test_racks_with_blanks_play_out_as_in_the_reference() -> None:
     with their own left parts and shared lines; the values are the reference's."""
     count, mismatches = blank_workload(games=4, deals=6)
     assert count >= 500 and not mismatches, mismatches[:5]
+
+
+def test_a_session_gives_the_values_of_a_call_with_the_candidates_playing() -> None:
+    """Any candidates of the session's, in any order, on draws given over several runs: the values of
+    ``NativePlayouts.run`` with those moves (two of the moves keep the same tiles: our reply shared)."""
+    for index in (4, 21, 33):
+        situation = situations()[index]
+        equity, kernel, simulator = kernel_and_reference(situation, index)
+        moves = [*equity.best(situation, 5), *odd_candidates(situation), *equity.best(situation, 1)]
+        dealt = [simulator._deal(situation) for _ in range(3)]
+        session = kernel.session(moves, len(dealt[0][0]), len(dealt[0][1]), plies=2 + index % 3)
+        for playing in (range(len(moves)), [len(moves) - 1, 0, 2], [1], [0, len(moves) - 1]):
+            expected = kernel.run([moves[i] for i in playing], dealt, plies=2 + index % 3)
+            assert session.run(dealt, list(playing)) == expected, (index, playing)
+            assert [session.run([draw], list(playing))[0] for draw in dealt] == expected
+        assert session.run([], [0]) == []
+        with pytest.raises(Exception, match="same number of tiles"):
+            session.run([(dealt[0][0], dealt[0][1][:-1], 1.0)], [0])
+
+
+def test_a_simulation_under_a_time_budget_is_the_same_with_the_kernel_and_without() -> None:
+    """One draw a call (the session's runs) when the budget is timed: a clock that never moves."""
+    situation = situations()[12]
+    equity = Equity()
+    candidates = equity.best(situation, 5)
+    settings = SimSettings(max_iterations=30, seconds=100.0, min_iterations=8)
+    clock = lambda: 0.0  # noqa: E731 - never moves: the budget is never spent
+    simulators = [Simulator(equity, settings, rng=random.Random(12), clock=clock, native=u) for u in (True, False)]
+    results = [simulator.simulate(situation, candidates) for simulator in simulators]
+    fast, slow = ([(s.move, s.total, s.squares, s.wins, s.count, s.alive) for s in r.ranked] for r in results)
+    assert fast == slow and results[0].iterations == results[1].iterations
+    assert any(not entry.alive for entry in results[0].ranked)  # candidates dropped: runs with fewer playing
