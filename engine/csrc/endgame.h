@@ -173,6 +173,8 @@ typedef struct {
     int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
                         * searched (outreply.c) */
     uint64_t line_stamp[LINES];
+    uint64_t key_stamp[LINES];   /* the stamp at which each line's state was last hashed (linecache.c) */
+    uint64_t key_of[LINES], check_of[LINES];
     uint64_t next_stamp;
     struct {
         int line;

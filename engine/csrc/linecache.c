@@ -288,7 +288,13 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         }
         if (way < 0 && sv->use_memo) {
             /* the line changed since: a state with the same tiles and cross-checks may be kept all the same */
-            key = line_key(sv, index, &check);
+            if (sv->key_stamp[index] != stamp) {
+                /* worked out once per stamp: the other side often looks the line up at the same stamp */
+                sv->key_stamp[index] = stamp;
+                sv->key_of[index] = line_key(sv, index, &sv->check_of[index]);
+            }
+            key = sv->key_of[index];
+            check = sv->check_of[index];
             for (int w = 0; w < LINE_WAYS; w++) {
                 if (ways->key[w] == key && ways->check[w] == check && within(mover->counts, ways->slot[w].counts)) {
                     way = w;
