@@ -106,6 +106,14 @@ typedef struct {
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
 
+/* What one side's last look-up of the lines found (linecache.c): each line's stamp and way, the rack. */
+typedef struct {
+    int valid;
+    int8_t counts[RACK_SLOTS];
+    int8_t way[LINES];
+    uint64_t stamp[LINES];
+} LineSeen;
+
 /* A line state's moves kept in the line memo (linememo.c). */
 typedef struct {
     uint64_t key, check;       /* the state's two hashes (linecache.c's line_key) with the rack's; 0: none */
@@ -183,6 +191,7 @@ typedef struct {
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
+    LineSeen seen[2];            /* [side] */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
     /* at the root of an iteration: a move proved better than the one tried first (the last iteration's

@@ -274,12 +274,25 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
     uint32_t usable = 0;  /* worked out at the first line to generate */
     int missing[LINES], nmissing = 0;
     *most = 0;
+    /* a line whose stamp has not changed since the side's last look-up, with the same rack, has the same
+     * way: siblings share the mover's rack and most of their lines (only this side's look-ups change this
+     * side's ways) */
+    LineSeen *seen = &sv->seen[mover->side];
+    int same_rack = seen->valid && memcmp(seen->counts, mover->counts, sizeof(seen->counts)) == 0;
+    seen->valid = 0;
     /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
      * the processor's cache each, waited for together) and taken or generated after */
     for (int index = 0; index < LINES; index++) {
         LineWays *ways = &sv->lines[mover->side][index];
         uint64_t stamp = sv->line_stamp[index], key = 0, check = 0;
         int way = -1;
+        if (same_rack && seen->stamp[index] == stamp) {
+            way = seen->way[index];
+            *most += ways->slot[way].len;
+            ways->used[way] = sv->generations;
+            taken[index] = &ways->slot[way];
+            continue;
+        }
         for (int w = 0; w < LINE_WAYS; w++) {
             if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
                 way = w;
@@ -322,6 +335,8 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         }
         ways->used[way] = sv->generations;
         taken[index] = &ways->slot[way];
+        seen->stamp[index] = stamp;
+        seen->way[index] = (int8_t)way;
     }
     for (int i = 0; i < nmissing; i++) {
         int index = missing[i];
@@ -338,6 +353,8 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         *most += slot->len;
     }
+    memcpy(seen->counts, mover->counts, sizeof(seen->counts));
+    seen->valid = 1;
     return 0;
 }
 
