@@ -274,11 +274,11 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
     uint32_t usable = 0;  /* worked out at the first line to generate */
     int missing[LINES], nmissing = 0;
     *most = 0;
-    /* a line whose stamp has not changed since the side's last look-up, with the same rack, has the same
-     * way: siblings share the mover's rack and most of their lines (only this side's look-ups change this
-     * side's ways) */
+    /* a line whose stamp has not changed since the side's last look-up, for a rack that rack holds, has
+     * the same way (whose rack held that one): siblings share the mover's rack and most of their lines,
+     * and a node below has a smaller rack (only this side's look-ups change this side's ways) */
     LineSeen *seen = &sv->seen[mover->side];
-    int same_rack = seen->valid && memcmp(seen->counts, mover->counts, sizeof(seen->counts)) == 0;
+    int same_rack = seen->valid && within(mover->counts, seen->counts);
     seen->valid = 0;
     /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
      * the processor's cache each, waited for together) and taken or generated after */
