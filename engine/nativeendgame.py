@@ -30,6 +30,9 @@ from engine.rules import Ruleset
 #: log2 of the C transposition table's entries (56 bytes each: 2**20 is 56 MB, touched as used).
 TABLE_BITS = 20
 
+#: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 4 MB, and 9.4 MB of moves.
+MEMO_BITS = 17
+
 
 def solve_native(
     board: Board,
@@ -48,6 +51,8 @@ def solve_native(
     check_lines: bool = False,
     killers: bool = True,
     out_bound: bool = True,
+    line_memo: bool = True,
+    memo_bits: int = MEMO_BITS,
 ) -> EndgameResult:
     """``engine.endgame.solve`` in C; raises EngineError when the extension is not built and
     PositionError for racks no game has. The board is read, never changed. ``line_cache=False``
@@ -56,7 +61,10 @@ def solve_native(
     AssertionError where they differ (for the tests); it also compares every killer move replayed from
     another node with that generation. ``killers=False`` generates the moves of every node the
     remembered best move does not cut off (more work, the same value). ``out_bound=False`` searches every
-    move that leaves the other a reply going out (engine/csrc/outreply.c; more nodes, the same value)."""
+    move that leaves the other a reply going out (engine/csrc/outreply.c; more nodes, the same value).
+    ``line_memo=False`` generates again every line the line cache lacks, even one whose state (tiles,
+    cross-checks, rack) was generated before (engine/csrc/linememo.c; the same nodes, slower); ``memo_bits``: log2
+    of the states the memo keeps (4 to 22; 32 bytes each, and twice as many moves of 36 bytes)."""
     if native.NATIVE is None:
         raise EngineError(f"the native endgame is not available: {native.describe()}")
     for rack in (mine, theirs):
@@ -74,6 +82,7 @@ def solve_native(
         scoreless, rules.scoreless_turns_to_end, max_depth, -1 if max_nodes is None else max_nodes,
         clock if timed else None, started + seconds if timed else 0.0, table_bits,
         line_cache=line_cache, check_lines=check_lines, killers=killers, out_bound=out_bound,
+        line_memo=line_memo, memo_bits=memo_bits,
     )  # fmt: skip
     best: Move = Pass() if move is None else Placement(move[0], Direction(move[1]), move[2])
     return EndgameResult(best, value, depth, complete, nodes, clock() - started)
@@ -101,4 +110,4 @@ def solve_endgame(
     )
 
 
-__all__ = ["TABLE_BITS", "solve_endgame", "solve_native"]
+__all__ = ["MEMO_BITS", "TABLE_BITS", "solve_endgame", "solve_native"]

@@ -83,17 +83,46 @@ typedef struct {
     uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
 } CMove;
 
-/* The moves of one line of one view for one side, as generated for a rack on the line as it was at
- * `stamp` (see linecache.c). */
+/* The moves of one line of one view for one side, as generated for a rack (see linecache.c). */
 typedef struct {
-    uint64_t stamp;    /* 0: never generated */
-    long long used;    /* the solver's generation count when last taken */
     int8_t counts[RACK_SLOTS];
     CMove *moves;
     size_t len, cap;
 } LineSlot;
 
+#ifndef LINE_WAYS
+#define LINE_WAYS 8       /* states kept per line and side: the least recently taken one makes room */
+#endif
+
+/* The states of one line kept for one side: what names each way's state apart from its moves, so that a
+ * look-up reads a cache line or two of the processor, not one per way. */
+typedef struct {
+    uint64_t stamp[LINE_WAYS];  /* the line's stamp when the way was last taken (0: never generated) */
+    long long used[LINE_WAYS];  /* the solver's generation count when last taken */
+    uint64_t key[LINE_WAYS];    /* the line's state when generated (line_key; 0 when not worked out) */
+    uint64_t check[LINE_WAYS];
+    LineSlot slot[LINE_WAYS];
+} LineWays;
+
 #define LINES (2 * SIZE)  /* view * SIZE + line */
+
+/* What one side's last look-up of the lines found (linecache.c): each line's stamp and way, the rack. */
+typedef struct {
+    int valid;
+    int8_t counts[RACK_SLOTS];
+    int8_t way[LINES];
+    uint64_t stamp[LINES];
+} LineSeen;
+
+/* A line state's moves kept in the line memo (linememo.c). */
+typedef struct {
+    uint64_t key, check;       /* the state's two hashes (linecache.c's line_key) with the rack's; 0: none */
+    uint64_t start;            /* where its moves were written in the ring (counted from the first write) */
+    uint32_t len;
+} MemoEntry;
+
+#define MEMO_BITS 17  /* line states kept by default (linememo.c), 4 MB, and twice as many moves, 9.4 MB */
+#define MEMO_BITS_MAX 22
 #ifndef CROSS_WAYS
 #define CROSS_WAYS 4      /* cross-checks kept per square and view (crosscache.c) */
 #endif
@@ -105,10 +134,6 @@ typedef struct {
     uint32_t allowed;
     int sum;
 } CrossEntry;
-#ifndef LINE_WAYS
-#define LINE_WAYS 8       /* states kept per line and side: the least recently taken one makes room */
-#endif
-
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
     LexiconObject *lex;
@@ -147,9 +172,17 @@ typedef struct {
                         * generation */
     int use_killers;   /* 1: the move going out that cut off the last node of a depth is tried first at the
                         * next (killer.c) */
+    int use_memo;      /* 1: a line the cache lacks takes the moves of the same state from the line memo
+                        * (linememo.c) before it is generated again */
+    MemoEntry *memo;
+    uint64_t memo_mask;
+    CMove *pool;         /* a ring of pool_size moves */
+    uint64_t pool_size, pool_written;
     int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
                         * searched (outreply.c) */
     uint64_t line_stamp[LINES];
+    uint64_t key_stamp[LINES];   /* the stamp at which each line's state was last hashed (linecache.c) */
+    uint64_t key_of[LINES], check_of[LINES];
     uint64_t next_stamp;
     struct {
         int line;
@@ -157,7 +190,8 @@ typedef struct {
     } stamp_saved[MAX_DEPTH * LINES];
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
-    LineSlot lines[2][LINES][LINE_WAYS];  /* [side][view * SIZE + line][way] */
+    LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
+    LineSeen seen[2];            /* [side] */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
     /* at the root of an iteration: a move proved better than the one tried first (the last iteration's
@@ -224,6 +258,12 @@ static inline int move_played(const Solver *sv, const EMove *move) {
 }
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
+/* linememo.c */
+int memo_start(Solver *sv, int bits);
+void memo_free(Solver *sv);
+void memo_prefetch(const Solver *sv, const ERack *mover, uint64_t key);
+const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len);
+void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, const CMove *moves, size_t len);
 /* crosscache.c */
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* killer.c */

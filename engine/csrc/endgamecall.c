@@ -87,19 +87,19 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
                             "scoreless", "scoreless_to_end", "max_depth", "max_nodes", "clock", "deadline",
-                            "table_bits", "line_cache", "check_lines", "killers", "out_bound", NULL};
+                            "table_bits", "line_cache", "check_lines", "killers", "out_bound", "line_memo", "memo_bits", NULL};
     LexiconObject *lex;
     RulesObject *rules;
     PyObject *grid, *mine_counts, *theirs_counts, *clock;
     int mine_blanks, theirs_blanks, scoreless, scoreless_to_end, max_depth, table_bits;
-    int line_cache = 1, check_lines = 0, killers = 1, out_bound = 1;
+    int line_cache = 1, check_lines = 0, killers = 1, out_bound = 1, line_memo = 1, memo_bits = MEMO_BITS;
     long long max_nodes;
     double deadline;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|pppp:solve_endgame", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!OOiOiiiiLOdi|pppppi:solve_endgame", names, &LexiconType, &lex,
                                      &RulesType, &rules, &grid, &mine_counts, &mine_blanks, &theirs_counts,
                                      &theirs_blanks, &scoreless, &scoreless_to_end, &max_depth, &max_nodes, &clock,
                                      &deadline, &table_bits, &line_cache, &check_lines, &killers,
-                                     &out_bound)) {
+                                     &out_bound, &line_memo, &memo_bits)) {
         return NULL;
     }
     if (lex->letters != rules->letters) {
@@ -117,6 +117,10 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     if (table_bits < 4 || table_bits > TABLE_BITS_MAX) {
         PyErr_Format(PyExc_ValueError, "table_bits=%d must be 4 to %d", table_bits, TABLE_BITS_MAX);
+        return NULL;
+    }
+    if (memo_bits < 4 || memo_bits > MEMO_BITS_MAX) {
+        PyErr_Format(PyExc_ValueError, "memo_bits=%d must be 4 to %d", memo_bits, MEMO_BITS_MAX);
         return NULL;
     }
     if (clock != Py_None && !PyCallable_Check(clock)) {
@@ -145,6 +149,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->check_lines = check_lines;
     sv->use_killers = killers;
     sv->use_out_bound = out_bound;
+    sv->use_memo = line_cache && line_memo;
     Search *s = &sv->gen;
     bind_search(s, lex, rules);
     s->top = NULL;
@@ -159,6 +164,9 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     sv->table = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
     if (sv->table == NULL) {
         PyErr_NoMemory();
+        goto done;
+    }
+    if (sv->use_memo && memo_start(sv, memo_bits) < 0) {
         goto done;
     }
     sv->table_mask = ((uint64_t)1 << table_bits) - 1;
@@ -232,6 +240,7 @@ done:
     PyMem_Free(sv->keys);
     PyMem_Free(sv->table);
     lines_free(sv);
+    memo_free(sv);
     PyMem_Free(sv);
     return result;
 }

@@ -76,6 +76,42 @@ void lines_restore(Solver *sv, const EMove *move, int stamps) {
     }
 }
 
+/* The state of line `index` (view * SIZE + line) on the board as it is, its cross-checks brought up to
+ * date, hashed: its tiles, and each empty square's cross-check and cross word's points (what the
+ * generator finds on the line depends on nothing else but the rack; its anchors are the empty squares
+ * next to a tile along the line or with a word across, xsum >= 0). Never 0. */
+static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
+    int view = index / SIZE, line = index % SIZE;
+    int first = line_square(view, line, 0), stride = view == 0 ? 1 : SIZE;
+    const int8_t *grid = sv->gen.grid;
+    const uint32_t *allowed = sv->cross_allowed + view * SQUARES;
+    const int *sum = sv->cross_sum + view * SQUARES;
+    /* two hashes with other constants: both must match for two states to be taken for one (linememo.c) */
+    uint64_t h = 0x243F6A8885A308D3ull * (uint64_t)(index + 1), g = 0x13198A2E03707344ull * (uint64_t)(index + 1);
+    for (int p = 0, square = first; p < SIZE; p++, square += stride) {
+        int t = grid[square];
+        uint64_t v = t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u
+                                : ((uint64_t)allowed[square] << 32) | (uint64_t)(uint32_t)(sum[square] + 2) << 9;
+        h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 31;
+        g = (g + v) * 0xD6E8FEB86659FD93ull;
+        g ^= g >> 29;
+    }
+    *check = g;
+    return h | 1;
+}
+
+/* The letters of which the rack holds a tile (not the blanks). */
+static uint32_t rack_letters(const Solver *sv, const ERack *rack) {
+    uint32_t mask = 0;
+    for (int l = 0; l < sv->letters; l++) {
+        if (rack->counts[l]) {
+            mask |= 1u << l;
+        }
+    }
+    return mask;
+}
+
 /* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
  * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
 static int within(const int8_t *a, const int8_t *b) {
@@ -96,30 +132,32 @@ static int within(const int8_t *a, const int8_t *b) {
     return 1;
 }
 
-/* Generate line `index` (view * SIZE + line) for the rack loaded in the generator into `slot`, as
- * search.c's search_line does on the whole board; -1 (MemoryError set) when memory ran out. */
-static int generate_line(Solver *sv, LineSlot *slot, int index) {
-    Search *s = &sv->gen;
+/* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
+ * whole board; how many, or 0 when no anchor's cross-check allows a letter in `usable` (the line has no
+ * move for the rack). */
+static int fitting_anchors(const Solver *sv, int index, uint32_t usable, int *anchors) {
     int view = index / SIZE, line = index % SIZE;
-    slot->len = 0;
     uint32_t here = sv->occupied[view][line];
     uint32_t near = (here << 1) | (here >> 1) | (line > 0 ? sv->occupied[view][line - 1] : 0u) |
                     (line < SIZE - 1 ? sv->occupied[view][line + 1] : 0u);
     uint32_t bits = near & ~here & ((1u << SIZE) - 1);
-    if (!bits) {
-        return 0;
-    }
-    int anchors[SIZE], nanchors = 0;
-    uint32_t usable = s->blanks_left > 0 ? s->all_letters : s->rmask, fits = 0;
+    int nanchors = 0;
+    uint32_t fits = 0;
     while (bits) {
         int p = LOWEST(bits);
         bits &= bits - 1;
         anchors[nanchors++] = p;
         fits |= sv->cross_allowed[view * SQUARES + line_square(view, line, p)] & usable;
     }
-    if (!fits) {
-        return 0;
-    }
+    return fits ? nanchors : 0;
+}
+
+/* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
+ * generator into `slot`, as search.c's search_line does on the whole board; -1 (MemoryError set) when
+ * memory ran out. */
+static int generate_line(Solver *sv, LineSlot *slot, int index, const int *anchors, int nanchors) {
+    Search *s = &sv->gen;
+    int view = index / SIZE, line = index % SIZE;
     s->out.len = 0;
     prepare_line(s, sv->rules, view, line);
     int previous = -1;
@@ -182,39 +220,141 @@ int holds(const ERack *rack, const EMove *move) {
 /* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
  * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
  * many moves in all. -1 (MemoryError set) when memory ran out. */
+/* The `len` moves of the line memo in `slot`; -1 (MemoryError set) when memory ran out. */
+static int recalled(LineSlot *slot, const CMove *moves, size_t len) {
+    if (len > slot->cap) {
+        CMove *grown = GROWN_ARRAY(slot->moves, slot->cap, len, 64);
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        slot->moves = grown;
+    }
+    if (len > 0) {
+        memcpy(slot->moves, moves, len * sizeof(CMove));
+    }
+    slot->len = len;
+    return 0;
+}
+
+/* Line `index`'s moves for the mover in `slot` (whose stamp the caller sets): none when no anchor takes a
+ * tile of the rack, else the line memo's (linememo.c) when it has the line's state, else generated (and
+ * kept in the memo). `usable`: the letters the rack can put down; `loaded`: whether the generator holds
+ * the mover's rack (loaded here when it must generate). -1 (MemoryError set) when memory ran out. */
+static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index, uint32_t usable, uint64_t key,
+                      uint64_t check, int *loaded) {
+    int anchors[SIZE];
+    slot->len = 0;
+    int nanchors = fitting_anchors(sv, index, usable, anchors);
+    if (nanchors == 0) {
+        return 0;
+    }
+    if (sv->use_memo) {
+        size_t len;
+        const CMove *known = memo_find(sv, mover, key, check, &len);
+        if (known != NULL) {
+            return recalled(slot, known, len);
+        }
+    }
+    if (!*loaded) {
+        load_rack(&sv->gen, mover, sv->letters);
+        *loaded = 1;
+    }
+    if (generate_line(sv, slot, index, anchors, nanchors) < 0) {
+        return -1;
+    }
+    if (sv->use_memo) {
+        memo_keep(sv, mover, key, check, slot->moves, slot->len);
+    }
+    return 0;
+}
+
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most) {
-    Search *s = &sv->gen;
     int loaded = 0;
+    uint32_t usable = 0;  /* worked out at the first line to generate */
+    int missing[LINES], nmissing = 0;
     *most = 0;
+    /* a line whose stamp has not changed since the side's last look-up, for a rack that rack holds, has
+     * the same way (whose rack held that one): siblings share the mover's rack and most of their lines,
+     * and a node below has a smaller rack (only this side's look-ups change this side's ways) */
+    LineSeen *seen = &sv->seen[mover->side];
+    int same_rack = seen->valid && within(mover->counts, seen->counts);
+    seen->valid = 0;
+    /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
+     * the processor's cache each, waited for together) and taken or generated after */
     for (int index = 0; index < LINES; index++) {
-        LineSlot *ways = sv->lines[mover->side][index];
-        LineSlot *slot = NULL, *oldest = &ways[0];
+        LineWays *ways = &sv->lines[mover->side][index];
+        uint64_t stamp = sv->line_stamp[index], key = 0, check = 0;
+        int way = -1;
+        if (same_rack && seen->stamp[index] == stamp) {
+            way = seen->way[index];
+            *most += ways->slot[way].len;
+            ways->used[way] = sv->generations;
+            taken[index] = &ways->slot[way];
+            continue;
+        }
         for (int w = 0; w < LINE_WAYS; w++) {
-            if (ways[w].stamp == sv->line_stamp[index] && within(mover->counts, ways[w].counts)) {
-                slot = &ways[w];
+            if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
+                way = w;
                 break;
             }
-            if (ways[w].used < oldest->used) {
-                oldest = &ways[w];
+        }
+        if (way < 0 && sv->use_memo) {
+            /* the line changed since: a state with the same tiles and cross-checks may be kept all the same */
+            if (sv->key_stamp[index] != stamp) {
+                /* worked out once per stamp: the other side often looks the line up at the same stamp */
+                sv->key_stamp[index] = stamp;
+                sv->key_of[index] = line_key(sv, index, &sv->check_of[index]);
+            }
+            key = sv->key_of[index];
+            check = sv->check_of[index];
+            for (int w = 0; w < LINE_WAYS; w++) {
+                if (ways->key[w] == key && ways->check[w] == check && within(mover->counts, ways->slot[w].counts)) {
+                    way = w;
+                    ways->stamp[w] = stamp;
+                    break;
+                }
             }
         }
-        if (slot == NULL) {
-            if (!loaded) {
-                load_rack(s, mover, sv->letters);
-                loaded = 1;
+        if (way < 0) {
+            way = 0;
+            for (int w = 1; w < LINE_WAYS; w++) {
+                if (ways->used[w] < ways->used[way]) {
+                    way = w;
+                }
             }
-            slot = oldest;
-            slot->stamp = 0;
-            if (generate_line(sv, slot, index) < 0) {
-                return -1;
+            ways->stamp[way] = 0;
+            ways->key[way] = key;
+            ways->check[way] = check;
+            missing[nmissing++] = index;
+            if (sv->use_memo) {
+                memo_prefetch(sv, mover, key);
             }
-            slot->stamp = sv->line_stamp[index];
-            memcpy(slot->counts, mover->counts, sizeof(slot->counts));
+        } else {
+            *most += ways->slot[way].len;
         }
-        slot->used = sv->generations;
-        taken[index] = slot;
+        ways->used[way] = sv->generations;
+        taken[index] = &ways->slot[way];
+        seen->stamp[index] = stamp;
+        seen->way[index] = (int8_t)way;
+    }
+    for (int i = 0; i < nmissing; i++) {
+        int index = missing[i];
+        LineWays *ways = &sv->lines[mover->side][index];
+        LineSlot *slot = (LineSlot *)taken[index];
+        int way = (int)(slot - ways->slot);
+        if (usable == 0) {
+            usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : rack_letters(sv, mover);
+        }
+        if (line_ready(sv, mover, slot, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
+            return -1;
+        }
+        ways->stamp[way] = sv->line_stamp[index];
+        memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         *most += slot->len;
     }
+    memcpy(seen->counts, mover->counts, sizeof(seen->counts));
+    seen->valid = 1;
     return 0;
 }
 
@@ -233,12 +373,7 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     }
     EMove *out = sv->moves + sv->nmoves;
     uint64_t *keys = sv->keys + sv->nmoves;
-    uint32_t rmask = 0;
-    for (int l = 0; l < sv->letters; l++) {
-        if (mover->counts[l]) {
-            rmask |= 1u << l;
-        }
-    }
+    uint32_t rmask = rack_letters(sv, mover);
     int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
@@ -302,7 +437,7 @@ void lines_free(Solver *sv) {
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {
-                PyMem_Free(sv->lines[side][i][w].moves);
+                PyMem_Free(sv->lines[side][i].slot[w].moves);
             }
         }
     }
