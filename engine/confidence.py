@@ -17,7 +17,7 @@ for a tie, 0) plus ``WIN_TIEBREAK`` a point of value, so that equal win shares g
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 #: By wins, a point of value counts as this share of a win (a tie-break between equal win shares).
 WIN_TIEBREAK = 0.001
@@ -66,39 +66,32 @@ class PairedStop:
     def difference(self, index: int, leader: int) -> tuple[float, float]:
         """The mean of candidate ``index``'s metric minus the leader's, and its standard error (infinite
         before two iterations)."""
+        return next(self._differences([index], leader))
+
+    def _differences(self, indices: Sequence[int], leader: int) -> Iterator[tuple[float, float]]:
+        """``difference(index, leader)`` for each of ``indices``, the terms of the leader worked out once."""
         if self.iterations < 2 or not self.weight:
-            return -math.inf, math.inf
-        weight = self.weight
-        low, high = min(index, leader), max(index, leader)
-        mean = (self.sums[index] - self.sums[leader]) / weight
-        second = (self.products[index][index] + self.products[leader][leader] - 2 * self.products[low][high]) / weight
-        variance = max(0.0, second - mean * mean) * self.iterations / (self.iterations - 1)
-        effective = weight * weight / self.weight_squares
-        return mean, math.sqrt(variance / max(effective, 1.0))
+            for _ in indices:
+                yield -math.inf, math.inf
+            return
+        weight, sums, products, iterations = self.weight, self.sums, self.products, self.iterations
+        lead, lead_square = sums[leader], products[leader][leader]
+        effective = max(weight * weight / self.weight_squares, 1.0)
+        for index in indices:
+            mean = (sums[index] - lead) / weight
+            cross = products[index][leader] if index < leader else products[leader][index]
+            second = (products[index][index] + lead_square - 2 * cross) / weight
+            variance = max(0.0, second - mean * mean) * iterations / (iterations - 1)
+            yield mean, math.sqrt(variance / effective)
 
     def dropped(self, alive: Sequence[int]) -> list[int]:
         """The candidates of ``alive`` that cannot beat the leader by more than the tolerance."""
         if len(alive) < 2:
             return []
         leader = self.leader(alive)
-        if self.iterations < 2 or not self.weight:  # difference's infinite error, as it gives it
-            pairs = ((index, self.difference(index, leader)) for index in alive if index != leader)
-            return [index for index, (mean, error) in pairs if mean + self.z * error <= self.tolerance]
-        # difference(index, leader) for each, its terms that do not depend on the index worked out once
-        weight, sums, products, iterations = self.weight, self.sums, self.products, self.iterations
-        lead, lead_square = sums[leader], products[leader][leader]
-        effective = max(weight * weight / self.weight_squares, 1.0)
-        found = []
-        for index in alive:
-            if index == leader:
-                continue
-            mean = (sums[index] - lead) / weight
-            cross = products[index][leader] if index < leader else products[leader][index]
-            second = (products[index][index] + lead_square - 2 * cross) / weight
-            variance = max(0.0, second - mean * mean) * iterations / (iterations - 1)
-            if mean + self.z * math.sqrt(variance / effective) <= self.tolerance:
-                found.append(index)
-        return found
+        others = [index for index in alive if index != leader]
+        differences = zip(others, self._differences(others, leader), strict=True)
+        return [index for index, (mean, error) in differences if mean + self.z * error <= self.tolerance]
 
 
 __all__ = ["WIN_TIEBREAK", "PairedStop", "metric"]
