@@ -81,10 +81,7 @@ class NativePlayouts:
             list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
             held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies,
         )  # fmt: skip
-        values = array("d")
-        values.frombytes(result)
-        width = len(moves)
-        return [values[i * width : (i + 1) * width].tolist() for i in range(len(draws))]
+        return value_rows(result, len(draws), len(moves))
 
     def session(self, moves: Sequence[Move], held: int, bag: int, plies: int = 2) -> NativeSession:
         """The kernel set up once for ``moves`` and draws of ``held`` tiles for the opponent and ``bag`` in the
@@ -112,6 +109,14 @@ def flat_draws(draws: Sequence[Draw], held: int, bag: int) -> array[int]:
     return flat
 
 
+def value_rows(result: bytes, draws: int, width: int) -> list[list[float]]:
+    """The kernel's doubles (``width`` a draw, draw after draw) as one row of values per draw."""
+    unpacked = array("d")
+    unpacked.frombytes(result)
+    values = unpacked.tolist()
+    return [values[i * width : (i + 1) * width] for i in range(draws)]
+
+
 @dataclass(frozen=True)
 class NativeSession:
     """The kernel of one position and its candidates kept between calls (``NativePlayouts.session``): a
@@ -127,11 +132,7 @@ class NativeSession:
         if not draws:
             return []
         result = self.made.run(flat_draws(draws, self.held, self.bag), array("i", playing))
-        unpacked = array("d")
-        unpacked.frombytes(result)
-        values = unpacked.tolist()
-        width = len(playing)
-        return [values[i * width : (i + 1) * width] for i in range(len(draws))]
+        return value_rows(result, len(draws), len(playing))
 
 
 __all__ = ["Draw", "NativePlayouts", "NativeSession", "encode_moves", "flat_draws"]
