@@ -152,6 +152,19 @@ static int fitting_anchors(const Solver *sv, int index, uint32_t usable, int *an
     return fits ? nanchors : 0;
 }
 
+/* Room for `len` moves in `slot`; -1 (MemoryError set) when memory ran out. */
+static int slot_room(LineSlot *slot, size_t len) {
+    if (len > slot->cap) {
+        CMove *grown = GROWN_ARRAY(slot->moves, slot->cap, len, 64);
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        slot->moves = grown;
+    }
+    return 0;
+}
+
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
  * generator into `slot`, as search.c's search_line does on the whole board; -1 (MemoryError set) when
  * memory ran out. */
@@ -173,13 +186,8 @@ static int generate_line(Solver *sv, LineSlot *slot, int index, const int *ancho
     for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
         count++;
     }
-    if (count > slot->cap) {
-        CMove *grown = GROWN_ARRAY(slot->moves, slot->cap, count, 64);
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        slot->moves = grown;
+    if (slot_room(slot, count) < 0) {
+        return -1;
     }
     size_t i = 0;
     for (size_t at = 0; at < s->out.len; i++) {
@@ -217,18 +225,10 @@ int holds(const ERack *rack, const EMove *move) {
     return 1;
 }
 
-/* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
- * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
- * many moves in all. -1 (MemoryError set) when memory ran out. */
 /* The `len` moves of the line memo in `slot`; -1 (MemoryError set) when memory ran out. */
 static int recalled(LineSlot *slot, const CMove *moves, size_t len) {
-    if (len > slot->cap) {
-        CMove *grown = GROWN_ARRAY(slot->moves, slot->cap, len, 64);
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        slot->moves = grown;
+    if (slot_room(slot, len) < 0) {
+        return -1;
     }
     if (len > 0) {
         memcpy(slot->moves, moves, len * sizeof(CMove));
@@ -269,6 +269,9 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
     return 0;
 }
 
+/* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
+ * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
+ * many moves in all. -1 (MemoryError set) when memory ran out. */
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most) {
     int loaded = 0;
     uint32_t usable = 0;  /* worked out at the first line to generate */
