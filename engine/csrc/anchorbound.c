@@ -56,7 +56,8 @@ static int spelled_but_one(const Anagrams *anagrams, uint64_t code, const Reply 
  * fewer (the set holds the words of rack_size letters or more). The
  * bound of the spans with k rack tiles left of the anchor goes to depth_bound[k] (k < KBOUNDS; -1e300
  * for a k without a span). */
-double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound) {
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
+                    int *nwhole) {
     for (int q = 0; q < KBOUNDS; q++) {
         depth_bound[q] = -1e300;
     }
@@ -161,7 +162,8 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                     n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
                 }
             }
-            if (n == s->rack_size && anagrams != NULL && !spelled(s, anagrams, word_code)) {
+            int split = n == s->rack_size && r->split;
+            if (n == s->rack_size && anagrams != NULL && !split && !spelled(s, anagrams, word_code)) {
                 continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
             int fixed = (left_points + r_board[j]) * wmul + r_cross[j] + (n == s->rack_size ? s->bingo : 0);
@@ -172,6 +174,11 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                 score = alone;
             }
             double equity = (double)score + leave_after[n];
+            if (split) {  /* searched apart: its words are checked when it is reached */
+                whole[*nwhole] = (WholeSpan){.bound = equity, .code = word_code, .k = k};
+                ++*nwhole;
+                continue;
+            }
             if (n == s->rack_size - 1 && anagrams != NULL && s->blanks0 == 0 && word_code != rack_code) {
                 short_one = equity;  /* checked below, only if it would be this k's bound */
                 short_code = word_code;

@@ -158,8 +158,9 @@ typedef struct {
      * worked out: [view * SQUARES + row * SIZE + col] */
     const uint32_t *cross_allowed;
     const int *cross_sum;
-    /* when set (the static endgame's out-plays, reply.c): only moves that use the whole rack count, and
-     * instead of being written out the highest score of them is kept in best_out (-1: none) */
+    /* when set, only moves that use the whole rack count: 1 (the static endgame's out-plays, reply.c):
+     * instead of being written out the highest score of them is kept in best_out (-1: none); 2 (wholerack.c):
+     * they are offered to `top` */
     int out_only;
     int best_out;
     /* when set (the playout kernel's replies, reply.c): the rack's left parts, walked once and read by

@@ -237,6 +237,7 @@ void playouts_close(Playouts *p) {
     PyMem_Free(k->kept);
     PyMem_Free(k->lines);
     PyMem_Free(k->anchors);
+    PyMem_Free(k->wholes);
     PyMem_Free(k->depth_bounds);
     PyMem_Free(k->endgame_kept);
     share_free(k->share);
@@ -288,6 +289,7 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     k->kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
     k->lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k->anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
+    k->wholes = PyMem_Malloc(sizeof(WholeSpan) * 2 * SQUARES * KBOUNDS);
     k->depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
     k->endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
     k->work = PyMem_Malloc(sizeof(Cross));
@@ -295,7 +297,8 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     k->after = PyMem_Malloc(sizeof(Cross));
     left_parts_init(&k->lefts[0]);
     left_parts_init(&k->lefts[1]);
-    if (k->search == NULL || k->kept == NULL || k->lines == NULL || k->anchors == NULL || k->depth_bounds == NULL ||
+    if (k->search == NULL || k->kept == NULL || k->lines == NULL || k->anchors == NULL || k->wholes == NULL ||
+        k->depth_bounds == NULL ||
         k->endgame_kept == NULL || k->work == NULL || k->after == NULL || k->position == NULL) {
         PyErr_NoMemory();
         goto failed;

@@ -41,6 +41,18 @@ typedef struct {
 #define KBOUNDS 8
 typedef double DepthBounds[KBOUNDS];
 
+/* A span of a one-blank rack's anchor that takes the whole rack, searched apart from the anchor's other
+ * moves (wholerack.c): the moves of those lengths are few, but their bingo kept most anchors' bounds
+ * above the best move. */
+typedef struct {
+    double bound;
+    uint64_t code;  /* the letters of the span's word but the blank's (Anagrams codes) */
+    int line;       /* as Anchor's */
+    int anchor;
+    int previous;
+    int k;          /* its rack tiles left of the anchor */
+} WholeSpan;
+
 typedef struct {
     double bound;
     int line;     /* index into the saved lines */
@@ -112,6 +124,8 @@ typedef struct {
     Cross *position;      /* the position's board's cross-checks */
     const Anagrams *anagrams;  /* the lexicon's words of a rack's size or longer, as multisets (NULL: none) */
     LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
+    WholeSpan *wholes;    /* a search's whole-rack spans searched apart (Reply.split; 2 x SQUARES x KBOUNDS) */
+    int nwholes;
     int lefts_recent;     /* the one used last */
 } Kernel;
 
@@ -253,10 +267,18 @@ typedef struct {
     int by_points[MAX_RACK];    /* the rack's letters (a blank's aside), each once, highest points first */
     int nby_points;
     double leave_after[MAX_RACK + 1];  /* weight x the most a leave is worth after a move of n tiles */
+    /* the second search of a full rack with one blank (anagrams set): its whole-rack spans go to
+     * Kernel.wholes instead of the anchors' bounds, and their moves are searched first (wholerack.c) */
+    int split;
 } Reply;
 
 /* anchorbound.c */
-double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound);
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
+                    int *nwhole);
+
+/* wholerack.c */
+struct Share;
+void whole_spans_search(Kernel *k, Reply *r, const struct Share *share);
 
 /* Search the left part lengths of anchor entry `a` (its line prepared in s; depth_bound its bounds by
  * length) not yet searched whose bounds reach `cut`, the others' left for later: they are marked done,
@@ -309,7 +331,7 @@ void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand
                Play *play);
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
-int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
+int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
                   DepthBounds *depth_bounds);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);

@@ -67,6 +67,7 @@ int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntil
  * kept values, its tile values highest first, the weight of the leave. */
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r) {
     r->weight = leave_weight(bag);
+    r->split = 0;
     r->top = (struct TopK){.k = 1, .count = 0, .items = &r->item, .weight = r->weight};
     search_setup(k, grid, hand, &r->top);
     Search *s = k->search;
@@ -124,7 +125,7 @@ void reply_rack(Kernel *k, Reply *r) {
 /* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
  * with their bounds, into `out` (each tagged `tag`) and their bounds by left part length into
  * depth_bounds[anchor]; returns how many. */
-int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
+int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
                   DepthBounds *depth_bounds) {
     const Search *s = k->search;
     int previous = -1, n = 0;
@@ -136,7 +137,13 @@ int reply_anchors(const Kernel *k, const Reply *r, const int *found, int count, 
             continue;
         }
         Anchor *entry = &out[n++];
-        entry->bound = anchor_bound(s, found[a], previous, r, depth_bounds[found[a]]);
+        int first = k->nwholes;
+        entry->bound = anchor_bound(s, found[a], previous, r, depth_bounds[found[a]], k->wholes, &k->nwholes);
+        for (int w = first; w < k->nwholes; w++) {
+            k->wholes[w].line = tag;
+            k->wholes[w].anchor = found[a];
+            k->wholes[w].previous = previous;
+        }
         entry->line = tag;
         entry->anchor = found[a];
         entry->previous = previous;
@@ -252,12 +259,16 @@ void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
         return;
     }
     int nanchors = 0, nlines = 0;
+    k->nwholes = 0;
     for (int view = 0; view < 2; view++) {
         for (int line = 0; line < SIZE; line++) {
             int l = view * SIZE + line;
             nanchors += same >> l & 1 ? queue_position_line(k, r, l, k->anchors + nanchors)
                                       : queue_line(k, r, view, line, ntiles, &nlines, k->anchors + nanchors);
         }
+    }
+    if (r->split) {
+        whole_spans_search(k, r, k->share);
     }
     anchor_heapify(k->anchors, nanchors);
     int current = -1;
@@ -330,6 +341,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         blanks_begin(k, grid, hand, &r, &first);
         search_reply(k, &first, ntiles, same);
         blanks_end(k, grid, hand, &first, &r);
+        r.split = hand->blanks == 1 && r.anagrams != NULL && k->wholes != NULL;
     }
     search_reply(k, &r, ntiles, same);
     reply_finish(k, bag, &r, play);

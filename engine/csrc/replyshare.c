@@ -26,12 +26,17 @@ typedef struct {
     Anchor anchors[SIZE];
     Candidate best;        /* the best move of the anchors searched */
     DepthBounds depth_bounds[SIZE];  /* by anchor square: its bounds by left part length */
+    int nwholes;           /* its whole-rack spans (Reply.split), in SharedLines.wholes */
 } SharedLine;
+
+/* Room for one shared line's whole-rack spans: one per anchor and left part length. */
+#define LINE_WHOLES (SIZE * KBOUNDS)
 
 /* The shared lines of one search of the rack. */
 typedef struct {
     long stamp[SLOTS][LINES];    /* the draw each shared line was set up for */
     SharedLine lines[SLOTS][LINES];
+    WholeSpan *wholes;           /* [slot][line][LINE_WHOLES], made when first needed (NULL: not yet) */
 } SharedLines;
 
 struct Share {
@@ -58,6 +63,7 @@ Share *share_new(int ncand) {
     }
     share->draw = 0;
     memset(share->whole.stamp, 0xff, sizeof share->whole.stamp);  /* -1: never set up */
+    share->whole.wholes = NULL;
     share->without_blanks = NULL;
     return share;
 }
@@ -65,6 +71,7 @@ Share *share_new(int ncand) {
 void share_free(Share *share) {
     if (share != NULL) {
         PyMem_Free(share->changed);
+        PyMem_Free(share->whole.wholes);
         PyMem_Free(share->without_blanks);
         PyMem_Free(share);
     }
@@ -76,6 +83,7 @@ static SharedLines *lines_without_blanks(Share *share) {
         share->without_blanks = PyMem_Malloc(sizeof(SharedLines));
         if (share->without_blanks != NULL) {
             memset(share->without_blanks->stamp, 0xff, sizeof share->without_blanks->stamp);
+            share->without_blanks->wholes = NULL;  /* (its racks have no blank: never split) */
         }
     }
     return share->without_blanks;
@@ -164,6 +172,19 @@ void share_copy_prepared(Share *to, const Share *from, int ncand) {
     memcpy(to->changed, from->changed, sizeof(uint32_t) * (size_t)ncand);
 }
 
+/* The whole-rack spans of shared line l of the slot of `lines` (made by lines_wholes). */
+static WholeSpan *line_wholes(SharedLines *lines, int slot, int l) {
+    return lines->wholes + ((size_t)slot * LINES + (size_t)l) * LINE_WHOLES;
+}
+
+/* lines->wholes, made if not yet (NULL: out of memory, when the whole-rack spans are not searched apart). */
+static WholeSpan *lines_wholes(SharedLines *lines) {
+    if (lines->wholes == NULL) {
+        lines->wholes = PyMem_Malloc(sizeof(WholeSpan) * SLOTS * LINES * LINE_WHOLES);
+    }
+    return lines->wholes;
+}
+
 /* Shared line l of the slot of `lines`, set up for this draw: its anchors' bounds for the rack (r), by
  * bound. */
 static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int slot, int l, const Reply *r) {
@@ -173,8 +194,15 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     }
     lines->stamp[slot][l] = share->draw;
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
+    int first = k->nwholes;
     int n = reply_anchors(k, r, share->anchors[l], share->count[l], POSITION_TAG + l, shared->anchors,
                           shared->depth_bounds);
+    /* its whole-rack spans are kept with it, and each candidate searches them (shared_search) */
+    shared->nwholes = k->nwholes - first;
+    if (shared->nwholes) {
+        memcpy(line_wholes(lines, slot, l), k->wholes + first, sizeof(WholeSpan) * (size_t)shared->nwholes);
+    }
+    k->nwholes = first;
     for (int a = 1; a < n; a++) {  /* by bound, highest first (at most SIZE of them) */
         Anchor item = shared->anchors[a];
         int b = a;
@@ -198,6 +226,7 @@ static void shared_search(Kernel *k, Share *share, SharedLines *lines, int slot,
     Search *s = k->search;
     if (s->rack_len > 0 && k->lex->nedges > 0) {
         int nanchors = 0, nlines = 0;
+        k->nwholes = 0;
         for (int l = 0; l < LINES; l++) {
             int view = l / SIZE, line = l % SIZE;
             if (changed >> l & 1) {
@@ -210,7 +239,15 @@ static void shared_search(Kernel *k, Share *share, SharedLines *lines, int slot,
                 if (shared->next < shared->n) {
                     k->anchors[nanchors++] = shared->anchors[shared->next];
                 }
+                if (r->split && shared->nwholes) {
+                    memcpy(k->wholes + k->nwholes, line_wholes(lines, slot, l),
+                           sizeof(WholeSpan) * (size_t)shared->nwholes);
+                    k->nwholes += shared->nwholes;
+                }
             }
+        }
+        if (r->split) {
+            whole_spans_search(k, r, share);
         }
         anchor_heapify(k->anchors, nanchors);
         int current = -1;
@@ -278,6 +315,7 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
             search_reply(k, &first, 1, ~changed & ((1u << LINES) - 1));
         }
         blanks_end(k, grid, hand, &first, &r);
+        r.split = hand->blanks == 1 && r.anagrams != NULL && lines_wholes(&share->whole) != NULL;
     }
     shared_search(k, share, &share->whole, slot, changed, &r);
     reply_finish(k, bag, &r, play);

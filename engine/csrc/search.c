@@ -15,7 +15,7 @@ static int buffer_reserve(IntBuffer *buffer, size_t more) {
 
 /* One move out: the tiles placed, with `blank_set` (bit i: new tile i is a blank) and its score. */
 static void put_move(Search *s, uint32_t blank_set, int score) {
-    if (s->out_only) {
+    if (s->out_only == 1) {
         if (score > s->best_out) {
             s->best_out = score;
         }
@@ -105,8 +105,8 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
-/* extend's body, for a search that writes out moves (out_only 0) or keeps the best going out (1): the
- * flag is a constant in each of the two functions made from it. */
+/* extend's body, for a search that writes out moves (out_only 0) or keeps only the moves going out (1, 2):
+ * the flag is a constant in each of the two functions made from it. */
 static inline __attribute__((always_inline)) void extend_body(Search *s, int p, const DawgEdge *at, int main,
                                                                int wmul, int cross, int ntiles, int can_end,
                                                                const int out_only) {

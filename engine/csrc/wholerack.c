@@ -1,0 +1,132 @@
+/*
+ * The moves of a one-blank rack that play the whole rack, searched apart from the other moves of the
+ * rack's second search (reply.c's blanks_end, Reply.split).
+ *
+ * A whole-rack span carries the bingo, so its bound keeps most anchors above the best move, and a blank
+ * lets every letter follow: the anchor's whole search is dear. Apart, a span's moves are few: the word
+ * has the span's length and, for each letter the blank can stand for, exactly the letters of the rack's
+ * real tiles, that letter and the span's board tiles, which the lexicon's multisets (anagrams.c) check
+ * before anything is walked. Each such letter is searched as a rack without a blank that holds one tile
+ * more of it (the moves' blank is put back on one of its tiles by emit, as the rack's real tiles are
+ * fewer), and only moves that use all its tiles are offered (out_only 2). The anchors' bounds leave these
+ * spans out, so fewer anchors reach the best.
+ */
+
+#include "playout.h"
+
+/* The moves from `anchor` (the line prepared in s) whose left part has `k` rack tiles taken after
+ * `node`, `depth` of them so far (left_letters), that play the whole rack. */
+static void whole_left(Search *s, int anchor, uint32_t node, int depth, int k) {
+    uint32_t nm = s->mask[node];
+    for (uint32_t m = nm & s->rmask; m && !s->failed; m &= m - 1) {
+        int l = LOWEST(m);
+        const DawgEdge *edge = &s->edges[node + POPCOUNT(nm & ((1u << l) - 1))];
+        int on_blank = take_tile(s, l);
+        s->left_letters[depth] = l;
+        if (depth + 1 < k) {
+            whole_left(s, anchor, edge->child, depth + 1, k);
+        } else if (edge->mask & s->allowed[anchor] & s->rmask) {
+            /* the left part covers anchor - k .. anchor - 1 */
+            int main = 0, wmul = 1;
+            for (int i = 0; i < k; i++) {
+                int p = anchor - k + i;
+                s->pos[i] = p;
+                s->letter[i] = s->left_letters[i];
+                main += s->points[s->left_letters[i]] * s->lm[p];
+                wmul *= s->wm[p];
+            }
+            s->placed = k;
+            extend_out(s, anchor, edge, main, wmul, 0, k, 1);
+            s->placed = 0;
+        }
+        return_tile(s, l, on_blank);
+    }
+}
+
+/* The moves from `anchor` with `k` rack tiles left of it that play the whole rack, s's rack (one blank)
+ * searched as a rack without a blank with a tile of `l` more. */
+static void whole_moves(Search *s, int anchor, int k, int l) {
+    uint32_t rmask = s->rmask;
+    s->counts[l]++;
+    s->blanks_left = 0;
+    s->rmask |= 1u << l;
+    s->out_only = 2;
+    s->placed = 0;
+    if (k > 0) {
+        whole_left(s, anchor, 0, 0, k);
+    } else if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
+        /* the left part is the run of board tiles left of the anchor */
+        int first = anchor - 1, points = 0;
+        while (first > 0 && s->cells[first - 1] != EMPTY) {
+            first--;
+        }
+        DawgEdge root = {0, s->mask[0], s->ends[0]};
+        const DawgEdge *at = &root;
+        for (int q = first; q < anchor && at != NULL; q++) {
+            uint32_t bit = 1u << (s->cells[q] & LETTER_MASK);
+            points += tile_points(s, s->cells[q]);
+            at = at->mask & bit ? &s->edges[at->child + POPCOUNT(at->mask & (bit - 1))] : NULL;
+        }
+        if (at != NULL) {
+            extend_out(s, anchor, at, points, 1, 0, 0, 1);
+        }
+    } else {
+        DawgEdge root = {0, s->mask[0], s->ends[0]};
+        extend_out(s, anchor, &root, 0, 1, 0, 0, 1);
+    }
+    s->out_only = 0;
+    s->rmask = rmask;
+    s->blanks_left = 1;
+    s->counts[l]--;
+}
+
+/* Whether span a comes before b: the higher bound first, then by line, anchor and length. */
+static int span_before(const WholeSpan *a, const WholeSpan *b) {
+    if (a->bound != b->bound) {
+        return a->bound > b->bound;
+    }
+    if (a->line != b->line) {
+        return a->line < b->line;
+    }
+    return a->anchor != b->anchor ? a->anchor < b->anchor : a->k < b->k;
+}
+
+/* The whole-rack spans reply_anchors put in k->wholes, best bound first, each searched for the letters
+ * the blank can stand for in a word of its letters, until the bound is below the best move found (the
+ * position's lines, tagged POSITION_TAG + l, are share's). */
+void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
+    Search *s = k->search;
+    WholeSpan *spans = k->wholes;
+    int n = k->nwholes;
+    for (int a = 1; a < n; a++) {
+        WholeSpan item = spans[a];
+        int b = a;
+        while (b > 0 && span_before(&item, &spans[b - 1])) {
+            spans[b] = spans[b - 1];
+            b--;
+        }
+        spans[b] = item;
+    }
+    int current = -1;
+    for (int i = 0; i < n && !s->failed; i++) {
+        const WholeSpan *span = &spans[i];
+        if (r->top.count && span->bound < r->item.equity) {
+            break;  /* no move of this span or of the ones after it reaches the best */
+        }
+        for (int l = 0; l < s->letters; l++) {
+            if (!anagram_known(r->anagrams, span->code + r->anagrams->code[l])) {
+                continue;
+            }
+            if (span->line != current) {
+                const int *found;
+                int count;
+                const char *prepared = span->line >= POSITION_TAG
+                                           ? share_line(share, span->line - POSITION_TAG, &found, &count)
+                                           : k->lines + (size_t)span->line * LINE_BYTES;
+                memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
+                current = span->line;
+            }
+            whole_moves(s, span->anchor, span->k, l);
+        }
+    }
+}
