@@ -80,6 +80,22 @@ static void whole_moves(Search *s, int anchor, int k, int l) {
     s->counts[l]--;
 }
 
+/* The letters the blank can stand for in a move of `span` (the line prepared in s): each empty square
+ * from the anchor on takes a tile, so one whose cross word allows none of the rack's real letters takes
+ * the blank, as one of the letters it allows (a superset: the letters are checked again by the walk). */
+static uint32_t blank_letters(const Search *s, const WholeSpan *span) {
+    uint32_t letters = s->all_letters;
+    int blanks = 0;
+    int p = span->anchor;
+    for (int n = span->k; n < s->rack_len && p < SIZE; n++, p = s->next_empty[p]) {
+        if (!(s->allowed[p] & s->rmask)) {
+            letters &= s->allowed[p];
+            blanks++;
+        }
+    }
+    return blanks > 1 ? 0 : letters;  /* two such squares: the one blank cannot cover both */
+}
+
 /* Whether span a comes before b: the higher bound first, then by line, anchor and length. */
 static int span_before(const WholeSpan *a, const WholeSpan *b) {
     if (a->bound != b->bound) {
@@ -113,20 +129,20 @@ void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
         if (r->top.count && span->bound < r->item.equity) {
             break;  /* no move of this span or of the ones after it reaches the best */
         }
-        for (int l = 0; l < s->letters; l++) {
-            if (!anagram_known(r->anagrams, span->code + r->anagrams->code[l])) {
-                continue;
+        if (span->line != current) {
+            const int *found;
+            int count;
+            const char *prepared = span->line >= POSITION_TAG
+                                       ? share_line(share, span->line - POSITION_TAG, &found, &count)
+                                       : k->lines + (size_t)span->line * LINE_BYTES;
+            memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
+            current = span->line;
+        }
+        for (uint32_t m = blank_letters(s, span); m; m &= m - 1) {
+            int l = LOWEST(m);
+            if (anagram_known(r->anagrams, span->code + r->anagrams->code[l])) {
+                whole_moves(s, span->anchor, span->k, l);
             }
-            if (span->line != current) {
-                const int *found;
-                int count;
-                const char *prepared = span->line >= POSITION_TAG
-                                           ? share_line(share, span->line - POSITION_TAG, &found, &count)
-                                           : k->lines + (size_t)span->line * LINE_BYTES;
-                memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
-                current = span->line;
-            }
-            whole_moves(s, span->anchor, span->k, l);
         }
     }
 }
