@@ -53,6 +53,8 @@ typedef struct {
     int k;          /* its rack tiles left of the anchor */
 } WholeSpan;
 
+#define SPELLED_SLOTS 256  /* Kernel.spelled_code's, a power of 2 */
+
 typedef struct {
     double bound;
     int line;     /* index into the saved lines */
@@ -126,6 +128,10 @@ typedef struct {
     LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
     WholeSpan *wholes;    /* a search's whole-rack spans searched apart (Reply.split; 2 x SQUARES x KBOUNDS) */
     int nwholes;
+    /* the letters a blank can stand for in a word of a whole-rack span's letters, by the span's code (0:
+     * empty): the spans of a line recur for every candidate of a draw, and many spans share their letters */
+    uint64_t spelled_code[SPELLED_SLOTS];
+    uint32_t spelled_letters[SPELLED_SLOTS];
     int lefts_recent;     /* the one used last */
 } Kernel;
 

@@ -96,6 +96,22 @@ static uint32_t blank_letters(const Search *s, const WholeSpan *span) {
     return blanks > 1 ? 0 : letters;  /* two such squares: the one blank cannot cover both */
 }
 
+/* The letters l for which a word has the letters of `code` and l (Kernel.spelled_code's, looked up when
+ * not known). */
+static uint32_t spelled_letters(Kernel *k, const Anagrams *anagrams, uint64_t code) {
+    size_t slot = (size_t)(code * 0x9E3779B97F4A7C15ull >> 56) & (SPELLED_SLOTS - 1);
+    if (code != 0 && k->spelled_code[slot] == code) {
+        return k->spelled_letters[slot];
+    }
+    uint32_t letters = 0;
+    for (int l = 0; l < k->rules->letters; l++) {
+        letters |= (uint32_t)anagram_known(anagrams, code + anagrams->code[l]) << l;
+    }
+    k->spelled_code[slot] = code;
+    k->spelled_letters[slot] = letters;
+    return letters;
+}
+
 /* Whether span a comes before b: the higher bound first, then by line, anchor and length. */
 static int span_before(const WholeSpan *a, const WholeSpan *b) {
     if (a->bound != b->bound) {
@@ -138,11 +154,9 @@ void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
             memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
             current = span->line;
         }
-        for (uint32_t m = blank_letters(s, span); m; m &= m - 1) {
-            int l = LOWEST(m);
-            if (anagram_known(r->anagrams, span->code + r->anagrams->code[l])) {
-                whole_moves(s, span->anchor, span->k, l);
-            }
+        uint32_t fits = blank_letters(s, span);
+        for (uint32_t m = fits ? fits & spelled_letters(k, r->anagrams, span->code) : 0; m; m &= m - 1) {
+            whole_moves(s, span->anchor, span->k, LOWEST(m));
         }
     }
 }
