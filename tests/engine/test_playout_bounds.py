@@ -237,3 +237,29 @@ def test_the_multisets_are_made_again_after_a_word_is_added() -> None:
         assert isinstance(best, Placement) and len(best.tiles) == 7, best  # the new word is the reply
         return
     pytest.fail("no position with room for the new word")
+
+
+def test_one_blank_racks_whose_bingos_are_searched_apart_are_the_references() -> None:
+    """Full racks with one blank (``engine/csrc/wholerack.c``): their second search takes the spans that
+    play the whole rack out of the anchors' bounds and searches them apart, letter by letter for the blank
+    (only the letters every square's cross word leaves it, and a word has with the span's letters). Random
+    racks of six unseen tiles and the blank; the replies must be the reference's, bingos among them."""
+    racks_tried = whole_rack_replies = 0
+    for index, situation in enumerate(situations()):
+        if BLANK not in situation.unseen:
+            continue
+        rng = random.Random(7300 + index)
+        equity = Equity()
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        candidates = equity.best(situation, 3)
+        letters_unseen = [tile for tile in situation.unseen if tile != BLANK]
+        for _ in range(12):
+            letters = rng.sample(letters_unseen, 6)
+            bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
+            rng.shuffle(bag)
+            theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
+            whole_rack_replies += same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
+            racks_tried += 1
+    assert racks_tried >= 100 and whole_rack_replies >= 40, (racks_tried, whole_rack_replies)
