@@ -162,7 +162,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                     n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
                 }
             }
-            int split = n == s->rack_size && r->split;
+            int split = r->split && (n == s->rack_size || (n == s->rack_size - 1 && word_code != rack_code));
             if (n == s->rack_size && anagrams != NULL && !split && !spelled(s, anagrams, word_code)) {
                 continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
@@ -175,7 +175,8 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             }
             double equity = (double)score + leave_after[n];
             if (split) {  /* searched apart: its words are checked when it is reached */
-                whole[*nwhole] = (WholeSpan){.bound = equity, .code = word_code, .k = k};
+                whole[*nwhole] = (WholeSpan){
+                    .bound = equity, .code = word_code, .score = score, .k = (int8_t)k, .tiles = (int8_t)n};
                 ++*nwhole;
                 continue;
             }

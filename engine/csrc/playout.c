@@ -289,7 +289,7 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     k->kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
     k->lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
     k->anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
-    k->wholes = PyMem_Malloc(sizeof(WholeSpan) * 2 * SQUARES * KBOUNDS);
+    k->wholes = PyMem_Malloc(sizeof(WholeSpan) * 2 * SQUARES * ANCHOR_WHOLES);
     k->depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
     k->endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
     k->work = PyMem_Malloc(sizeof(Cross));

@@ -41,17 +41,22 @@ typedef struct {
 #define KBOUNDS 8
 typedef double DepthBounds[KBOUNDS];
 
-/* A span of a one-blank rack's anchor that takes the whole rack, searched apart from the anchor's other
- * moves (wholerack.c): the moves of those lengths are few, but their bingo kept most anchors' bounds
- * above the best move. */
+/* A span of a one-blank rack's anchor that takes the whole rack, or all but one tile and a board tile,
+ * searched apart from the anchor's other moves (wholerack.c): the moves of those lengths are few, but
+ * their bounds (the bingo, the best leave of one tile) kept most anchors' bounds above the best move. */
 typedef struct {
     double bound;
-    uint64_t code;  /* the letters of the span's word but the blank's (Anagrams codes) */
-    int line;       /* as Anchor's */
-    int anchor;
-    int previous;
-    int k;          /* its rack tiles left of the anchor */
+    uint64_t code;    /* the letters of the span's word but the blank's (Anagrams codes) */
+    int score;        /* the most a move of it scores (bound less the leave's part) */
+    int16_t line;     /* as Anchor's */
+    int8_t anchor;
+    int8_t previous;
+    int8_t k;         /* its rack tiles left of the anchor */
+    int8_t tiles;     /* its rack tiles: the whole rack, or all but one and a board tile */
 } WholeSpan;
+
+/* An anchor's WholeSpans at most: two per left part length (a rack of fewer than KBOUNDS tiles, splits). */
+#define ANCHOR_WHOLES (2 * KBOUNDS)
 
 #define SPELLED_SLOTS 256  /* Kernel.spelled_code's, a power of 2 */
 
@@ -126,7 +131,7 @@ typedef struct {
     Cross *position;      /* the position's board's cross-checks */
     const Anagrams *anagrams;  /* the lexicon's words of a rack's size or longer, as multisets (NULL: none) */
     LeftParts lefts[2];   /* the left parts of the last two racks searched (the opponent's and ours) */
-    WholeSpan *wholes;    /* a search's whole-rack spans searched apart (Reply.split; 2 x SQUARES x KBOUNDS) */
+    WholeSpan *wholes;    /* a search's whole-rack spans searched apart (Reply.split; 2 x SQUARES x ANCHOR_WHOLES) */
     int nwholes;
     /* the letters a blank can stand for in a word of a whole-rack span's letters, by the span's code (0:
      * empty): the spans of a line recur for every candidate of a draw, and many spans share their letters */
@@ -273,8 +278,9 @@ typedef struct {
     int by_points[MAX_RACK];    /* the rack's letters (a blank's aside), each once, highest points first */
     int nby_points;
     double leave_after[MAX_RACK + 1];  /* weight x the most a leave is worth after a move of n tiles */
-    /* the second search of a full rack with one blank (anagrams set): its whole-rack spans go to
-     * Kernel.wholes instead of the anchors' bounds, and their moves are searched first (wholerack.c) */
+    /* the second search of a full rack of fewer than KBOUNDS tiles with one blank (anagrams set): its
+     * whole-rack spans go to Kernel.wholes instead of the anchors' bounds, and their moves are searched
+     * first (wholerack.c; reply_splits) */
     int split;
 } Reply;
 
@@ -344,6 +350,7 @@ void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same);
 void blanks_begin(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *r, Reply *first);
 void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *first, Reply *r);
+int reply_splits(const Kernel *k, const Hand *hand, const Reply *r);
 
 /* staticend.c */
 void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand *other, Play *play);

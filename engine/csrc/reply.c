@@ -140,9 +140,9 @@ int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int ta
         int first = k->nwholes;
         entry->bound = anchor_bound(s, found[a], previous, r, depth_bounds[found[a]], k->wholes, &k->nwholes);
         for (int w = first; w < k->nwholes; w++) {
-            k->wholes[w].line = tag;
-            k->wholes[w].anchor = found[a];
-            k->wholes[w].previous = previous;
+            k->wholes[w].line = (int16_t)tag;
+            k->wholes[w].anchor = (int8_t)found[a];
+            k->wholes[w].previous = (int8_t)previous;
         }
         entry->line = tag;
         entry->anchor = found[a];
@@ -330,6 +330,12 @@ void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *fi
     r->top.max_kept = r->values->max_used;
 }
 
+/* Whether the second search of a blank rack (blanks_end's r) searches its whole-rack spans apart: a full
+ * rack of fewer than KBOUNDS tiles with one blank (its spans fit Kernel.wholes), the anagrams known. */
+int reply_splits(const Kernel *k, const Hand *hand, const Reply *r) {
+    return hand->blanks == 1 && r->anagrams != NULL && k->rules->rack_size < KBOUNDS && k->wholes != NULL;
+}
+
 /* Equity.best(situation, 1)[0] with tiles in the bag: search_reply's best placement (with blanks on the
  * rack, blanks_begin's moves first), or the best swap. */
 static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand *hand, int bag, uint32_t same,
@@ -341,7 +347,7 @@ static void best_with_bag(Kernel *k, const int8_t *grid, int ntiles, const Hand 
         blanks_begin(k, grid, hand, &r, &first);
         search_reply(k, &first, ntiles, same);
         blanks_end(k, grid, hand, &first, &r);
-        r.split = hand->blanks == 1 && r.anagrams != NULL && k->wholes != NULL;
+        r.split = reply_splits(k, hand, &r);
     }
     search_reply(k, &r, ntiles, same);
     reply_finish(k, bag, &r, play);

@@ -30,7 +30,7 @@ typedef struct {
 } SharedLine;
 
 /* Room for one shared line's whole-rack spans: one per anchor and left part length. */
-#define LINE_WHOLES (SIZE * KBOUNDS)
+#define LINE_WHOLES (SIZE * ANCHOR_WHOLES)
 
 /* The shared lines of one search of the rack. */
 typedef struct {
@@ -315,7 +315,7 @@ void shared_reply(Kernel *k, Share *share, const int8_t *grid, const Hand *hand,
             search_reply(k, &first, 1, ~changed & ((1u << LINES) - 1));
         }
         blanks_end(k, grid, hand, &first, &r);
-        r.split = hand->blanks == 1 && r.anagrams != NULL && lines_wholes(&share->whole) != NULL;
+        r.split = reply_splits(k, hand, &r) && lines_wholes(&share->whole) != NULL;
     }
     shared_search(k, share, &share->whole, slot, changed, &r);
     reply_finish(k, bag, &r, play);

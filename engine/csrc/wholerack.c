@@ -1,6 +1,7 @@
 /*
- * The moves of a one-blank rack that play the whole rack, searched apart from the other moves of the
- * rack's second search (reply.c's blanks_end, Reply.split).
+ * The moves of a one-blank rack that play the whole rack, or all of it but one real tile through a board
+ * tile, searched apart from the other moves of the rack's second search (reply.c's blanks_end,
+ * Reply.split).
  *
  * A whole-rack span carries the bingo, so its bound keeps most anchors above the best move, and a blank
  * lets every letter follow: the anchor's whole search is dear. Apart, a span's moves are few: the word
@@ -9,7 +10,8 @@
  * before anything is walked. Each such letter is searched as a rack without a blank that holds one tile
  * more of it (the moves' blank is put back on one of its tiles by emit, as the rack's real tiles are
  * fewer), and only moves that use all its tiles are offered (out_only 2). The anchors' bounds leave these
- * spans out, so fewer anchors reach the best.
+ * spans out, so fewer anchors reach the best. A span of all tiles but one is searched the same way for each
+ * real tile kept (a rack with that tile fewer), under the value of keeping that tile.
  */
 
 #include "playout.h"
@@ -44,12 +46,21 @@ static void whole_left(Search *s, int anchor, uint32_t node, int depth, int k) {
 }
 
 /* The moves from `anchor` with `k` rack tiles left of it that play the whole rack, s's rack (one blank)
- * searched as a rack without a blank with a tile of `l` more. */
-static void whole_moves(Search *s, int anchor, int k, int l) {
+ * searched as a rack without a blank with a tile of `l` more; with `kept` >= 0, a tile of that letter
+ * fewer (the moves keep it: the top list's leave has one hidden tile more). */
+static void whole_moves(Search *s, int anchor, int k, int l, int kept) {
     uint32_t rmask = s->rmask;
     s->counts[l]++;
+    if (kept >= 0) {  /* a move of all tiles but one `kept`: its leave is that tile */
+        s->counts[kept]--;
+        s->rack_len--;
+        s->top->hidden++;
+    }
     s->blanks_left = 0;
-    s->rmask |= 1u << l;
+    s->rmask = 0;
+    for (int i = 0; i < s->letters; i++) {
+        s->rmask |= (uint32_t)(s->counts[i] > 0) << i;
+    }
     s->out_only = 2;
     s->placed = 0;
     if (k > 0) {
@@ -78,6 +89,11 @@ static void whole_moves(Search *s, int anchor, int k, int l) {
     s->rmask = rmask;
     s->blanks_left = 1;
     s->counts[l]--;
+    if (kept >= 0) {
+        s->counts[kept]++;
+        s->rack_len++;
+        s->top->hidden--;
+    }
 }
 
 /* The letters the blank can stand for in a move of `span` (the line prepared in s): each empty square
@@ -87,7 +103,7 @@ static uint32_t blank_letters(const Search *s, const WholeSpan *span) {
     uint32_t letters = s->all_letters;
     int blanks = 0;
     int p = span->anchor;
-    for (int n = span->k; n < s->rack_len && p < SIZE; n++, p = s->next_empty[p]) {
+    for (int n = span->k; n < span->tiles && p < SIZE; n++, p = s->next_empty[p]) {
         if (!(s->allowed[p] & s->rmask)) {
             letters &= s->allowed[p];
             blanks++;
@@ -110,6 +126,13 @@ static uint32_t spelled_letters(Kernel *k, const Anagrams *anagrams, uint64_t co
     k->spelled_code[slot] = code;
     k->spelled_letters[slot] = letters;
     return letters;
+}
+
+/* The value of keeping one tile of letter l of the rack (r's kept values: worked out when not yet). */
+static double kept_one(const Reply *r, int l) {
+    int index = r->top.stride[l];
+    double kept = r->top.kept_value[index];
+    return kept == kept ? kept : kept_exact(r->top.kept_memo, index);
 }
 
 /* Whether span a comes before b: the higher bound first, then by line, anchor and length. */
@@ -155,8 +178,22 @@ void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
             current = span->line;
         }
         uint32_t fits = blank_letters(s, span);
-        for (uint32_t m = fits ? fits & spelled_letters(k, r->anagrams, span->code) : 0; m; m &= m - 1) {
-            whole_moves(s, span->anchor, span->k, LOWEST(m));
+        if (span->tiles == s->rack_len) {
+            for (uint32_t m = fits ? fits & spelled_letters(k, r->anagrams, span->code) : 0; m; m &= m - 1) {
+                whole_moves(s, span->anchor, span->k, LOWEST(m), -1);
+            }
+            continue;
+        }
+        for (int i = 0; fits && i < r->nby_points; i++) {  /* each real letter kept */
+            int kept = r->by_points[i];
+            if (r->top.count && (double)span->score + r->weight * kept_one(r, kept) < r->item.equity) {
+                continue;  /* no move that keeps this tile reaches the best */
+            }
+            uint64_t code = span->code - r->anagrams->code[kept];
+            uint32_t letters = fits & spelled_letters(k, r->anagrams, code);
+            for (uint32_t m = letters; m; m &= m - 1) {
+                whole_moves(s, span->anchor, span->k, LOWEST(m), kept);
+            }
         }
     }
 }

@@ -263,3 +263,40 @@ def test_one_blank_racks_whose_bingos_are_searched_apart_are_the_references() ->
             whole_rack_replies += same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
             racks_tried += 1
     assert racks_tried >= 100 and whole_rack_replies >= 40, (racks_tried, whole_rack_replies)
+
+
+def test_one_blank_moves_that_keep_a_dear_tile_are_the_references() -> None:
+    """The second search of a full one-blank rack also searches apart its spans of all tiles but one through
+    a board tile, for each real tile kept, under the value of keeping that tile: a leave model that makes
+    an E worth much and the blank little puts such moves (the blank played, the E kept) first, so that a
+    bound with another tile's value (or none) would miss them."""
+    tried = six_tile_replies = 0
+    for index, situation in enumerate(situations()):
+        if BLANK not in situation.unseen or not situation.unseen.count(4) > 1:
+            continue
+        model = Equity()._model(situation.rules)
+        assert isinstance(model, LearnedLeave)
+        weights = list(model.weights)
+        weights[model.features.names.index("E")] = 40.0
+        weights[model.features.names.index("?")] = -30.0
+        equity = Equity(LearnedLeave(model.ruleset, model.features, tuple(weights), model.baseline))
+        rng = random.Random(7500 + index)
+        kernel = NativePlayouts.for_situation(situation, equity)
+        assert kernel is not None
+        simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
+        candidates = equity.best(situation, 3)
+        others = [tile for tile in situation.unseen if tile != BLANK]
+        others.remove(4)
+        for _ in range(16):
+            letters = [4, *rng.sample(others, 5)]
+            bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
+            rng.shuffle(bag)
+            theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
+            same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
+            view = Situation(situation.board, theirs, situation.rules, english(), situation.unseen, situation.bag_count)
+            best = simulator.static.best(view, 1)[0]
+            six_tile_replies += (
+                isinstance(best, Placement) and len(best.tiles) == 6 and any(tile & 64 for _, _, tile in best.tiles)
+            )
+            tried += 1
+    assert tried >= 100 and six_tile_replies >= 10, (tried, six_tile_replies)
