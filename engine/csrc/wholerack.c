@@ -146,25 +146,47 @@ static int span_before(const WholeSpan *a, const WholeSpan *b) {
     return a->anchor != b->anchor ? a->anchor < b->anchor : a->k < b->k;
 }
 
+/* The spans as a heap, the best bound on top (most searches stop before the last of them). */
+static void span_sift_down(WholeSpan *heap, int n, int i) {
+    WholeSpan item = heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && span_before(&heap[child + 1], &heap[child])) {
+            child++;
+        }
+        if (!span_before(&heap[child], &item)) {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = item;
+}
+
 /* The whole-rack spans reply_anchors put in k->wholes, best bound first, each searched for the letters
  * the blank can stand for in a word of its letters, until the bound is below the best move found (the
  * position's lines, tagged POSITION_TAG + l, are share's). */
 void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
     Search *s = k->search;
     WholeSpan *spans = k->wholes;
-    int n = k->nwholes;
-    for (int a = 1; a < n; a++) {
-        WholeSpan item = spans[a];
-        int b = a;
-        while (b > 0 && span_before(&item, &spans[b - 1])) {
-            spans[b] = spans[b - 1];
-            b--;
+    int n = 0;
+    for (int i = 0; i < k->nwholes; i++) {  /* those below the best already are never searched */
+        if (!r->top.count || !(k->wholes[i].bound < r->item.equity)) {
+            spans[n++] = k->wholes[i];
         }
-        spans[b] = item;
+    }
+    for (int a = n / 2 - 1; a >= 0; a--) {
+        span_sift_down(spans, n, a);
     }
     int current = -1;
-    for (int i = 0; i < n && !s->failed; i++) {
-        const WholeSpan *span = &spans[i];
+    while (n > 0 && !s->failed) {
+        WholeSpan taken = spans[0];  /* the best bound left */
+        spans[0] = spans[--n];
+        span_sift_down(spans, n, 0);
+        const WholeSpan *span = &taken;
         if (r->top.count && span->bound < r->item.equity) {
             break;  /* no move of this span or of the ones after it reaches the best */
         }
