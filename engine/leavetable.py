@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from itertools import combinations
@@ -112,9 +112,17 @@ class LearnedLeave:
     weights: tuple[float, ...]
     baseline: float  # the fitted mean next-turn score after keeping nothing
     about: dict[str, object] = field(default_factory=dict, compare=False)
+    # made afresh by every constructor and by dataclasses.replace, so a copy with other weights never
+    # answers from the values of the model it was copied from
     _cache: LruCache[tuple[tuple[int, ...], int], float] = field(
-        default_factory=lambda: LruCache(VALUE_CACHE_SIZE), compare=False, repr=False
+        default_factory=lambda: LruCache(VALUE_CACHE_SIZE), init=False, compare=False, repr=False
     )
+
+    def with_cache(self, cache: LruCache[tuple[tuple[int, ...], int], float]) -> LearnedLeave:
+        """A copy whose values go through ``cache`` (an empty one: to measure the cache, offline.leavecache)."""
+        copy = replace(self)
+        object.__setattr__(copy, "_cache", cache)
+        return copy
 
     def value(self, leave: Rack) -> float:
         """Points the leave is worth compared with keeping nothing."""

@@ -18,7 +18,6 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Sequence
-from dataclasses import replace
 
 from dictionaries import bundled_path
 from engine.arena import pair_seed, play_game
@@ -53,7 +52,7 @@ def record(games: int, seed: int, iterations: int) -> list[Key]:
     shipped = LearnedLeave.shipped(rules)
     assert shipped is not None, "the English table ships"
     log = KeyLog()
-    model = replace(shipped, _cache=log)
+    model = shipped.with_cache(log)
     settings = SimSettings(max_iterations=iterations, seconds=math.inf)
     static = Equity(model, solver=EndgameBudget(seconds=math.inf, nodes=60_000))
     player = Sim(static, settings, native=False)  # the Python playouts: the C kernel reads the table itself
@@ -95,7 +94,7 @@ def timings(keys: Sequence[Key]) -> tuple[float, float]:
     racks = [Rack(rules.alphabet, counts, blanks) for counts, blanks in dict.fromkeys(keys)][:20_000]
     result = []
     for size in (0, len(racks)):
-        model = replace(shipped, _cache=LruCache(size))
+        model = shipped.with_cache(LruCache(size))
         for rack in racks:
             model.value(rack)
         started = time.perf_counter()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from engine.leastsquares import ridge_fit, solve_positive_definite
 from engine.leave import HandLeave
 from engine.leavesamples import sample_game
 from engine.leavetable import LearnedLeave, LeaveFeatures, best_leave, learned_leave, read_table
+from engine.lru import LruCache
 from engine.move import Placement
 from engine.movegen import generate
 from engine.rack import Rack
@@ -68,6 +70,18 @@ def test_a_leave_is_worth_the_sum_of_its_features() -> None:
     assert model.value(Rack.from_text("E", EN.alphabet)) == 1.0 + 0.5
     assert model.value(Rack.from_text("EE", EN.alphabet)) == 1.0 - 4.0  # 2v2 is 0 here
     assert model.weight("S+?") == 3.0
+
+
+def test_a_copy_with_other_weights_values_leaves_by_its_own_weights() -> None:
+    model = table({"S": 8.0})
+    s = Rack.from_text("S", EN.alphabet)
+    assert model.value(s) == 8.0  # now in the model's value cache
+    dearer = replace(model, weights=tuple(2 * w for w in model.weights))
+    assert dearer.value(s) == 16.0
+    assert model.value(s) == 8.0
+    logged: LruCache[tuple[tuple[int, ...], int], float] = LruCache(4)
+    assert model.with_cache(logged).value(s) == 8.0
+    assert len(logged) == 1
 
 
 def test_table_file_round_trips_and_names_what_is_wrong(tmp_path: Path) -> None:
