@@ -320,7 +320,9 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         /* the reply's table entry is fetched while the move goes on the board */
         __builtin_prefetch(&sv->table[(next_key ^ other->hash[0] ^ left.hash[1] ^ scoreless_keys[0]) & sv->table_mask]);
         Mark mark = put_on_board(sv, move);
+        sv->ply++;
         int reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
+        sv->ply--;
         take_back(sv, move, mark);
         return move->score - reply;
     }
@@ -328,7 +330,9 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         return other->points - mover->points;
     }
     sv->passes++;
+    sv->ply++;
     int value = -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+    sv->ply--;
     sv->passes--;
     return value;
 }
@@ -374,6 +378,9 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         sv->cut = 1;
         return other->points - mover->points;
     }
+    /* a node that searches its moves: the look-ups of the nodes at this ply before are no ancestor's of those
+     * below (linecache.c) */
+    sv->path_serial[sv->ply] = ++sv->serial;
     int cut_before = sv->cut;
     sv->cut = 0;
     int original_alpha = alpha;

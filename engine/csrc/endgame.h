@@ -101,17 +101,19 @@ typedef struct {
     long long used[LINE_WAYS];  /* the solver's generation count when last taken */
     uint64_t key[LINE_WAYS];    /* the line's state when generated (line_key; 0 when not worked out) */
     uint64_t check[LINE_WAYS];
+    uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills) it holds: see LineSeen */
     LineSlot slot[LINE_WAYS];
 } LineWays;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
 
-/* What one side's last look-up of the lines found (linecache.c): each line's stamp and way, the rack. */
+/* What a node's look-up of the lines found (linecache.c), kept per ply: each line's stamp, way and the
+ * filling of the way's slot it took. */
 typedef struct {
-    int valid;
-    int8_t counts[RACK_SLOTS];
+    long long serial;      /* the node that looked up (Solver.path_serial); 0: none */
     int8_t way[LINES];
     uint64_t stamp[LINES];
+    uint64_t fill[LINES];
 } LineSeen;
 
 /* A line state's moves kept in the line memo (linememo.c). */
@@ -191,7 +193,11 @@ typedef struct {
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
-    LineSeen seen[2];            /* [side] */
+    uint64_t fills;              /* slots filled so far (LineWays.fill) */
+    int ply;                     /* moves (passes too) on the path from the root to the node */
+    long long serial;            /* nodes entered so far */
+    long long path_serial[MAX_DEPTH + 1];  /* [ply]: the serial of the node at that ply of the path */
+    LineSeen seen[MAX_DEPTH + 1];          /* [ply]: the last look-up at that ply */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
     /* at the root of an iteration: a move proved better than the one tried first (the last iteration's

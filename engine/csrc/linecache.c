@@ -269,6 +269,60 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
     return 0;
 }
 
+/* The record of the nearest look-up on the path from the root by the mover's side (two plies up, else four...),
+ * or NULL: its rack held the mover's (a side's rack only shrinks down a path). */
+static const LineSeen *ancestor_seen(const Solver *sv) {
+    for (int q = sv->ply - 2; q >= 0; q -= 2) {
+        if (sv->seen[q].serial == sv->path_serial[q]) {
+            return &sv->seen[q];
+        }
+    }
+    return NULL;
+}
+
+/* The way of line `index` that holds its moves for the mover on the board as it is, found by its stamp or
+ * by its state's key (worked out once per stamp, into *key and *check), or -1. */
+static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, uint64_t *key, uint64_t *check) {
+    uint64_t stamp = sv->line_stamp[index];
+    for (int w = 0; w < LINE_WAYS; w++) {
+        if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
+            return w;
+        }
+    }
+    if (!sv->use_memo) {
+        return -1;
+    }
+    /* the line changed since: a state with the same tiles and cross-checks may be kept all the same */
+    if (sv->key_stamp[index] != stamp) {
+        /* worked out once per stamp: the other side often looks the line up at the same stamp */
+        sv->key_stamp[index] = stamp;
+        sv->key_of[index] = line_key(sv, index, &sv->check_of[index]);
+    }
+    *key = sv->key_of[index];
+    *check = sv->check_of[index];
+    for (int w = 0; w < LINE_WAYS; w++) {
+        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
+            ways->stamp[w] = stamp;
+            return w;
+        }
+    }
+    return -1;
+}
+
+/* The least recently taken way of a line, made ready to be filled for the line's state (key, check). */
+static int way_emptied(LineWays *ways, uint64_t key, uint64_t check) {
+    int way = 0;
+    for (int w = 1; w < LINE_WAYS; w++) {
+        if (ways->used[w] < ways->used[way]) {
+            way = w;
+        }
+    }
+    ways->stamp[way] = 0;
+    ways->key[way] = key;
+    ways->check[way] = check;
+    return way;
+}
+
 /* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
  * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
  * many moves in all. -1 (MemoryError set) when memory ran out. */
@@ -277,58 +331,26 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
     uint32_t usable = 0;  /* worked out at the first line to generate */
     int missing[LINES], nmissing = 0;
     *most = 0;
-    /* a line whose stamp has not changed since the side's last look-up, for a rack that rack holds, has
-     * the same way (whose rack held that one): siblings share the mover's rack and most of their lines,
-     * and a node below has a smaller rack (only this side's look-ups change this side's ways) */
-    LineSeen *seen = &sv->seen[mover->side];
-    int same_rack = seen->valid && within(mover->counts, seen->counts);
-    seen->valid = 0;
+    /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
+     * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
+     * the mover's): only the lines the moves since changed are looked for among the ways */
+    const LineSeen *up = ancestor_seen(sv);
+    LineSeen *seen = &sv->seen[sv->ply];
+    seen->serial = 0;
+    LineWays *lines = sv->lines[mover->side];
     /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
      * the processor's cache each, waited for together) and taken or generated after */
     for (int index = 0; index < LINES; index++) {
-        LineWays *ways = &sv->lines[mover->side][index];
+        LineWays *ways = &lines[index];
         uint64_t stamp = sv->line_stamp[index], key = 0, check = 0;
-        int way = -1;
-        if (same_rack && seen->stamp[index] == stamp) {
-            way = seen->way[index];
-            *most += ways->slot[way].len;
-            ways->used[way] = sv->generations;
-            taken[index] = &ways->slot[way];
-            continue;
-        }
-        for (int w = 0; w < LINE_WAYS; w++) {
-            if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
-                way = w;
-                break;
-            }
-        }
-        if (way < 0 && sv->use_memo) {
-            /* the line changed since: a state with the same tiles and cross-checks may be kept all the same */
-            if (sv->key_stamp[index] != stamp) {
-                /* worked out once per stamp: the other side often looks the line up at the same stamp */
-                sv->key_stamp[index] = stamp;
-                sv->key_of[index] = line_key(sv, index, &sv->check_of[index]);
-            }
-            key = sv->key_of[index];
-            check = sv->check_of[index];
-            for (int w = 0; w < LINE_WAYS; w++) {
-                if (ways->key[w] == key && ways->check[w] == check && within(mover->counts, ways->slot[w].counts)) {
-                    way = w;
-                    ways->stamp[w] = stamp;
-                    break;
-                }
-            }
+        int way;
+        if (up != NULL && up->stamp[index] == stamp && ways->fill[up->way[index]] == up->fill[index]) {
+            way = up->way[index];
+        } else {
+            way = way_kept(sv, mover, ways, index, &key, &check);
         }
         if (way < 0) {
-            way = 0;
-            for (int w = 1; w < LINE_WAYS; w++) {
-                if (ways->used[w] < ways->used[way]) {
-                    way = w;
-                }
-            }
-            ways->stamp[way] = 0;
-            ways->key[way] = key;
-            ways->check[way] = check;
+            way = way_emptied(ways, key, check);
             missing[nmissing++] = index;
             if (sv->use_memo) {
                 memo_prefetch(sv, mover, key);
@@ -343,7 +365,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
     }
     for (int i = 0; i < nmissing; i++) {
         int index = missing[i];
-        LineWays *ways = &sv->lines[mover->side][index];
+        LineWays *ways = &lines[index];
         LineSlot *slot = (LineSlot *)taken[index];
         int way = (int)(slot - ways->slot);
         if (usable == 0) {
@@ -353,11 +375,14 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
+        ways->fill[way] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         *most += slot->len;
     }
-    memcpy(seen->counts, mover->counts, sizeof(seen->counts));
-    seen->valid = 1;
+    for (int index = 0; index < LINES; index++) {
+        seen->fill[index] = lines[index].fill[(int)seen->way[index]];
+    }
+    seen->serial = sv->path_serial[sv->ply];
     return 0;
 }
 
