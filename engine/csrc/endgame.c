@@ -291,7 +291,7 @@ static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const 
         return 0;
     }
     sv->cut = 1;
-    int played = move_played(sv, move);
+    int played = move->played;
     /* the leaf's guess for the reply: the left rack's points less the other's */
     return move->score - (mover->points - played - other->points);
 }
@@ -335,14 +335,6 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
     sv->ply--;
     sv->passes--;
     return value;
-}
-
-/* Whether `move` may take the bound of outreply.c (it does not go out, and a pass does not end the game
- * by scoreless turns, so the other replies) and that bound keeps it at most alpha; the bound to *bound. */
-static int out_bounded(const Solver *sv, const OutReplies *replies, const EMove *move, const ERack *mover,
-                       int scoreless, int alpha, int *bound) {
-    return move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
-           out_bound(sv, replies, move, mover, alpha, bound);
 }
 
 /* Negamax value of the position for the player to move (holding `mover`); the best move goes to
@@ -442,26 +434,13 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         if (nreplies > 0) {
             /* the moves the bound of outreply.c keeps at most alpha are taken out before they are sorted
              * (alpha only rises: the loop would find each of them so); the best bound counts as their value */
-            long kept = start;
             int pruned = -INFINITE_VALUE;
             size_t pruned_index = 0;
-            for (long i = start; i < count; i++) {
-                uint64_t key = sv->keys[base + (size_t)i];
-                const EMove *move = &sv->moves[base + (key & 0xFFFFFFFFu)];
-                int bound;
-                if (out_bounded(sv, &replies, move, mover, scoreless, alpha, &bound)) {
-                    if (bound > pruned) {
-                        pruned = bound;
-                        pruned_index = base + (key & 0xFFFFFFFFu);
-                    }
-                } else {
-                    sv->keys[base + (size_t)kept++] = key;
-                }
-            }
-            count = kept;
+            count = out_pruned(sv, &replies, sv->moves + base, sv->keys + base, start, count, mover, scoreless, alpha,
+                               &pruned, &pruned_index);
             if (pruned > best_value) {
                 best_value = pruned;
-                best = sv->moves[pruned_index];
+                best = sv->moves[base + pruned_index];
             }
         }
         for (long i = start; i < count; i++) {

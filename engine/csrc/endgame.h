@@ -52,6 +52,7 @@ typedef struct {
     uint8_t n;                 /* tiles placed; 0 for a pass */
     uint8_t view;
     int16_t score;
+    int16_t played;            /* the points of its tiles that are not blanks (what it takes off the rack's) */
     uint8_t square[MOVE_TILES]; /* row * SIZE + col */
     uint8_t tile[MOVE_TILES];
 } EMove;
@@ -77,7 +78,6 @@ typedef struct {
 typedef struct {
     EMove move;
     int order;         /* its place in the move order but for going out (see pushed_moves) */
-    int16_t played;    /* the points of its tiles that are not blanks */
     uint32_t letters;  /* the letters of its tiles that are not blanks */
     uint8_t blanks;    /* its tiles on blanks */
     uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
@@ -253,15 +253,7 @@ void lines_restore(Solver *sv, const EMove *move, int stamps);
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most);
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
-int move_order(const Solver *sv, const EMove *move);
-/* The points of a move's tiles that are not blanks (what it takes off the mover's rack's points). */
-static inline int move_played(const Solver *sv, const EMove *move) {
-    int played = 0;
-    for (int k = 0; k < move->n; k++) {
-        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
-    }
-    return played;
-}
+int move_order(const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 /* linememo.c */
@@ -279,7 +271,10 @@ void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);
 /* outreply.c */
 int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out);
-int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound);
+int out_bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless, int alpha,
+                int *bound);
+long out_pruned(const Solver *sv, const OutReplies *r, const EMove *moves, uint64_t *keys, long start, long count,
+                const ERack *mover, int scoreless, int alpha, int *pruned, size_t *pruned_index);
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);

@@ -50,7 +50,7 @@ static int take(const Scan *scan, const CMove *c, int *order, int *value) {
     }
     int out = c->move.n == scan->mover->size;
     *order = c->order + (out ? scan->bonus : 0);
-    *value = out ? c->move.score + scan->bonus : c->move.score + c->played + scan->base;
+    *value = out ? c->move.score + scan->bonus : c->move.score + c->move.played + scan->base;
     return 1;
 }
 

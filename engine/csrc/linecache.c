@@ -193,8 +193,7 @@ static int generate_line(Solver *sv, LineSlot *slot, int index, const int *ancho
     for (size_t at = 0; at < s->out.len; i++) {
         CMove *c = &slot->moves[i];
         emove_from(sv, s->out.data + at, &c->move);
-        c->order = move_order(sv, &c->move);
-        c->played = (int16_t)move_played(sv, &c->move);
+        c->order = move_order(&c->move);
         c->letters = 0;
         c->blanks = c->repeats = 0;
         for (int k = 0; k < c->move.n; k++) {
