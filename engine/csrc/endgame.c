@@ -71,11 +71,16 @@ void make_keys(void) {
     keys_ready = 1;
 }
 
+/* The rack's hashes and letters, from its counts. */
 void rack_rehash(ERack *rack) {
     rack->hash[0] = rack->hash[1] = 0;
+    rack->letters = 0;
     for (int slot = 0; slot < RACK_SLOTS; slot++) {
         rack->hash[0] ^= rack_keys[0][slot][rack->counts[slot]];
         rack->hash[1] ^= rack_keys[1][slot][rack->counts[slot]];
+        if (slot < MAX_LETTERS && rack->counts[slot] > 0) {
+            rack->letters |= 1u << slot;
+        }
     }
 }
 
@@ -91,6 +96,9 @@ static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, E
         left->counts[slot] = (int8_t)(c - 1);
         if (!(t & BLANK_FLAG)) {
             left->points -= sv->points[slot];
+            if (c == 1) {
+                left->letters &= ~(1u << slot);
+            }
         }
         left->size--;
     }

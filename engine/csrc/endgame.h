@@ -70,6 +70,7 @@ typedef struct {
     int8_t counts[RACK_SLOTS];
     int size;
     int points;
+    uint32_t letters;  /* the letters of which it holds a tile (not the blanks) */
     int side;          /* 0: the root's mover, 1: the other (the line cache is kept per side) */
     uint64_t hash[2];  /* as the mover, as the other */
 } ERack;

@@ -101,17 +101,6 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
     return h | 1;
 }
 
-/* The letters of which the rack holds a tile (not the blanks). */
-static uint32_t rack_letters(const Solver *sv, const ERack *rack) {
-    uint32_t mask = 0;
-    for (int l = 0; l < sv->letters; l++) {
-        if (rack->counts[l]) {
-            mask |= 1u << l;
-        }
-    }
-    return mask;
-}
-
 /* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
  * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
 static int within(const int8_t *a, const int8_t *b) {
@@ -130,6 +119,21 @@ static int within(const int8_t *a, const int8_t *b) {
         }
     }
     return 1;
+}
+
+/* Whether the counts of two racks are the same (compared eight at a time, as in `within`). */
+static int same_counts(const int8_t *a, const int8_t *b) {
+    uint64_t differ = 0;
+    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        differ |= x ^ y;
+    }
+    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
+        differ |= (uint64_t)(uint8_t)(a[i] ^ b[i]);
+    }
+    return differ == 0;
 }
 
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
@@ -244,16 +248,17 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
                       uint64_t check, int *loaded) {
     int anchors[SIZE];
     slot->len = 0;
-    int nanchors = fitting_anchors(sv, index, usable, anchors);
-    if (nanchors == 0) {
-        return 0;
-    }
     if (sv->use_memo) {
+        /* (kept only when generated: the state's anchors fit the rack's letters, a look-up needs not find them) */
         size_t len;
         const CMove *known = memo_find(sv, mover, key, check, &len);
         if (known != NULL) {
             return recalled(slot, known, len);
         }
+    }
+    int nanchors = fitting_anchors(sv, index, usable, anchors);
+    if (nanchors == 0) {
+        return 0;
     }
     if (!*loaded) {
         load_rack(&sv->gen, mover, sv->letters);
@@ -368,7 +373,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         LineSlot *slot = (LineSlot *)taken[index];
         int way = (int)(slot - ways->slot);
         if (usable == 0) {
-            usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : rack_letters(sv, mover);
+            usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : mover->letters;
         }
         if (line_ready(sv, mover, slot, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
             return -1;
@@ -400,12 +405,12 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     }
     EMove *out = sv->moves + sv->nmoves;
     uint64_t *keys = sv->keys + sv->nmoves;
-    uint32_t rmask = rack_letters(sv, mover);
+    uint32_t rmask = mover->letters;
     int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
-        if (memcmp(slot->counts, mover->counts, sizeof(slot->counts)) == 0) {
+        if (same_counts(slot->counts, mover->counts)) {
             for (size_t i = 0; i < slot->len; i++) {
                 const CMove *c = &slot->moves[i];
                 int order = c->order + (c->move.n == mover->size ? bonus : 0);
