@@ -150,6 +150,8 @@ typedef struct {
     long long generations;
     size_t nmoves, cap;
     Entry *table;
+    size_t table_bytes;
+    int table_mapped, memo_mapped, pool_mapped;  /* how each big table was had (bigmem.c) */
     uint64_t table_mask;
     uint64_t stored, table_limit;  /* entries in use, and how many may be before entries are overwritten */
     long long nodes, max_nodes;
@@ -263,6 +265,9 @@ void memo_free(Solver *sv);
 void memo_prefetch(const Solver *sv, const ERack *mover, uint64_t key);
 const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len);
 void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, const CMove *moves, size_t len);
+/* bigmem.c */
+void *big_calloc(size_t size, int *mapped);
+void big_free(void *p, size_t size, int mapped);
 /* crosscache.c */
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* killer.c */
