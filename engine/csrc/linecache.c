@@ -366,6 +366,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         taken[index] = &ways->slot[way];
         seen->stamp[index] = stamp;
         seen->way[index] = (int8_t)way;
+        seen->fill[index] = ways->fill[way];  /* (a missing line's way is filled again below) */
     }
     for (int i = 0; i < nmissing; i++) {
         int index = missing[i];
@@ -379,12 +380,9 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
-        ways->fill[way] = ++sv->fills;
+        ways->fill[way] = seen->fill[index] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         *most += slot->len;
-    }
-    for (int index = 0; index < LINES; index++) {
-        seen->fill[index] = lines[index].fill[(int)seen->way[index]];
     }
     seen->serial = sv->path_serial[sv->ply];
     return 0;
