@@ -249,7 +249,7 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
     int anchors[SIZE];
     slot->len = 0;
     if (sv->use_memo) {
-        /* (kept only when generated: the state's anchors fit the rack's letters, a look-up needs not find them) */
+        /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
         size_t len;
         const CMove *known = memo_find(sv, mover, key, check, &len);
         if (known != NULL) {
