@@ -71,11 +71,16 @@ void make_keys(void) {
     keys_ready = 1;
 }
 
+/* The rack's hashes and letters, from its counts. */
 void rack_rehash(ERack *rack) {
     rack->hash[0] = rack->hash[1] = 0;
+    rack->letters = 0;
     for (int slot = 0; slot < RACK_SLOTS; slot++) {
         rack->hash[0] ^= rack_keys[0][slot][rack->counts[slot]];
         rack->hash[1] ^= rack_keys[1][slot][rack->counts[slot]];
+        if (slot < MAX_LETTERS && rack->counts[slot] > 0) {
+            rack->letters |= 1u << slot;
+        }
     }
 }
 
@@ -91,6 +96,9 @@ static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, E
         left->counts[slot] = (int8_t)(c - 1);
         if (!(t & BLANK_FLAG)) {
             left->points -= sv->points[slot];
+            if (c == 1) {
+                left->letters &= ~(1u << slot);
+            }
         }
         left->size--;
     }
@@ -291,7 +299,7 @@ static int before_leaf(Solver *sv, const EMove *move, const ERack *mover, const 
         return 0;
     }
     sv->cut = 1;
-    int played = move_played(sv, move);
+    int played = move->played;
     /* the leaf's guess for the reply: the left rack's points less the other's */
     return move->score - (mover->points - played - other->points);
 }
@@ -320,7 +328,9 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         /* the reply's table entry is fetched while the move goes on the board */
         __builtin_prefetch(&sv->table[(next_key ^ other->hash[0] ^ left.hash[1] ^ scoreless_keys[0]) & sv->table_mask]);
         Mark mark = put_on_board(sv, move);
+        sv->ply++;
         int reply = value_of(sv, depth - 1, move->score - beta, move->score - alpha, other, &left, 0, next_key, NULL);
+        sv->ply--;
         take_back(sv, move, mark);
         return move->score - reply;
     }
@@ -328,17 +338,11 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         return other->points - mover->points;
     }
     sv->passes++;
+    sv->ply++;
     int value = -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
+    sv->ply--;
     sv->passes--;
     return value;
-}
-
-/* Whether `move` may take the bound of outreply.c (it does not go out, and a pass does not end the game
- * by scoreless turns, so the other replies) and that bound keeps it at most alpha; the bound to *bound. */
-static int out_bounded(const Solver *sv, const OutReplies *replies, const EMove *move, const ERack *mover,
-                       int scoreless, int alpha, int *bound) {
-    return move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
-           out_bound(sv, replies, move, mover, alpha, bound);
 }
 
 /* Negamax value of the position for the player to move (holding `mover`); the best move goes to
@@ -374,6 +378,9 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         sv->cut = 1;
         return other->points - mover->points;
     }
+    /* a node that searches its moves: the look-ups of the nodes at this ply before are no ancestor's of those
+     * below (linecache.c) */
+    sv->path_serial[sv->ply] = ++sv->serial;
     int cut_before = sv->cut;
     sv->cut = 0;
     int original_alpha = alpha;
@@ -435,26 +442,13 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         if (nreplies > 0) {
             /* the moves the bound of outreply.c keeps at most alpha are taken out before they are sorted
              * (alpha only rises: the loop would find each of them so); the best bound counts as their value */
-            long kept = start;
             int pruned = -INFINITE_VALUE;
             size_t pruned_index = 0;
-            for (long i = start; i < count; i++) {
-                uint64_t key = sv->keys[base + (size_t)i];
-                const EMove *move = &sv->moves[base + (key & 0xFFFFFFFFu)];
-                int bound;
-                if (out_bounded(sv, &replies, move, mover, scoreless, alpha, &bound)) {
-                    if (bound > pruned) {
-                        pruned = bound;
-                        pruned_index = base + (key & 0xFFFFFFFFu);
-                    }
-                } else {
-                    sv->keys[base + (size_t)kept++] = key;
-                }
-            }
-            count = kept;
+            count = out_pruned(sv, &replies, sv->moves + base, sv->keys + base, start, count, mover, scoreless, alpha,
+                               &pruned, &pruned_index);
             if (pruned > best_value) {
                 best_value = pruned;
-                best = sv->moves[pruned_index];
+                best = sv->moves[base + pruned_index];
             }
         }
         for (long i = start; i < count; i++) {

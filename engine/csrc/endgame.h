@@ -52,6 +52,7 @@ typedef struct {
     uint8_t n;                 /* tiles placed; 0 for a pass */
     uint8_t view;
     int16_t score;
+    int16_t played;            /* the points of its tiles that are not blanks (what it takes off the rack's) */
     uint8_t square[MOVE_TILES]; /* row * SIZE + col */
     uint8_t tile[MOVE_TILES];
 } EMove;
@@ -69,6 +70,7 @@ typedef struct {
     int8_t counts[RACK_SLOTS];
     int size;
     int points;
+    uint32_t letters;  /* the letters of which it holds a tile (not the blanks) */
     int side;          /* 0: the root's mover, 1: the other (the line cache is kept per side) */
     uint64_t hash[2];  /* as the mover, as the other */
 } ERack;
@@ -77,7 +79,6 @@ typedef struct {
 typedef struct {
     EMove move;
     int order;         /* its place in the move order but for going out (see pushed_moves) */
-    int16_t played;    /* the points of its tiles that are not blanks */
     uint32_t letters;  /* the letters of its tiles that are not blanks */
     uint8_t blanks;    /* its tiles on blanks */
     uint8_t repeats;   /* whether a letter comes twice among the tiles that are not blanks */
@@ -101,17 +102,19 @@ typedef struct {
     long long used[LINE_WAYS];  /* the solver's generation count when last taken */
     uint64_t key[LINE_WAYS];    /* the line's state when generated (line_key; 0 when not worked out) */
     uint64_t check[LINE_WAYS];
+    uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills) it holds: see LineSeen */
     LineSlot slot[LINE_WAYS];
 } LineWays;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
 
-/* What one side's last look-up of the lines found (linecache.c): each line's stamp and way, the rack. */
+/* What a node's look-up of the lines found (linecache.c), kept per ply: each line's stamp, way and the
+ * filling of the way's slot it took. */
 typedef struct {
-    int valid;
-    int8_t counts[RACK_SLOTS];
+    long long serial;      /* the node that looked up (Solver.path_serial); 0: none */
     int8_t way[LINES];
     uint64_t stamp[LINES];
+    uint64_t fill[LINES];
 } LineSeen;
 
 /* A line state's moves kept in the line memo (linememo.c). */
@@ -147,6 +150,8 @@ typedef struct {
     long long generations;
     size_t nmoves, cap;
     Entry *table;
+    size_t table_bytes;
+    int table_mapped, memo_mapped, pool_mapped;  /* how each big table was had (bigmem.c) */
     uint64_t table_mask;
     uint64_t stored, table_limit;  /* entries in use, and how many may be before entries are overwritten */
     long long nodes, max_nodes;
@@ -191,7 +196,11 @@ typedef struct {
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
-    LineSeen seen[2];            /* [side] */
+    uint64_t fills;              /* slots filled so far (LineWays.fill) */
+    int ply;                     /* moves (passes too) on the path from the root to the node */
+    long long serial;            /* nodes entered so far */
+    long long path_serial[MAX_DEPTH + 1];  /* [ply]: the serial of the node at that ply of the path */
+    LineSeen seen[MAX_DEPTH + 1];          /* [ply]: the last look-up at that ply */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
     /* at the root of an iteration: a move proved better than the one tried first (the last iteration's
@@ -247,15 +256,7 @@ void lines_restore(Solver *sv, const EMove *move, int stamps);
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most);
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
-int move_order(const Solver *sv, const EMove *move);
-/* The points of a move's tiles that are not blanks (what it takes off the mover's rack's points). */
-static inline int move_played(const Solver *sv, const EMove *move) {
-    int played = 0;
-    for (int k = 0; k < move->n; k++) {
-        played += (move->tile[k] & BLANK_FLAG) ? 0 : sv->points[move->tile[k]];
-    }
-    return played;
-}
+int move_order(const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 /* linememo.c */
@@ -264,6 +265,9 @@ void memo_free(Solver *sv);
 void memo_prefetch(const Solver *sv, const ERack *mover, uint64_t key);
 const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len);
 void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, const CMove *moves, size_t len);
+/* bigmem.c */
+void *big_calloc(size_t size, int *mapped);
+void big_free(void *p, size_t size, int mapped);
 /* crosscache.c */
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* killer.c */
@@ -273,7 +277,10 @@ void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);
 /* outreply.c */
 int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out);
-int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound);
+int out_bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless, int alpha,
+                int *bound);
+long out_pruned(const Solver *sv, const OutReplies *r, const EMove *moves, uint64_t *keys, long start, long count,
+                const ERack *mover, int scoreless, int alpha, int *pruned, size_t *pruned_index);
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);

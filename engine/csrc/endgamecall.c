@@ -161,7 +161,8 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     mine.side = 0;
     theirs.side = 1;
-    sv->table = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
+    sv->table_bytes = ((size_t)1 << table_bits) * sizeof(Entry);
+    sv->table = big_calloc(sv->table_bytes, &sv->table_mapped);
     if (sv->table == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -238,7 +239,7 @@ done:
     PyMem_Free(sv->gen.out.data);
     PyMem_Free(sv->moves);
     PyMem_Free(sv->keys);
-    PyMem_Free(sv->table);
+    big_free(sv->table, sv->table_bytes, sv->table_mapped);
     lines_free(sv);
     memo_free(sv);
     PyMem_Free(sv);

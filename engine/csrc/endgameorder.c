@@ -42,21 +42,22 @@ int grow_stack(Solver *sv, size_t need) {
 
 /* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
  * per point of tile played. */
-int move_order(const Solver *sv, const EMove *move) {
-    int played = move_played(sv, move);
-    return move->score + ORDER_TILES * move->n + ORDER_POINTS * played;
+int move_order(const EMove *move) {
+    return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
 }
 
 /* A move of the generator's output (n, view, score, then row, col, tile n times) as an EMove. */
 void emove_from(const Solver *sv, const int32_t *m, EMove *e) {
-    (void)sv;
     e->n = (uint8_t)m[0];
     e->view = (uint8_t)m[1];
     e->score = (int16_t)m[2];
+    int played = 0;
     for (int k = 0; k < e->n; k++) {
         e->square[k] = (uint8_t)(m[3 + 3 * k] * SIZE + m[4 + 3 * k]);
         e->tile[k] = (uint8_t)m[5 + 3 * k];
+        played += (e->tile[k] & BLANK_FLAG) ? 0 : sv->points[e->tile[k]];
     }
+    e->played = (int16_t)played;
 }
 
 /* The mover's moves pushed on the move stack in the generator's order (from the line cache unless it is
@@ -97,7 +98,7 @@ long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMov
         size_t i = 0;
         for (size_t at = 0; at < s->out.len; i++) {
             emove_from(sv, s->out.data + at, &moves[i]);
-            int order = move_order(sv, &moves[i]) + (moves[i].n == mover->size ? bonus : 0);
+            int order = move_order(&moves[i]) + (moves[i].n == mover->size ? bonus : 0);
             keys[i] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)i;
             at += 3 + 3 * (size_t)s->out.data[at];
         }

@@ -50,7 +50,7 @@ static int take(const Scan *scan, const CMove *c, int *order, int *value) {
     }
     int out = c->move.n == scan->mover->size;
     *order = c->order + (out ? scan->bonus : 0);
-    *value = out ? c->move.score + scan->bonus : c->move.score + c->played + scan->base;
+    *value = out ? c->move.score + scan->bonus : c->move.score + c->move.played + scan->base;
     return 1;
 }
 
@@ -68,15 +68,11 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         return -1;
     }
     EMove tried;
-    Scan scan = {mover, 0, mover->counts[MAX_LETTERS], 2 * other->points, other->points - mover->points, NULL};
+    Scan scan = {mover, mover->letters, mover->counts[MAX_LETTERS], 2 * other->points, other->points - mover->points,
+                 NULL};
     if (first != NULL && first->n > 0) {
         tried = *first;
         scan.first = &tried;
-    }
-    for (int l = 0; l < sv->letters; l++) {
-        if (mover->counts[l]) {
-            scan.rmask |= 1u << l;
-        }
     }
     const EMove *top = NULL, *hit = NULL;
     int top_value = -INFINITE_VALUE, top_order = 0, hit_value = 0, hit_order = 0;

@@ -101,17 +101,6 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
     return h | 1;
 }
 
-/* The letters of which the rack holds a tile (not the blanks). */
-static uint32_t rack_letters(const Solver *sv, const ERack *rack) {
-    uint32_t mask = 0;
-    for (int l = 0; l < sv->letters; l++) {
-        if (rack->counts[l]) {
-            mask |= 1u << l;
-        }
-    }
-    return mask;
-}
-
 /* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
  * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
 static int within(const int8_t *a, const int8_t *b) {
@@ -130,6 +119,21 @@ static int within(const int8_t *a, const int8_t *b) {
         }
     }
     return 1;
+}
+
+/* Whether the counts of two racks are the same (compared eight at a time, as in `within`). */
+static int same_counts(const int8_t *a, const int8_t *b) {
+    uint64_t differ = 0;
+    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        differ |= x ^ y;
+    }
+    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
+        differ |= (uint64_t)(uint8_t)(a[i] ^ b[i]);
+    }
+    return differ == 0;
 }
 
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
@@ -193,8 +197,7 @@ static int generate_line(Solver *sv, LineSlot *slot, int index, const int *ancho
     for (size_t at = 0; at < s->out.len; i++) {
         CMove *c = &slot->moves[i];
         emove_from(sv, s->out.data + at, &c->move);
-        c->order = move_order(sv, &c->move);
-        c->played = (int16_t)move_played(sv, &c->move);
+        c->order = move_order(&c->move);
         c->letters = 0;
         c->blanks = c->repeats = 0;
         for (int k = 0; k < c->move.n; k++) {
@@ -245,16 +248,17 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
                       uint64_t check, int *loaded) {
     int anchors[SIZE];
     slot->len = 0;
-    int nanchors = fitting_anchors(sv, index, usable, anchors);
-    if (nanchors == 0) {
-        return 0;
-    }
     if (sv->use_memo) {
+        /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
         size_t len;
         const CMove *known = memo_find(sv, mover, key, check, &len);
         if (known != NULL) {
             return recalled(slot, known, len);
         }
+    }
+    int nanchors = fitting_anchors(sv, index, usable, anchors);
+    if (nanchors == 0) {
+        return 0;
     }
     if (!*loaded) {
         load_rack(&sv->gen, mover, sv->letters);
@@ -269,6 +273,60 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
     return 0;
 }
 
+/* The record of the nearest look-up on the path from the root by the mover's side (two plies up, else four...),
+ * or NULL: its rack held the mover's (a side's rack only shrinks down a path). */
+static const LineSeen *ancestor_seen(const Solver *sv) {
+    for (int q = sv->ply - 2; q >= 0; q -= 2) {
+        if (sv->seen[q].serial == sv->path_serial[q]) {
+            return &sv->seen[q];
+        }
+    }
+    return NULL;
+}
+
+/* The way of line `index` that holds its moves for the mover on the board as it is, found by its stamp or
+ * by its state's key (worked out once per stamp, into *key and *check), or -1. */
+static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, uint64_t *key, uint64_t *check) {
+    uint64_t stamp = sv->line_stamp[index];
+    for (int w = 0; w < LINE_WAYS; w++) {
+        if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
+            return w;
+        }
+    }
+    if (!sv->use_memo) {
+        return -1;
+    }
+    /* the line changed since: a state with the same tiles and cross-checks may be kept all the same */
+    if (sv->key_stamp[index] != stamp) {
+        /* worked out once per stamp: the other side often looks the line up at the same stamp */
+        sv->key_stamp[index] = stamp;
+        sv->key_of[index] = line_key(sv, index, &sv->check_of[index]);
+    }
+    *key = sv->key_of[index];
+    *check = sv->check_of[index];
+    for (int w = 0; w < LINE_WAYS; w++) {
+        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
+            ways->stamp[w] = stamp;
+            return w;
+        }
+    }
+    return -1;
+}
+
+/* The least recently taken way of a line, made ready to be filled for the line's state (key, check). */
+static int way_emptied(LineWays *ways, uint64_t key, uint64_t check) {
+    int way = 0;
+    for (int w = 1; w < LINE_WAYS; w++) {
+        if (ways->used[w] < ways->used[way]) {
+            way = w;
+        }
+    }
+    ways->stamp[way] = 0;
+    ways->key[way] = key;
+    ways->check[way] = check;
+    return way;
+}
+
 /* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
  * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
  * many moves in all. -1 (MemoryError set) when memory ran out. */
@@ -277,58 +335,26 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
     uint32_t usable = 0;  /* worked out at the first line to generate */
     int missing[LINES], nmissing = 0;
     *most = 0;
-    /* a line whose stamp has not changed since the side's last look-up, for a rack that rack holds, has
-     * the same way (whose rack held that one): siblings share the mover's rack and most of their lines,
-     * and a node below has a smaller rack (only this side's look-ups change this side's ways) */
-    LineSeen *seen = &sv->seen[mover->side];
-    int same_rack = seen->valid && within(mover->counts, seen->counts);
-    seen->valid = 0;
+    /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
+     * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
+     * the mover's): only the lines the moves since changed are looked for among the ways */
+    const LineSeen *up = ancestor_seen(sv);
+    LineSeen *seen = &sv->seen[sv->ply];
+    seen->serial = 0;
+    LineWays *lines = sv->lines[mover->side];
     /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
      * the processor's cache each, waited for together) and taken or generated after */
     for (int index = 0; index < LINES; index++) {
-        LineWays *ways = &sv->lines[mover->side][index];
+        LineWays *ways = &lines[index];
         uint64_t stamp = sv->line_stamp[index], key = 0, check = 0;
-        int way = -1;
-        if (same_rack && seen->stamp[index] == stamp) {
-            way = seen->way[index];
-            *most += ways->slot[way].len;
-            ways->used[way] = sv->generations;
-            taken[index] = &ways->slot[way];
-            continue;
-        }
-        for (int w = 0; w < LINE_WAYS; w++) {
-            if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
-                way = w;
-                break;
-            }
-        }
-        if (way < 0 && sv->use_memo) {
-            /* the line changed since: a state with the same tiles and cross-checks may be kept all the same */
-            if (sv->key_stamp[index] != stamp) {
-                /* worked out once per stamp: the other side often looks the line up at the same stamp */
-                sv->key_stamp[index] = stamp;
-                sv->key_of[index] = line_key(sv, index, &sv->check_of[index]);
-            }
-            key = sv->key_of[index];
-            check = sv->check_of[index];
-            for (int w = 0; w < LINE_WAYS; w++) {
-                if (ways->key[w] == key && ways->check[w] == check && within(mover->counts, ways->slot[w].counts)) {
-                    way = w;
-                    ways->stamp[w] = stamp;
-                    break;
-                }
-            }
+        int way;
+        if (up != NULL && up->stamp[index] == stamp && ways->fill[up->way[index]] == up->fill[index]) {
+            way = up->way[index];
+        } else {
+            way = way_kept(sv, mover, ways, index, &key, &check);
         }
         if (way < 0) {
-            way = 0;
-            for (int w = 1; w < LINE_WAYS; w++) {
-                if (ways->used[w] < ways->used[way]) {
-                    way = w;
-                }
-            }
-            ways->stamp[way] = 0;
-            ways->key[way] = key;
-            ways->check[way] = check;
+            way = way_emptied(ways, key, check);
             missing[nmissing++] = index;
             if (sv->use_memo) {
                 memo_prefetch(sv, mover, key);
@@ -340,24 +366,25 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         taken[index] = &ways->slot[way];
         seen->stamp[index] = stamp;
         seen->way[index] = (int8_t)way;
+        seen->fill[index] = ways->fill[way];  /* (a missing line's way is filled again below) */
     }
     for (int i = 0; i < nmissing; i++) {
         int index = missing[i];
-        LineWays *ways = &sv->lines[mover->side][index];
+        LineWays *ways = &lines[index];
         LineSlot *slot = (LineSlot *)taken[index];
         int way = (int)(slot - ways->slot);
         if (usable == 0) {
-            usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : rack_letters(sv, mover);
+            usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : mover->letters;
         }
         if (line_ready(sv, mover, slot, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
+        ways->fill[way] = seen->fill[index] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         *most += slot->len;
     }
-    memcpy(seen->counts, mover->counts, sizeof(seen->counts));
-    seen->valid = 1;
+    seen->serial = sv->path_serial[sv->ply];
     return 0;
 }
 
@@ -376,12 +403,12 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     }
     EMove *out = sv->moves + sv->nmoves;
     uint64_t *keys = sv->keys + sv->nmoves;
-    uint32_t rmask = rack_letters(sv, mover);
+    uint32_t rmask = mover->letters;
     int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
-        if (memcmp(slot->counts, mover->counts, sizeof(slot->counts)) == 0) {
+        if (same_counts(slot->counts, mover->counts)) {
             for (size_t i = 0; i < slot->len; i++) {
                 const CMove *c = &slot->moves[i];
                 int order = c->order + (c->move.n == mover->size ? bonus : 0);

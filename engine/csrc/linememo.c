@@ -26,8 +26,8 @@
 int memo_start(Solver *sv, int bits) {
     sv->memo_mask = ((uint64_t)1 << bits) - 1;
     sv->pool_size = (uint64_t)2 << bits;
-    sv->memo = PyMem_Calloc((size_t)1 << bits, sizeof(MemoEntry));
-    sv->pool = PyMem_Malloc(sizeof(CMove) * sv->pool_size);
+    sv->memo = big_calloc(((size_t)1 << bits) * sizeof(MemoEntry), &sv->memo_mapped);
+    sv->pool = big_calloc(sizeof(CMove) * sv->pool_size, &sv->pool_mapped);
     if (sv->memo == NULL || sv->pool == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -37,8 +37,8 @@ int memo_start(Solver *sv, int bits) {
 }
 
 void memo_free(Solver *sv) {
-    PyMem_Free(sv->memo);
-    PyMem_Free(sv->pool);
+    big_free(sv->memo, (sv->memo_mask + 1) * sizeof(MemoEntry), sv->memo_mapped);
+    big_free(sv->pool, sizeof(CMove) * sv->pool_size, sv->pool_mapped);
 }
 
 /* Where the move written `at`-th (counted from the first) lies in the ring (pool_size is a power of 2). */

@@ -72,9 +72,8 @@ int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out) {
 
 /* Whether `move` (not going out) of the mover is proved no better than alpha by a reply going out that
  * it leaves playable; its bound goes to *bound. */
-int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound) {
-    int played = move_played(sv, move);
-    int base = move->score - 2 * (mover->points - played);
+static inline int out_bound(const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound) {
+    int base = move->score - 2 * (mover->points - move->played);
     for (int i = 0; i < r->count && base - r->value[i] <= alpha; i++) {
         int clear = 1;
         for (int k = 0; k < move->n && clear; k++) {
@@ -86,4 +85,39 @@ int out_bound(const Solver *sv, const OutReplies *r, const EMove *move, const ER
         }
     }
     return 0;
+}
+
+/* Whether `move` may take the bound (it does not go out, and a pass does not end the game by scoreless
+ * turns, so the other replies) and that bound keeps it at most alpha; the bound to *bound. */
+static inline int bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless,
+                          int alpha, int *bound) {
+    return move->n < mover->size && (move->n > 0 || scoreless + 1 < sv->scoreless_to_end) &&
+           out_bound(r, move, mover, alpha, bound);
+}
+
+int out_bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless, int alpha,
+                int *bound) {
+    return bounded(sv, r, move, mover, scoreless, alpha, bound);
+}
+
+/* The node's keys from `start` on less those of the moves the bound keeps at most alpha (the others kept in
+ * their order); how many keys are left. The best such bound goes to *pruned (left as it is when none beats
+ * it) and the index of its move (the first among equals in the keys' order) to *pruned_index. */
+long out_pruned(const Solver *sv, const OutReplies *r, const EMove *moves, uint64_t *keys, long start, long count,
+                const ERack *mover, int scoreless, int alpha, int *pruned, size_t *pruned_index) {
+    long kept = start;
+    for (long i = start; i < count; i++) {
+        uint64_t key = keys[i];
+        const EMove *move = &moves[key & 0xFFFFFFFFu];
+        int bound;
+        if (bounded(sv, r, move, mover, scoreless, alpha, &bound)) {
+            if (bound > *pruned) {
+                *pruned = bound;
+                *pruned_index = key & 0xFFFFFFFFu;
+            }
+        } else {
+            keys[kept++] = key;
+        }
+    }
+    return kept;
 }
