@@ -10,7 +10,6 @@ import gc
 import math
 import random
 import tracemalloc
-from dataclasses import replace
 from itertools import combinations_with_replacement
 from pathlib import Path
 
@@ -89,8 +88,8 @@ def test_memory_levels_off_over_repeated_sim_decisions() -> None:
     that the measure sees the growth it is there to catch)."""
     situations = positions(24, seed=3)  # the bounded cache is full after 4, the unbounded grows 594 KB over the last 12
     size = 400
-    bounded = traced_after_each(replace(shipped(), _cache=LruCache(size)), situations)
-    unbounded = traced_after_each(replace(shipped(), _cache=LruCache(10**9)), situations)
+    bounded = traced_after_each(shipped().with_cache(LruCache(size)), situations)
+    unbounded = traced_after_each(shipped().with_cache(LruCache(10**9)), situations)
     half = len(situations) // 2
     level = max(bounded[:half])
     assert max(bounded[half:]) - level < 150_000, bounded
