@@ -129,9 +129,12 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         r_xalone[i + 1] = r_xalone[i] + cx[i] * best_points[i];
         r_code[i + 1] = r_code[i] + (anagrams != NULL ? run_code[i] : 0);
     }
+    /* in locals: the stores to `whole` (int8_t fields) could otherwise alias them, read again each span */
+    const int rack_len = s->rack_len, rack_size = s->rack_size, bingo = s->bingo, split_on = r->split;
+    const int short_check = anagrams != NULL && s->blanks0 == 0;
     double best = -1e300;
     int left_lm_sum = 0, left_wmul = 1;
-    for (int k = 0; k <= nleft && k < s->rack_len; k++) {
+    for (int k = 0; k <= nleft && k < rack_len; k++) {
         if (k > 0) {
             left_lm_sum += left_lm[k - 1];
             left_wmul *= left_wm[k - 1];
@@ -142,9 +145,12 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         double short_one = -1e300;
         uint64_t short_code = 0;
         int coef[MAX_RACK], n = 0, dot = 0;  /* dot: the coefficients times the tile values, highest together */
-        for (int j = 1; j <= nright && k + j <= s->rack_len; j++) {
+        for (int q = 0; q < k; q++) {  /* the left part's squares (the sorted sum is the same in any order) */
+            n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
+        }
+        int last = nright < rack_len - k ? nright : rack_len - k;
+        for (int j = 1; j <= last; j++) {
             int i = j - 1;
-            uint64_t word_code = left_code + r_code[j];
             if (wm[i] == 1) {
                 n = insert_desc(coef, n, lm[i] * wmul + cx[i], desc_points, &dot);  /* the others' multipliers stay */
             } else {
@@ -157,16 +163,25 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                     n = insert_desc(coef, n, lm[q] * wmul + cx[q], desc_points, &dot);
                 }
             }
-            if (n == j && k > 0) {  /* the left part's squares join the first time round */
-                for (int q = 0; q < k; q++) {
-                    n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
+            if (n < rack_size - 1) {  /* most spans: no bingo, no word check, not searched apart */
+                int fixed = (left_points + r_board[j]) * wmul + r_cross[j];
+                int alone = fixed + wmul * (left_alone + r_main[j]) + r_xalone[j];
+                int score = fixed + dot;
+                if (alone < score) {
+                    score = alone;
                 }
+                double equity = (double)score + leave_after[n];
+                if (equity > most) {
+                    most = equity;
+                }
+                continue;
             }
-            int split = r->split && (n == s->rack_size || (n == s->rack_size - 1 && word_code != rack_code));
-            if (n == s->rack_size && anagrams != NULL && !split && !spelled(s, anagrams, word_code)) {
+            uint64_t word_code = left_code + r_code[j];
+            int split = split_on && (n == rack_size || (n == rack_size - 1 && word_code != rack_code));
+            if (n == rack_size && anagrams != NULL && !split && !spelled(s, anagrams, word_code)) {
                 continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
             }
-            int fixed = (left_points + r_board[j]) * wmul + r_cross[j] + (n == s->rack_size ? s->bingo : 0);
+            int fixed = (left_points + r_board[j]) * wmul + r_cross[j] + (n == rack_size ? bingo : 0);
             /* each square's best tile alone (a tile the cross word allows there) is a second bound */
             int alone = fixed + wmul * (left_alone + r_main[j]) + r_xalone[j];
             int score = fixed + dot;
@@ -180,7 +195,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                 ++*nwhole;
                 continue;
             }
-            if (n == s->rack_size - 1 && anagrams != NULL && s->blanks0 == 0 && word_code != rack_code) {
+            if (n == rack_size - 1 && short_check && word_code != rack_code) {
                 short_one = equity;  /* checked below, only if it would be this k's bound */
                 short_code = word_code;
             } else if (equity > most) {
