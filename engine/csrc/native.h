@@ -190,6 +190,23 @@ static inline void return_tile(Search *s, int l, int on_blank) {
     s->rmask |= (uint32_t)(1 - on_blank) << l;  /* l is on the rack (again) unless a blank stood for it */
 }
 
+/* Put the left part spelled in s->left_letters on anchor - k .. anchor - 1 (s->pos, s->letter, s->placed);
+ * its letters' points under their squares' letter premiums go to *main and the product of their squares'
+ * word premiums to *wmul, for the extension right of the anchor. */
+static inline void put_left_part(Search *s, int anchor, int k, int *main, int *wmul) {
+    int points = 0, product = 1;
+    for (int i = 0; i < k; i++) {
+        int p = anchor - k + i;
+        s->pos[i] = p;
+        s->letter[i] = s->left_letters[i];
+        points += s->points[s->left_letters[i]] * s->lm[p];
+        product *= s->wm[p];
+    }
+    s->placed = k;
+    *main = points;
+    *wmul = product;
+}
+
 /* The ends of the runs of tiles through (row, col) on `grid`: its column from *top to *bottom, its row
  * from *left to *right (the square itself when it stands alone). */
 static inline void run_ends(const int8_t *grid, int row, int col, int *top, int *bottom, int *left, int *right) {

@@ -223,16 +223,8 @@ static void left_parts(Search *s, int anchor, uint32_t node, int depth, int limi
             next &= s->rmask;
         }
         if (next) {
-            /* the left part covers anchor - k .. anchor - 1 */
-            int main = 0, wmul = 1;
-            for (int i = 0; i < k; i++) {
-                int p = anchor - k + i;
-                s->pos[i] = p;
-                s->letter[i] = s->left_letters[i];
-                main += s->points[s->left_letters[i]] * s->lm[p];
-                wmul *= s->wm[p];
-            }
-            s->placed = k;
+            int main, wmul;
+            put_left_part(s, anchor, k, &main, &wmul);
             extend(s, anchor, n2, main, wmul, 0, k, 1);
             s->placed = 0;
         }

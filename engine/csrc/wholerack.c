@@ -28,16 +28,8 @@ static void whole_left(Search *s, int anchor, uint32_t node, int depth, int k) {
         if (depth + 1 < k) {
             whole_left(s, anchor, edge->child, depth + 1, k);
         } else if (edge->mask & s->allowed[anchor] & s->rmask) {
-            /* the left part covers anchor - k .. anchor - 1 */
-            int main = 0, wmul = 1;
-            for (int i = 0; i < k; i++) {
-                int p = anchor - k + i;
-                s->pos[i] = p;
-                s->letter[i] = s->left_letters[i];
-                main += s->points[s->left_letters[i]] * s->lm[p];
-                wmul *= s->wm[p];
-            }
-            s->placed = k;
+            int main, wmul;
+            put_left_part(s, anchor, k, &main, &wmul);
             extend_out(s, anchor, edge, main, wmul, 0, k, 1);
             s->placed = 0;
         }
