@@ -45,11 +45,7 @@ void offer(Search *s, uint32_t blank_set, int score) {
     for (int i = 0; i < s->placed; i++) {
         index -= (blank_set >> i) & 1 ? top->blank_stride : top->stride[s->letter[i]];
     }
-    double kept = top->kept_value[index];
-    if (kept != kept && top->kept_memo != NULL) {
-        kept = kept_exact(top->kept_memo, index);
-    }
-    double equity = (double)score + top->weight * kept;
+    double equity = (double)score + top->weight * top_kept(top, index);
     if (top->count == top->k && top->k > 0 && equity < top->items[top->count - 1].equity) {
         return;  /* below the last of a full list: top_insert would drop it */
     }

@@ -230,6 +230,25 @@ static inline int tile_points(const Search *s, int tile) {
     return (tile & BLANK_FLAG) ? 0 : s->points[tile & LETTER_MASK];
 }
 
+/* The DAWG edge reached by the run of board tiles left of `anchor` (the square before it holds a tile),
+ * or NULL when no word starts so; *points: the run's tile points. */
+static inline const DawgEdge *board_left_edge(const Search *s, int anchor, int *points) {
+    int first = anchor - 1;
+    while (first > 0 && s->cells[first - 1] != EMPTY) {
+        first--;
+    }
+    uint32_t bit = 1u << (s->cells[first] & LETTER_MASK);
+    *points = tile_points(s, s->cells[first]);
+    /* the root's edge of the first tile's letter, then along the DawgEdges of the others' */
+    const DawgEdge *at = s->mask[0] & bit ? &s->edges[POPCOUNT(s->mask[0] & (bit - 1))] : NULL;
+    for (int q = first + 1; q < anchor && at != NULL; q++) {
+        bit = 1u << (s->cells[q] & LETTER_MASK);
+        *points += tile_points(s, s->cells[q]);
+        at = at->mask & bit ? &s->edges[at->child + POPCOUNT(at->mask & (bit - 1))] : NULL;
+    }
+    return at;
+}
+
 static inline int cell(const Search *s, int view, int line, int pos) {
     return s->grid[line_square(view, line, pos)];
 }
@@ -274,6 +293,16 @@ struct TopK {
 };
 
 double kept_exact(void *memo, int index);
+
+/* The value of keeping the leave at `index` of top's kept values (worked out by kept_exact when the
+ * values are filled in as needed and this one is not yet). */
+static inline double top_kept(const struct TopK *top, int index) {
+    double kept = top->kept_value[index];
+    if (kept != kept && top->kept_memo != NULL) {
+        kept = kept_exact(top->kept_memo, index);
+    }
+    return kept;
+}
 
 /* Whether no move of `score` points keeping `kept` tiles of the search's rack can enter s->top (a full
  * list whose last is above the score with the most a leave of that size is worth): offer would drop

@@ -375,17 +375,8 @@ void search_anchor_depths(Search *s, int anchor, int previous, uint32_t skip) {
     s->placed = 0;
     if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         /* the left part is the run of board tiles left of the anchor */
-        int first = anchor - 1, points = 0;
-        while (first > 0 && s->cells[first - 1] != EMPTY) {
-            first--;
-        }
-        DawgEdge root = {0, s->mask[0], s->ends[0]};
-        const DawgEdge *at = &root;  /* along the DawgEdges of the tiles' letters */
-        for (int q = first; q < anchor && at != NULL; q++) {
-            uint32_t bit = 1u << (s->cells[q] & LETTER_MASK);
-            points += tile_points(s, s->cells[q]);
-            at = at->mask & bit ? &s->edges[at->child + POPCOUNT(at->mask & (bit - 1))] : NULL;
-        }
+        int points;
+        const DawgEdge *at = board_left_edge(s, anchor, &points);
         if (at != NULL && !(skip & 1)) {
             extend_edge(s, anchor, at, points, 1, 0, 0, lone);
         }

@@ -59,17 +59,8 @@ static void whole_moves(Search *s, int anchor, int k, int l, int kept) {
         whole_left(s, anchor, 0, 0, k);
     } else if (anchor > 0 && s->cells[anchor - 1] != EMPTY) {
         /* the left part is the run of board tiles left of the anchor */
-        int first = anchor - 1, points = 0;
-        while (first > 0 && s->cells[first - 1] != EMPTY) {
-            first--;
-        }
-        DawgEdge root = {0, s->mask[0], s->ends[0]};
-        const DawgEdge *at = &root;
-        for (int q = first; q < anchor && at != NULL; q++) {
-            uint32_t bit = 1u << (s->cells[q] & LETTER_MASK);
-            points += tile_points(s, s->cells[q]);
-            at = at->mask & bit ? &s->edges[at->child + POPCOUNT(at->mask & (bit - 1))] : NULL;
-        }
+        int points;
+        const DawgEdge *at = board_left_edge(s, anchor, &points);
         if (at != NULL) {
             extend_out(s, anchor, at, points, 1, 0, 0, 1);
         }
@@ -118,13 +109,6 @@ static uint32_t spelled_letters(Kernel *k, const Anagrams *anagrams, uint64_t co
     k->spelled_code[slot] = code;
     k->spelled_letters[slot] = letters;
     return letters;
-}
-
-/* The value of keeping one tile of letter l of the rack (r's kept values: worked out when not yet). */
-static double kept_one(const Reply *r, int l) {
-    int index = r->top.stride[l];
-    double kept = r->top.kept_value[index];
-    return kept == kept ? kept : kept_exact(r->top.kept_memo, index);
 }
 
 /* Whether span a comes before b: the higher bound first, then by line, anchor and length. */
@@ -200,7 +184,7 @@ void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
         }
         for (int i = 0; fits && i < r->nby_points; i++) {  /* each real letter kept */
             int kept = r->by_points[i];
-            if (r->top.count && (double)span->score + r->weight * kept_one(r, kept) < r->item.equity) {
+            if (r->top.count && (double)span->score + r->weight * top_kept(&r->top, r->top.stride[kept]) < r->item.equity) {
                 continue;  /* no move that keeps this tile reaches the best */
             }
             uint64_t code = span->code - r->anagrams->code[kept];
