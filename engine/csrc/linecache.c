@@ -21,12 +21,9 @@ void load_rack(Search *s, const ERack *mover, int letters) {
     s->out.len = 0;
     s->failed = 0;
     s->placed = 0;
-    s->rmask = 0;
+    s->rmask = mover->letters;
     for (int l = 0; l < letters; l++) {
         s->counts[l] = s->counts0[l] = mover->counts[l];
-        if (mover->counts[l]) {
-            s->rmask |= 1u << l;
-        }
     }
     s->blanks0 = s->blanks_left = mover->counts[MAX_LETTERS];
     s->rack_len = mover->size;
