@@ -95,6 +95,8 @@ static inline int bounded(const Solver *sv, const OutReplies *r, const EMove *mo
            out_bound(r, move, mover, alpha, bound);
 }
 
+/* bounded for endgame.c (its moves tried one at a time); out_pruned's loop has it inlined, which the compiler
+ * does not do with this function itself */
 int out_bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless, int alpha,
                 int *bound) {
     return bounded(sv, r, move, mover, scoreless, alpha, bound);
