@@ -96,6 +96,13 @@ def same_values_and_whole_rack(
     return isinstance(best, Placement) and len(best.tiles) == situation.rules.rack_size
 
 
+def one_blank_draw(situation: Situation, letters: list[int], rng: random.Random) -> tuple[Rack, list[int]]:
+    """The opponent's rack of ``letters`` and a blank, and the other unseen tiles shuffled as the bag."""
+    bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
+    rng.shuffle(bag)
+    return Rack.from_codes(situation.rules.alphabet, letters, blanks=1), bag
+
+
 def test_replies_that_play_the_whole_rack_through_a_board_tile_are_the_references() -> None:
     racks_tried = whole_rack_replies = 0
     for index, situation in enumerate(situations()):
@@ -136,9 +143,7 @@ def test_replies_of_a_rack_with_a_blank_are_the_references() -> None:
             for blanked in sorted(set(rack)):
                 letters = list(rack)
                 letters.remove(blanked)
-                bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
-                rng.shuffle(bag)
-                theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
+                theirs, bag = one_blank_draw(situation, letters, rng)
                 whole_rack_replies += same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
                 racks_tried += 1
     assert racks_tried >= 20 and whole_rack_replies >= 10, (racks_tried, whole_rack_replies)
@@ -256,10 +261,7 @@ def test_one_blank_racks_whose_bingos_are_searched_apart_are_the_references() ->
         candidates = equity.best(situation, 3)
         letters_unseen = [tile for tile in situation.unseen if tile != BLANK]
         for _ in range(12):
-            letters = rng.sample(letters_unseen, 6)
-            bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
-            rng.shuffle(bag)
-            theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
+            theirs, bag = one_blank_draw(situation, rng.sample(letters_unseen, 6), rng)
             whole_rack_replies += same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
             racks_tried += 1
     assert racks_tried >= 100 and whole_rack_replies >= 40, (racks_tried, whole_rack_replies)
@@ -288,10 +290,7 @@ def test_one_blank_moves_that_keep_a_dear_tile_are_the_references() -> None:
         others = [tile for tile in situation.unseen if tile != BLANK]
         others.remove(4)
         for _ in range(16):
-            letters = [4, *rng.sample(others, 5)]
-            bag = list((Counter(situation.unseen) - Counter([*letters, BLANK])).elements())
-            rng.shuffle(bag)
-            theirs = Rack.from_codes(situation.rules.alphabet, letters, blanks=1)
+            theirs, bag = one_blank_draw(situation, [4, *rng.sample(others, 5)], rng)
             same_values_and_whole_rack(situation, kernel, simulator, candidates, theirs, bag)
             view = Situation(situation.board, theirs, situation.rules, english(), situation.unseen, situation.bag_count)
             best = simulator.static.best(view, 1)[0]
