@@ -44,6 +44,7 @@ from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap, kept
 from engine.playout import NativePlayouts, NativeSession
+from engine.preendgame import ExactValue, exact_values
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation, leave_weight
@@ -75,6 +76,8 @@ class SimSettings:
     swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
     plies: int = 2  # static replies after a candidate in a playout, the opponent's first
     plies_below: int | None = None  # tiles in the bag: only below this ``plies`` replies, 2 above (None: always)
+    exact_candidates: int = 0  # one tile in the bag: the best placements re-ranked exactly (engine.preendgame)
+    exact_nodes: int = 20_000  # the endgame search's nodes for each of those and each tile the bag can hold
 
 
 @dataclass
@@ -133,6 +136,7 @@ class SimResult:
     by_wins: bool
     notes: list[str] = field(default_factory=list)
     playouts: int = 0  # candidate playouts: the candidates in the running, summed over the iterations
+    exact: list[ExactValue] = field(default_factory=list)  # with one tile in the bag: the best placements' exact values
 
 
 def _draw(rack: Rack, bag: list[int], count: int) -> Rack:
@@ -427,7 +431,22 @@ class Sim:
             return list(candidates)
         self.last = self.simulate(situation, moves)
         chosen = [entry.move for entry in self.last.ranked]
+        if situation.bag_count == 1 and self.settings.exact_candidates:
+            chosen = self._exact(situation, chosen, self.last)
         return [*chosen, *(m for m in candidates if m not in chosen)]
+
+    def _exact(self, situation: Situation, chosen: list[Move], result: SimResult) -> list[Move]:
+        """With one tile in the bag, the simulation's best ``exact_candidates`` placements re-ranked by their
+        exact value (``engine.preendgame``): the share of the bag's possible tiles after which we finish ahead,
+        then the mean lead, then the simulation's order; in what is left of the move's time."""
+        settings = self.settings
+        top = [move for move in chosen if isinstance(move, Placement)][: settings.exact_candidates]
+        left = settings.seconds - result.seconds
+        values = exact_values(situation, top, nodes=settings.exact_nodes, seconds=left, clock=self.clock)
+        values.sort(key=lambda value: (-value.wins, -value.mean, top.index(value.move)))
+        result.exact = values
+        first = [value.move for value in values]
+        return [*first, *(move for move in chosen if move not in first)]
 
     def simulate(self, situation: Situation, moves: Sequence[Move]) -> SimResult:
         """The simulation this strategy runs on ``moves`` in ``situation`` (its draws seeded by the position):

@@ -325,13 +325,15 @@ def _simulating(options: str = "") -> Strategy:
     sign of a playout's lead near the end instead of by engine.winprob's chance; ``winsbelow=N`` ranks by
     the chance of winning with fewer than N tiles in the bag, by points above: 16 by default; ``plies=N``
     plays N static replies after each candidate in a playout, 2 by default, at most 8; ``pliesbelow=N``
-    plays them only with fewer than N tiles in the bag, 2 above)."""
+    plays them only with fewer than N tiles in the bag, 2 above; ``exact=N`` re-ranks the N best placements
+    with one tile in the bag by their exact value, engine.preendgame, 0 by default: none; ``exactnodes=N``:
+    the nodes of each of its endgame searches, 20,000 by default)."""
     from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
     names = {
         "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
         "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
-        "plies": "plies", "pliesbelow": "plies_below",
+        "plies": "plies", "pliesbelow": "plies_below", "exact": "exact_candidates", "exactnodes": "exact_nodes",
     }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
@@ -342,7 +344,10 @@ def _simulating(options: str = "") -> Strategy:
             value = float(text)
         except ValueError:
             raise ValueError(f"sim option {key}={text!r}: expected a number") from None
-        if key == "winmodel":
+        if key == "exact":
+            if value < 0 or value != int(value):
+                raise ValueError(f"sim option exact={text!r}: expected a whole number of placements (0: none)")
+        elif key == "winmodel":
             if value not in (0, 1):
                 raise ValueError(f"sim option winmodel={text!r}: expected 0 or 1")
         elif key == "z" and not 0 < value < math.inf:
@@ -366,6 +371,8 @@ def _simulating(options: str = "") -> Strategy:
             by_wins_below=int(values.get("by_wins_below", settings.by_wins_below)),
             plies=int(values.get("plies", settings.plies)),
             plies_below=int(values["plies_below"]) if "plies_below" in values else settings.plies_below,
+            exact_candidates=int(values.get("exact_candidates", settings.exact_candidates)),
+            exact_nodes=int(values.get("exact_nodes", settings.exact_nodes)),
         )
     # fixed work: without a time limit every budget is a count, the endgame's too (its nodes); with one,
     # the endgame search gets the move's time as well

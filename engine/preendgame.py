@@ -1,0 +1,104 @@
+"""One tile in the bag, solved exactly: every placement draws the last tile, so both racks are known.
+
+With one tile in the bag the unseen tiles are the opponent's rack and that one tile. A placement of
+ours empties the bag (we draw the tile), and what follows is an endgame with both racks known, the
+opponent to move, which the exact endgame search values. So a placement's value is exact over the
+possible splits of the unseen tiles (which of them is in the bag), each counted by the number of ways
+the unseen tiles give it; the simulation's two static replies and the leaves at its horizon only
+approximate this. ``Sim`` re-ranks its best placements by it (``SimSettings.exact_candidates``).
+
+>>> from engine.rules import Ruleset
+>>> splits = bag_splits((0, 0, 1, 2, 3, 4, 5, 6), Ruleset.for_id(5).alphabet)  # AABCDEFG
+>>> [(tile, theirs.text(), ways) for tile, theirs, ways in splits][:2]
+[(0, 'ABCDEFG', 2), (1, 'AACDEFG', 1)]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.move import Placement, kept
+from engine.nativeendgame import solve_endgame
+from engine.rack import Rack
+from engine.strategy import Situation
+from engine.tiles import Alphabet
+
+
+@dataclass(frozen=True)
+class ExactValue:
+    """A placement's exact one-in-bag value: the share of splits (weighted by their ways) after which we
+    finish ahead (a tie counts a half), the mean final lead, and whether every search saw its whole tree."""
+
+    move: Placement
+    wins: float
+    mean: float
+    complete: bool
+    nodes: int
+
+
+def bag_splits(unseen: Sequence[int], alphabet: Alphabet) -> list[tuple[int, Rack, int]]:
+    """Each distinct tile the bag can hold, with the opponent's rack (the other unseen tiles) and the
+    number of ways (copies of that tile among the unseen)."""
+    pool = Counter(unseen)
+    splits = []
+    for tile in sorted(pool):
+        rest = list((pool - Counter([tile])).elements())
+        splits.append((tile, Rack.from_bag_tiles(alphabet, rest), pool[tile]))
+    return splits
+
+
+def exact_values(
+    situation: Situation,
+    moves: Sequence[Placement],
+    *,
+    nodes: int,
+    seconds: float = math.inf,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[ExactValue]:
+    """The exact value of each of ``moves`` with one tile in the bag (ValueError otherwise), in their order.
+    Each endgame search gets at most ``nodes`` nodes (a count: the same values on every machine) and an
+    equal share of what is left of ``seconds`` on ``clock``; a search cut short gives its deepest finished
+    iteration's value. When the time is spent, the moves not yet valued are left out (the first ones are
+    valued first)."""
+    if situation.bag_count != 1:
+        raise ValueError(f"the exact pre-endgame needs one tile in the bag, not {situation.bag_count}")
+    rules = situation.rules
+    splits = bag_splits(situation.unseen, rules.alphabet)
+    spread = situation.scores[0] - situation.scores[1]
+    board = situation.board
+    started = clock()
+    searches = len(moves) * len(splits)
+    values = []
+    for move in moves:
+        if math.isfinite(seconds) and clock() - started >= seconds:
+            break
+        wins = total = weight = 0.0
+        complete, used = True, 0
+        for tile, theirs, ways in splits:
+            share = math.inf
+            if math.isfinite(seconds):
+                share = max(0.0, seconds - (clock() - started)) / searches
+            searches -= 1
+            ours = kept(situation.rack, move).drawn([tile])
+            board.place(move.tiles)
+            try:
+                found = solve_endgame(
+                    board, theirs, ours, situation.lexicon, rules, seconds=share, clock=clock, max_nodes=nodes
+                )
+            finally:
+                board.undo()
+            lead = spread + (move.score or 0) - found.value
+            wins += ways * (1.0 if lead > 0 else 0.5 if lead == 0 else 0.0)
+            total += ways * lead
+            weight += ways
+            complete = complete and found.complete
+            used += found.nodes
+        values.append(ExactValue(move, wins / weight, total / weight, complete, used))
+    return values
+
+
+__all__ = ["ExactValue", "bag_splits", "exact_values"]
