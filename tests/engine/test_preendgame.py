@@ -1,0 +1,136 @@
+"""One tile in the bag solved exactly (``engine.preendgame``) and ``sim``'s re-ranking by it: the values
+against the endgame search asked split by split, the weights of repeated tiles, the budget on an
+injected clock, and the option's names."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from functools import cache
+
+import pytest
+
+from engine.move import Placement, kept
+from engine.nativeendgame import solve_endgame
+from engine.preendgame import ExactValue, bag_splits, exact_values
+from engine.rack import Rack
+from engine.simulation import Sim, SimSettings
+from engine.strategy import Equity, Situation, strategy_named
+from tests.engine.test_simulation import EN, played, seen_by_mover
+
+NODES = 3_000  # each search's budget here: small, so the tests stay quick (the same count on both sides)
+
+
+@cache
+def one_in_bag(seed: int) -> Situation:
+    """The first position of a seeded equity game in which the player to move sees one tile in the bag."""
+    game = played(seed, lambda game: len(game.bag) <= 1 or game.is_over)
+    assert len(game.bag) == 1, f"seed {seed} does not reach one tile in the bag"
+    return seen_by_mover(game)
+
+
+def placements(situation: Situation, count: int) -> list[Placement]:
+    return [move for move in Equity().best(situation, count) if isinstance(move, Placement)]
+
+
+@pytest.mark.parametrize("seed", [1, 9])
+def test_each_value_is_the_endgame_search_over_every_copy_of_every_unseen_tile(seed: int) -> None:
+    situation = one_in_bag(seed)
+    moves = placements(situation, 3)
+    spread = situation.scores[0] - situation.scores[1]
+    for move, value in zip(moves, exact_values(situation, moves, nodes=NODES), strict=True):
+        leads = []
+        for index in range(len(situation.unseen)):  # each copy on its own: a repeated tile counts once per copy
+            in_bag = situation.unseen[index]
+            theirs = Rack.from_bag_tiles(EN.alphabet, situation.unseen[:index] + situation.unseen[index + 1 :])
+            ours = kept(situation.rack, move).drawn([in_bag])
+            situation.board.place(move.tiles)
+            found = solve_endgame(
+                situation.board, theirs, ours, situation.lexicon, EN, seconds=math.inf, max_nodes=NODES
+            )
+            situation.board.undo()
+            leads.append(spread + (move.score or 0) - found.value)
+        assert value.move == move
+        assert value.mean == pytest.approx(sum(leads) / len(leads))
+        assert value.wins == pytest.approx(sum(1.0 if x > 0 else 0.5 if x == 0 else 0.0 for x in leads) / len(leads))
+
+
+def test_a_repeated_unseen_tile_is_one_split_counted_by_its_copies() -> None:
+    situation = one_in_bag(1)
+    splits = bag_splits(situation.unseen, EN.alphabet)
+    assert len(splits) < len(situation.unseen)  # this position has a repeated unseen tile
+    assert sum(ways for *_, ways in splits) == len(situation.unseen)
+    assert len({tile for tile, *_ in splits}) == len(splits) == len(set(situation.unseen))
+    for tile, theirs, ways in splits:
+        assert ways == situation.unseen.count(tile)
+        assert sorted([*theirs.bag_tiles(), tile]) == sorted(situation.unseen)
+
+
+def test_the_board_is_left_as_it_was() -> None:
+    situation = one_in_bag(1)
+    before = copy.deepcopy(situation.board.grid)
+    exact_values(situation, placements(situation, 2), nodes=NODES)
+    assert situation.board.grid == before
+
+
+def test_only_one_tile_in_the_bag_is_solved_so() -> None:
+    situation = seen_by_mover(played(3, lambda game: len(game.history) >= 4))
+    with pytest.raises(ValueError, match=f"not {situation.bag_count}$"):
+        exact_values(situation, placements(situation, 2), nodes=NODES)
+
+
+def test_moves_not_valued_in_time_are_left_out() -> None:
+    situation = one_in_bag(1)
+    moves = placements(situation, 4)
+    ticks = itertools.count()
+    values = exact_values(situation, moves, nodes=NODES, seconds=9.5, clock=lambda: float(next(ticks)))
+    assert 0 < len(values) < len(moves)
+    assert [value.move for value in values] == moves[: len(values)]
+
+
+def fixed(exact: int) -> Sim:
+    settings = SimSettings(candidates=6, max_iterations=40, seconds=math.inf, exact_candidates=exact, exact_nodes=NODES)
+    return Sim(settings=settings)
+
+
+@pytest.mark.parametrize("seed", [1, 9])
+def test_sim_plays_the_placement_of_its_best_that_is_best_valued_exactly(seed: int) -> None:
+    situation = one_in_bag(seed)
+    plain, exact = fixed(0), fixed(4)
+    ranked = plain.best(situation, 10)
+    assert plain.last is not None and plain.last.exact == []
+    chosen = exact.best(situation, 10)
+    assert exact.last is not None
+    values = exact.last.exact
+    top = [move for move in ranked if isinstance(move, Placement)][:4]
+    assert sorted(value.move.tiles for value in values) == sorted(move.tiles for move in top)
+    keys = [(-value.wins, -value.mean, top.index(value.move)) for value in values]
+    assert keys == sorted(keys)
+    assert chosen[: len(values)] == [value.move for value in values]
+    assert sorted(chosen, key=str) == sorted(ranked, key=str)  # re-ranked, nothing lost
+
+
+def test_sim_exact_options_in_the_name() -> None:
+    sim = strategy_named("sim:exact=8,exactnodes=5000")
+    assert isinstance(sim, Sim)
+    assert (sim.settings.exact_candidates, sim.settings.exact_nodes) == (8, 5000)
+    assert strategy_named("sim:exact=0").settings.exact_candidates == 0  # type: ignore[attr-defined]
+    for bad in ("exact=-1", "exact=1.5", "exactnodes=0"):
+        with pytest.raises(ValueError, match=bad.partition("=")[0]):
+            strategy_named(f"sim:{bad}")
+
+
+def test_sim_ranks_by_the_share_won_then_the_mean_lead_then_its_own_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    situation = one_in_bag(1)
+    ranked = fixed(0).best(situation, 10)
+    top = [move for move in ranked if isinstance(move, Placement)][:4]
+    made = {0: (0.5, 10.0), 1: (0.75, -5.0), 2: (0.75, 0.0), 3: (0.5, 10.0)}  # wins and mean by the sim's rank
+
+    def valued(situation: Situation, moves: list[Placement], **_: object) -> list[ExactValue]:
+        assert moves == top
+        return [ExactValue(move, *made[index], True, 0) for index, move in enumerate(moves)]
+
+    monkeypatch.setattr("engine.simulation.exact_values", valued)
+    chosen = fixed(4).best(situation, 10)
+    assert chosen[:4] == [top[2], top[1], top[0], top[3]]
