@@ -1,0 +1,183 @@
+"""``python -m offline.oneinbag``: what a strategy's choices with one tile in the bag lose against the exact values.
+
+Seeded games of ``equity`` against itself are played until the side to move sees one tile in the bag
+(game ``i`` deals the bag of pair ``i`` of an ``engine.arena`` match with the same seed; a game without
+such a position is skipped). There the strategy measured decides, and its choice and the static player's best
+``--candidates`` placements are valued exactly (``engine.preendgame``: every tile the bag can hold, then
+the exact endgame search, ``--nodes`` nodes a search). A choice's loss is the best of those values
+minus the choice's: the mean final lead (points) and the share of the bag's tiles after which the side
+finishes ahead. The yardstick is the exact endgame's, not a longer look of the same model as in
+``offline.census``. Only fixed-work strategies are accepted; progress goes to stderr, the figures to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from engine.arena import pair_seed
+from engine.dawg import Dawg
+from engine.errors import LexiconError, RulesetError
+from engine.game import Game
+from engine.move import Placement
+from engine.preendgame import exact_values
+from engine.rules import Ruleset
+from engine.strategy import Equity, Situation, Strategy
+from offline.census import fixed_work
+from offline.workers import worker_lexicon
+
+DEFAULT_STRATEGY = "sim:candidates=25,iterations=3000,playouts=20000,z=3,seconds=0"
+DEFAULT_CANDIDATES = 10
+DEFAULT_NODES = 100_000
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One decision: whether the choice was the exactly best, and what it lost (points, win share)."""
+
+    agreed: bool
+    loss: float
+    win_loss: float
+    seconds: float  # the strategy's CPU time for the decision
+
+
+def positions(ruleset: int, seed: int, count: int) -> Iterator[Situation]:
+    """The first one-in-bag position of each of ``count`` seeded equity games that reach one (as the side to
+    move sees it)."""
+    rules = Ruleset.for_id(ruleset)
+    lexicon = worker_lexicon(ruleset)
+    player = Equity()
+    for index in range(count):
+        game = Game(rules, lexicon, random.Random(pair_seed(seed, index)))
+        while not game.is_over and len(game.bag) != 1:
+            game.play(player.best(_seen(game, rules, lexicon), 1)[0])
+        if not game.is_over:
+            yield _seen(game, rules, lexicon)
+
+
+def _seen(game: Game, rules: Ruleset, lexicon: Dawg) -> Situation:
+    seat = game.current
+    scores = (game.scores[seat], game.scores[1 - seat])
+    return Situation(game.board, game.rack, rules, lexicon, tuple(game.unseen(seat)), len(game.bag), scores)
+
+
+def measure(strategy: Strategy, situation: Situation, candidates: int, nodes: int) -> Measured | None:
+    """The strategy's choice here against the exact values of it and the static best placements; None when
+    it plays no placement (a pass: not valued exactly)."""
+    started = time.process_time()
+    choice = strategy.best(situation, 1)[0]
+    seconds = time.process_time() - started
+    if not isinstance(choice, Placement):
+        return None
+    moves = [move for move in Equity().best(situation, candidates) if isinstance(move, Placement)]
+    if choice not in moves:
+        moves.append(choice)
+    values = exact_values(situation, moves, nodes=nodes)
+    best = max(values, key=lambda value: (value.wins, value.mean))
+    mine = next(value for value in values if value.move == choice)
+    agreed = (mine.wins, mine.mean) == (best.wins, best.mean)
+    return Measured(agreed, best.mean - mine.mean, best.wins - mine.wins, seconds)
+
+
+def summary_lines(measured: Sequence[Measured], skipped: int) -> Iterator[str]:
+    """Decisions, the share that was exactly best, the mean loss in points and in win share with 95%
+    intervals over decisions, and the strategy's CPU time a decision."""
+    count = len(measured)
+    yield f"decisions {count} (passes not valued: {skipped})"
+    if not count:
+        return
+    agreed = sum(m.agreed for m in measured) / count
+    yield f"exactly best {agreed:.1%}"
+    for name, values, form in (
+        ("loss (points)", [m.loss for m in measured], "{:+.2f}"),
+        ("win-share loss", [m.win_loss for m in measured], "{:+.2%}"),
+    ):
+        mean = statistics.fmean(values)
+        half = 1.96 * statistics.stdev(values) / math.sqrt(count) if count > 1 else 0.0
+        low, high = form.format(mean - half), form.format(mean + half)
+        yield f"{name} {form.format(mean)} (95% CI {low} .. {high})"
+    times = sorted(m.seconds for m in measured)
+    yield f"CPU s a decision: median {statistics.median(times):.2f}, slowest {times[-1]:.2f}"
+
+
+def run(
+    name: str, *, games: int, ruleset: int, seed: int, candidates: int, nodes: int,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[Measured], int]:  # fmt: skip
+    """Measure ``name`` at the one-in-bag positions of ``games`` seeded games: the decisions, and the passes."""
+    strategy = fixed_work(name)
+    measured: list[Measured] = []
+    skipped = 0
+    for situation in positions(ruleset, seed, games):
+        found = measure(strategy, situation, candidates, nodes)
+        if found is None:
+            skipped += 1
+        else:
+            measured.append(found)
+        if progress:
+            progress(f"position {len(measured) + skipped}: {found}")
+    return measured, skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m offline.oneinbag", description=__doc__.splitlines()[0].split(": ", 1)[1]
+    )
+    parser.add_argument(
+        "--strategy", default=DEFAULT_STRATEGY, help=f"the strategy measured (default: {DEFAULT_STRATEGY})"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="seeded equity games; about one in four reaches one tile in the bag (default 100)",
+    )
+    parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English)")
+    parser.add_argument("--seed", type=int, default=0, help="the games' seed (default 0)")
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=DEFAULT_CANDIDATES,
+        help=f"the static best placements valued beside the choice (default {DEFAULT_CANDIDATES})",
+    )
+    parser.add_argument(
+        "--nodes", type=int, default=DEFAULT_NODES,
+        help=f"nodes of each exact endgame search of the yardstick (default {DEFAULT_NODES:,})",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    for option in ("games", "candidates", "nodes"):
+        if getattr(args, option) < 1:
+            parser.error(f"--{option} {getattr(args, option)}: expected at least 1")
+    try:
+        Ruleset.for_id(args.ruleset)
+    except RulesetError as error:
+        parser.error(f"--ruleset {args.ruleset}: {error}")
+    try:
+        fixed_work(args.strategy)
+    except ValueError as error:
+        parser.error(f"--strategy: {error}")
+    started = time.monotonic()
+    try:
+        measured, skipped = run(
+            args.strategy, games=args.games, ruleset=args.ruleset, seed=args.seed, candidates=args.candidates,
+            nodes=args.nodes, progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )  # fmt: skip
+    except LexiconError as error:
+        print(f"python -m offline.oneinbag: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.strategy} with one tile in the bag: against the exact values of its choice and equity's best")
+    for line in summary_lines(measured, skipped):
+        print(line)
+    figures = f"{args.games} games, {args.candidates} candidates, {args.nodes:,} nodes a search"
+    print(f"ruleset {args.ruleset}, seed {args.seed}, {figures}, {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The one-in-bag study: a player of the exactly best move loses nothing, a greedy one loses, every
+position has one tile in the bag, and bad options are usage errors that name the option."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.move import Move, Placement
+from engine.preendgame import exact_values
+from engine.strategy import Equity, Situation, strategy_named
+from offline.oneinbag import main, measure, positions, summary_lines
+
+NODES = 2_000
+
+
+class ExactBest:
+    """Plays the best of equity's best three placements by their exact one-in-bag value."""
+
+    def best(self, situation: Situation, k: int) -> list[Move]:
+        moves = [move for move in Equity().best(situation, 3) if isinstance(move, Placement)]
+        values = exact_values(situation, moves, nodes=NODES)
+        chosen: list[Move] = [max(values, key=lambda value: (value.wins, value.mean)).move]
+        return chosen[:k]
+
+
+def test_every_position_has_one_tile_in_the_bag_and_the_games_differ() -> None:
+    found = list(positions(5, 11, 12))
+    assert 1 < len(found) < 12
+    assert all(situation.bag_count == 1 and len(situation.unseen) == 8 for situation in found)
+    assert len({tuple(sorted(situation.board.tiles())) for situation in found}) == len(found)
+
+
+def test_the_exactly_best_loses_nothing_and_greedy_loses() -> None:
+    found = list(positions(5, 11, 12))
+    exact = [measure(ExactBest(), situation, 3, NODES) for situation in found]  # type: ignore[arg-type]
+    assert all(m is not None and m.agreed and m.loss == 0 and m.win_loss == 0 for m in exact)
+    greedy = [measure(strategy_named("greedy"), situation, 10, NODES) for situation in found]
+    assert all(m is not None and m.win_loss >= 0 for m in greedy)
+    assert sum(m.loss for m in greedy if m is not None) > 0 and not all(m.agreed for m in greedy if m is not None)
+    lines = list(summary_lines([m for m in greedy if m is not None], 0))
+    assert lines[0] == f"decisions {len(found)} (passes not valued: 0)" and lines[2].startswith("loss (points) +")
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--games", "0"], "--games 0"),
+        (["--nodes", "0"], "--nodes 0"),
+        (["--strategy", "sim"], "--strategy: strategy 'sim' has a time limit"),
+        (["--ruleset", "99"], "--ruleset 99"),
+    ],
+)
+def test_bad_options_name_the_option(argv: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert named in capsys.readouterr().err
+
+
+def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["--strategy", "greedy", "--games", "6", "--seed", "11", "--nodes", str(NODES), "--candidates", "3"]) == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("greedy with one tile in the bag")
+    assert out[1].startswith("decisions ") and out[-1].startswith(
+        "ruleset 5, seed 11, 6 games, 3 candidates, 2,000 nodes"
+    )
