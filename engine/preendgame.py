@@ -5,7 +5,9 @@ ours empties the bag (we draw the tile), and what follows is an endgame with bot
 opponent to move, which the exact endgame search values. So a placement's value is exact over the
 possible splits of the unseen tiles (which of them is in the bag), each counted by the number of ways
 the unseen tiles give it; the simulation's two static replies and the leaves at its horizon only
-approximate this. ``Sim`` re-ranks its best placements by it (``SimSettings.exact_candidates``).
+approximate this. ``Sim`` re-ranks its best placements by it (``SimSettings.exact_candidates``). Some of
+these endgames are huge (an opponent's full rack against ours): a search that does not finish within its
+nodes leaves the move's value unknown rather than guessed.
 
 >>> from engine.rules import Ruleset
 >>> splits = bag_splits((0, 0, 1, 2, 3, 4, 5, 6), Ruleset.for_id(5).alphabet)  # AABCDEFG
@@ -31,7 +33,8 @@ from engine.tiles import Alphabet
 @dataclass(frozen=True)
 class ExactValue:
     """A placement's exact one-in-bag value: the share of splits (weighted by their ways) after which we
-    finish ahead (a tie counts a half), the mean final lead, and whether every search saw its whole tree."""
+    finish ahead (a tie counts a half) and the mean final lead, when every search finished (``complete``;
+    NaN otherwise), and the nodes searched."""
 
     move: Placement
     wins: float
@@ -61,28 +64,27 @@ def exact_values(
 ) -> list[ExactValue]:
     """The exact value of each of ``moves`` with one tile in the bag (ValueError otherwise), in their order.
     Each endgame search gets at most ``nodes`` nodes (a count: the same values on every machine) and an
-    equal share of what is left of ``seconds`` on ``clock``; a search cut short gives its deepest finished
-    iteration's value. When the time is spent, the moves not yet valued are left out (the first ones are
-    valued first)."""
+    equal share of what is left of ``seconds`` on ``clock``. A search that does not finish leaves its move's
+    value unknown (``complete`` False, ``wins`` and ``mean`` NaN: an unfinished search's shallower value
+    leaves the tiles still held out of account) and the move's other tiles are not searched. When the time
+    is spent, the moves not yet valued are left out (the first ones are valued first)."""
     if situation.bag_count != 1:
         raise ValueError(f"the exact pre-endgame needs one tile in the bag, not {situation.bag_count}")
     rules = situation.rules
     splits = bag_splits(situation.unseen, rules.alphabet)
     spread = situation.scores[0] - situation.scores[1]
     board = situation.board
+    timed = math.isfinite(seconds)
     started = clock()
-    searches = len(moves) * len(splits)
+    left = len(moves) * len(splits)  # the searches still to come, which share the time left
     values = []
     for move in moves:
-        if math.isfinite(seconds) and clock() - started >= seconds:
+        if timed and clock() - started >= seconds:
             break
         wins = total = weight = 0.0
-        complete, used = True, 0
-        for tile, theirs, ways in splits:
-            share = math.inf
-            if math.isfinite(seconds):
-                share = max(0.0, seconds - (clock() - started)) / searches
-            searches -= 1
+        used = 0
+        for done, (tile, theirs, ways) in enumerate(splits, 1):
+            share = max(0.0, seconds - (clock() - started)) / left if timed else math.inf
             ours = kept(situation.rack, move).drawn([tile])
             board.place(move.tiles)
             try:
@@ -91,13 +93,18 @@ def exact_values(
                 )
             finally:
                 board.undo()
+            used += found.nodes
+            if not found.complete:
+                left -= len(splits) - done + 1
+                values.append(ExactValue(move, math.nan, math.nan, False, used))
+                break
+            left -= 1
             lead = spread + (move.score or 0) - found.value
             wins += ways * (1.0 if lead > 0 else 0.5 if lead == 0 else 0.0)
             total += ways * lead
             weight += ways
-            complete = complete and found.complete
-            used += found.nodes
-        values.append(ExactValue(move, wins / weight, total / weight, complete, used))
+        else:
+            values.append(ExactValue(move, wins / weight, total / weight, True, used))
     return values
 
 

@@ -436,17 +436,21 @@ class Sim:
         return [*chosen, *(m for m in candidates if m not in chosen)]
 
     def _exact(self, situation: Situation, chosen: list[Move], result: SimResult) -> list[Move]:
-        """With one tile in the bag, the simulation's best ``exact_candidates`` placements re-ranked by their
-        exact value (``engine.preendgame``): the share of the bag's possible tiles after which we finish ahead,
-        then the mean lead, then the simulation's order; in what is left of the move's time."""
+        """With one tile in the bag, the simulation's best ``exact_candidates`` placements valued exactly
+        (``engine.preendgame``) in what is left of the move's time: those whose searches all finished swap
+        places among themselves, by the share of the bag's tiles after which we finish ahead, then the mean
+        lead, then the simulation's order; the others keep their places."""
         settings = self.settings
         top = [move for move in chosen if isinstance(move, Placement)][: settings.exact_candidates]
         left = settings.seconds - result.seconds
-        values = exact_values(situation, top, nodes=settings.exact_nodes, seconds=left, clock=self.clock)
-        values.sort(key=lambda value: (-value.wins, -value.mean, top.index(value.move)))
-        result.exact = values
-        first = [value.move for value in values]
-        return [*first, *(move for move in chosen if move not in first)]
+        result.exact = exact_values(situation, top, nodes=settings.exact_nodes, seconds=left, clock=self.clock)
+        known = [value for value in result.exact if value.complete]
+        places = sorted(chosen.index(value.move) for value in known)
+        known.sort(key=lambda value: (-value.wins, -value.mean, top.index(value.move)))
+        ranked = list(chosen)
+        for place, value in zip(places, known, strict=True):
+            ranked[place] = value.move
+        return ranked
 
     def simulate(self, situation: Situation, moves: Sequence[Move]) -> SimResult:
         """The simulation this strategy runs on ``moves`` in ``situation`` (its draws seeded by the position):

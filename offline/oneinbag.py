@@ -6,8 +6,10 @@ such a position is skipped). There the strategy measured decides, and its choice
 ``--candidates`` placements are valued exactly (``engine.preendgame``: every tile the bag can hold, then
 the exact endgame search, ``--nodes`` nodes a search). A choice's loss is the best of those values
 minus the choice's: the mean final lead (points) and the share of the bag's tiles after which the side
-finishes ahead. The yardstick is the exact endgame's, not a longer look of the same model as in
-``offline.census``. Only fixed-work strategies are accepted; progress goes to stderr, the figures to stdout.
+finishes ahead. Only values whose searches all finish count: a decision whose choice's searches do not
+finish is counted, not measured, and a candidate whose searches do not finish is left out. The yardstick
+is the exact endgame's, not a longer look of the same model as in ``offline.census``. Only fixed-work
+strategies are accepted; progress goes to stderr, the figures to stdout.
 """
 
 from __future__ import annotations
@@ -68,8 +70,9 @@ def _seen(game: Game, rules: Ruleset, lexicon: Dawg) -> Situation:
 
 
 def measure(strategy: Strategy, situation: Situation, candidates: int, nodes: int) -> Measured | None:
-    """The strategy's choice here against the exact values of it and the static best placements; None when
-    it plays no placement (a pass: not valued exactly)."""
+    """The strategy's choice here against the exact values of it and the static best placements whose
+    searches finish; None when the choice is not a placement (a pass) or its searches do not finish within
+    ``nodes`` (not measured)."""
     started = time.process_time()
     choice = strategy.best(situation, 1)[0]
     seconds = time.process_time() - started
@@ -78,9 +81,11 @@ def measure(strategy: Strategy, situation: Situation, candidates: int, nodes: in
     moves = [move for move in Equity().best(situation, candidates) if isinstance(move, Placement)]
     if choice not in moves:
         moves.append(choice)
-    values = exact_values(situation, moves, nodes=nodes)
+    values = [value for value in exact_values(situation, moves, nodes=nodes) if value.complete]
+    mine = next((value for value in values if value.move == choice), None)
+    if mine is None:
+        return None
     best = max(values, key=lambda value: (value.wins, value.mean))
-    mine = next(value for value in values if value.move == choice)
     agreed = (mine.wins, mine.mean) == (best.wins, best.mean)
     return Measured(agreed, best.mean - mine.mean, best.wins - mine.wins, seconds)
 
@@ -89,7 +94,7 @@ def summary_lines(measured: Sequence[Measured], skipped: int) -> Iterator[str]:
     """Decisions, the share that was exactly best, the mean loss in points and in win share with 95%
     intervals over decisions, and the strategy's CPU time a decision."""
     count = len(measured)
-    yield f"decisions {count} (passes not valued: {skipped})"
+    yield f"decisions {count} (not measured: {skipped}, passes or unfinished searches)"
     if not count:
         return
     agreed = sum(m.agreed for m in measured) / count
@@ -110,7 +115,8 @@ def run(
     name: str, *, games: int, ruleset: int, seed: int, candidates: int, nodes: int,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[Measured], int]:  # fmt: skip
-    """Measure ``name`` at the one-in-bag positions of ``games`` seeded games: the decisions, and the passes."""
+    """Measure ``name`` at the one-in-bag positions of ``games`` seeded games: the decisions measured, and how
+    many were not."""
     strategy = fixed_work(name)
     measured: list[Measured] = []
     skipped = 0
