@@ -272,6 +272,7 @@ typedef struct {
     Py_ssize_t nkept;
     KeptValues *values;
     int desc_points[MAX_RACK];  /* the rack's tile values, highest first */
+    int desc_head;              /* the first of them from which on all are the same (0 for no tile) */
     uint32_t usable;            /* letters a tile of the rack can stand for */
     const Anagrams *anagrams;   /* a whole rack without a blank: the lexicon's long words' letters (else NULL) */
     uint64_t rack_code;         /* then the rack's letters' code */

@@ -120,6 +120,10 @@ void reply_rack(Kernel *k, Reply *r) {
         }
         r->desc_points[b] = v;
     }
+    r->desc_head = n > 0 ? n - 1 : 0;
+    while (r->desc_head > 0 && r->desc_points[r->desc_head - 1] == r->desc_points[n - 1]) {
+        r->desc_head--;
+    }
 }
 
 /* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
