@@ -60,12 +60,13 @@ typedef struct {
 
 #define SPELLED_SLOTS 256  /* Kernel.spelled_code's, a power of 2 */
 
+/* (16 bytes: the heaps move them about) */
 typedef struct {
     double bound;
-    int line;     /* index into the saved lines */
-    int anchor;
-    int previous;
-    uint32_t done;  /* the left part lengths already searched (bit k: k rack tiles) */
+    int16_t line;     /* index into the saved lines (a tag below 2 x POSITION_TAG) */
+    int8_t anchor;
+    int8_t previous;  /* -1: none */
+    uint32_t done;    /* the left part lengths already searched (bit k: k rack tiles) */
 } Anchor;
 
 /* Every square's cross-checks in both views, as Search.cross_allowed and cross_sum read them

@@ -148,9 +148,9 @@ int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int ta
             k->wholes[w].anchor = (int8_t)found[a];
             k->wholes[w].previous = (int8_t)previous;
         }
-        entry->line = tag;
-        entry->anchor = found[a];
-        entry->previous = previous;
+        entry->line = (int16_t)tag;
+        entry->anchor = (int8_t)found[a];
+        entry->previous = (int8_t)previous;
         entry->done = 0;
         previous = found[a];
     }
