@@ -60,7 +60,7 @@ typedef struct {
 
 #define SPELLED_SLOTS 256  /* Kernel.spelled_code's, a power of 2 */
 
-/* (16 bytes: the heaps move them about) */
+/* An anchor queued by its bound, in 16 bytes (the heaps move them about). */
 typedef struct {
     double bound;
     int16_t line;     /* index into the saved lines (a tag below 2 x POSITION_TAG) */

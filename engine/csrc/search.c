@@ -115,6 +115,7 @@ typedef struct {
     uint32_t after;    /* those of square np (none past the line's end) */
 } Square;
 
+/* Empty square p's (np is then at most SIZE, where allowed holds none). */
 static inline __attribute__((always_inline)) Square square_at(const Search *s, int p) {
     int np = s->next_empty[p];
     return (Square){.p = p, .np = np, .has_run = np != p + 1, .lm = s->lm[p], .wm = s->wm[p], .x = s->xsum[p],
@@ -230,9 +231,9 @@ void extend_out(Search *s, int p, const DawgEdge *at, int main, int wmul, int cr
  * left on the rack can go on the anchor after it and its length k has no bit in `skip`. The left part's
  * letters stand in s->letter; the rack's tiles for them are taken as the walk took them, only when a left
  * part is extended, and those of the letters a left part shares with the one extended before it stay
- * taken. It is here beside extend_body, which it takes inline for the first square of a search that writes
- * moves out (most left parts are extended on the anchor and no further: a call each cost more than the
- * square's work). */
+ * taken. It is here beside extend_square, which it takes inline for the first square of a search that
+ * writes moves out, the anchor's Square read once (most left parts are extended on the anchor and no
+ * further: a call each cost more than the square's work). */
 static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip) {
     uint32_t allowed = s->allowed[anchor];
     /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
