@@ -6,9 +6,11 @@
 #include "playout.h"
 
 /* Put `v` in its place in coef[0..n) (highest first), keeping *dot = the sum of coef[q] * desc[q] (each
- * coefficient moved on takes the next tile value); returns n + 1. */
-static inline int insert_desc(int *coef, int n, int v, const int *desc, int *dot) {
-    int b = n, sum = *dot;
+ * coefficient moved on takes the next tile value); returns n + 1. The tile values from desc[head] on are
+ * all the same, so only coef[0..head) is kept in order: a coefficient below it adds the same to the sum
+ * wherever it stands (coef[head] is the last one put there, the others are not kept). */
+static inline int insert_desc(int *coef, int n, int v, const int *desc, int head, int *dot) {
+    int b = n < head ? n : head, sum = *dot;
     while (b > 0 && coef[b - 1] < v) {
         sum += coef[b - 1] * (desc[b] - desc[b - 1]);
         coef[b] = coef[b - 1];
@@ -62,6 +64,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         depth_bound[q] = -1e300;
     }
     const int *desc_points = r->desc_points;
+    const int head = r->desc_head;
     const double *leave_after = r->leave_after;
     const Anagrams *anagrams = r->anagrams;
     uint64_t rack_code = r->rack_code;
@@ -146,21 +149,21 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
         uint64_t short_code = 0;
         int coef[MAX_RACK], n = 0, dot = 0;  /* dot: the coefficients times the tile values, highest together */
         for (int q = 0; q < k; q++) {  /* the left part's squares (the sorted sum is the same in any order) */
-            n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
+            n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, head, &dot);
         }
         int last = nright < rack_len - k ? nright : rack_len - k;
         for (int j = 1; j <= last; j++) {
             int i = j - 1;
             if (wm[i] == 1) {
-                n = insert_desc(coef, n, lm[i] * wmul + cx[i], desc_points, &dot);  /* the others' multipliers stay */
+                n = insert_desc(coef, n, lm[i] * wmul + cx[i], desc_points, head, &dot);  /* the others' multipliers stay */
             } else {
                 wmul *= wm[i];
                 n = dot = 0;
                 for (int q = 0; q < k; q++) {
-                    n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, &dot);
+                    n = insert_desc(coef, n, left_lm[q] * wmul, desc_points, head, &dot);
                 }
                 for (int q = 0; q < j; q++) {
-                    n = insert_desc(coef, n, lm[q] * wmul + cx[q], desc_points, &dot);
+                    n = insert_desc(coef, n, lm[q] * wmul + cx[q], desc_points, head, &dot);
                 }
             }
             if (n < rack_size - 1) {  /* most spans: no bingo, no word check, not searched apart */

@@ -5,8 +5,8 @@
  * the anchor) before the anchor and extends each whose node goes on with a tile the anchor allows. The
  * walk depends only on the rack, not on the anchor, and a reply searches tens of anchors with one rack,
  * so the playout kernel walks it once into a list (node, letters that can follow, depth, the index
- * after the longer left parts) and each anchor reads the list: the same left parts in the same order,
- * the rack's tiles taken only for those that are extended.
+ * after the longer left parts) and each anchor reads the list (search.c's listed_left_parts): the same
+ * left parts in the same order, the rack's tiles taken only for those that are extended.
  */
 
 #include "native.h"
@@ -118,59 +118,4 @@ int left_parts_ready(Search *s, LeftParts *lp, int limit) {
     }
     lp->depth = limit;
     return 0;
-}
-
-/* search_anchor's left parts of at most `limit` tiles, read from the list, each extended when a tile
- * left on the rack can go on the anchor after it and its length k has no bit in `skip`. The left part's
- * letters stand in s->letter; the rack's tiles for them are taken as the walk took them, only when a left
- * part is extended, and those of the letters a left part shares with the one extended before it stay
- * taken. */
-void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip) {
-    uint32_t allowed = s->allowed[anchor];
-    /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
-    int wmul[MAX_RACK + 1], plain = 0;
-    wmul[0] = 1;
-    for (int q = 1; q <= limit; q++) {
-        wmul[q] = wmul[q - 1] * s->wm[anchor - q];
-        plain += plain == q - 1 && s->lm[anchor - q] == 1;
-    }
-    int on_blank[MAX_RACK], taken = 0;  /* the tiles of s->letter[0 .. taken) are off the rack */
-    const LeftPart *items = lp->items;
-    size_t n = lp->len;
-    for (size_t i = 0; i < n && !s->failed;) {
-        const LeftPart *item = &items[i];
-        int k = item->depth;
-        while (taken >= k) {  /* the letters from k - 1 on are another left part's */
-            taken--;
-            return_tile(s, s->letter[taken], on_blank[taken]);
-        }
-        s->letter[k - 1] = item->letter;
-        if ((item->fits & allowed) && !(skip >> k & 1)) {
-            /* the left part covers anchor - k .. anchor - 1 */
-            for (; taken < k; taken++) {
-                on_blank[taken] = take_tile(s, s->letter[taken]);
-            }
-            int main = 0;
-            if (k <= plain) {
-                main = item->points;
-                for (int q = 0; q < k; q++) {
-                    s->pos[q] = anchor - k + q;
-                }
-            } else {
-                for (int q = 0; q < k; q++) {
-                    int p = anchor - k + q;
-                    s->pos[q] = p;
-                    main += s->points[s->letter[q]] * s->lm[p];
-                }
-            }
-            s->placed = k;
-            extend_edge(s, anchor, &item->node, main, wmul[k], 0, k, 1);
-            s->placed = 0;
-        }
-        i = k < limit ? i + 1 : item->skip;
-    }
-    while (taken > 0) {
-        taken--;
-        return_tile(s, s->letter[taken], on_blank[taken]);
-    }
 }

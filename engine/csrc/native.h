@@ -401,7 +401,6 @@ int left_parts_match(const LeftParts *lp, const int *counts, int blanks, int let
 void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters);
 LeftParts *left_parts_without_blanks(LeftParts *lp, int letters);
 int left_parts_ready(Search *s, LeftParts *lp, int limit);
-void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip);
 
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);

@@ -60,12 +60,13 @@ typedef struct {
 
 #define SPELLED_SLOTS 256  /* Kernel.spelled_code's, a power of 2 */
 
+/* An anchor queued by its bound, in 16 bytes (the heaps move them about). */
 typedef struct {
     double bound;
-    int line;     /* index into the saved lines */
-    int anchor;
-    int previous;
-    uint32_t done;  /* the left part lengths already searched (bit k: k rack tiles) */
+    int16_t line;     /* index into the saved lines (a tag below 2 x POSITION_TAG) */
+    int8_t anchor;
+    int8_t previous;  /* -1: none */
+    uint32_t done;    /* the left part lengths already searched (bit k: k rack tiles) */
 } Anchor;
 
 /* Every square's cross-checks in both views, as Search.cross_allowed and cross_sum read them
@@ -272,6 +273,7 @@ typedef struct {
     Py_ssize_t nkept;
     KeptValues *values;
     int desc_points[MAX_RACK];  /* the rack's tile values, highest first */
+    int desc_head;              /* the first of them from which on all are the same (0 for no tile) */
     uint32_t usable;            /* letters a tile of the rack can stand for */
     const Anagrams *anagrams;   /* a whole rack without a blank: the lexicon's long words' letters (else NULL) */
     uint64_t rack_code;         /* then the rack's letters' code */

@@ -120,6 +120,10 @@ void reply_rack(Kernel *k, Reply *r) {
         }
         r->desc_points[b] = v;
     }
+    r->desc_head = n > 0 ? n - 1 : 0;
+    while (r->desc_head > 0 && r->desc_points[r->desc_head - 1] == r->desc_points[n - 1]) {
+        r->desc_head--;
+    }
 }
 
 /* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
@@ -144,9 +148,9 @@ int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int ta
             k->wholes[w].anchor = (int8_t)found[a];
             k->wholes[w].previous = (int8_t)previous;
         }
-        entry->line = tag;
-        entry->anchor = found[a];
-        entry->previous = previous;
+        entry->line = (int16_t)tag;
+        entry->anchor = (int8_t)found[a];
+        entry->previous = (int8_t)previous;
         entry->done = 0;
         previous = found[a];
     }

@@ -105,25 +105,43 @@ static void emit(Search *s, int total, int wmul) {
     }
 }
 
-/* extend's body, for a search that writes out moves (out_only 0) or keeps only the moves going out (1, 2):
- * the flag is a constant in each of the two functions made from it. */
-static inline __attribute__((always_inline)) void extend_body(Search *s, int p, const DawgEdge *at, int main,
-                                                               int wmul, int cross, int ntiles, int can_end,
-                                                               const int out_only) {
+/* What extend reads of square p of the prepared line, the same for every word that reaches it. */
+typedef struct {
+    int p;
+    int np;            /* the first empty square after p and the board tiles right of it */
+    int has_run;       /* whether board tiles follow p */
+    int lm, wm, x, run_points;  /* its multipliers, its cross word's board points (-1: none), the run's */
+    uint32_t allowed;  /* the letters its cross word allows */
+    uint32_t after;    /* those of square np (none past the line's end) */
+} Square;
+
+/* Empty square p's (np is then at most SIZE, where allowed holds none). */
+static inline __attribute__((always_inline)) Square square_at(const Search *s, int p) {
+    int np = s->next_empty[p];
+    return (Square){.p = p, .np = np, .has_run = np != p + 1, .lm = s->lm[p], .wm = s->wm[p], .x = s->xsum[p],
+                    .run_points = s->run_points[p], .allowed = s->allowed[p], .after = s->allowed[np]};
+}
+
+/* extend's body on square `sq` (square_at's), for a search that writes out moves (out_only 0) or keeps only
+ * the moves going out (1, 2): the flag is a constant in each of the two functions made from it. */
+static inline __attribute__((always_inline)) void extend_square(Search *s, const Square sq, const DawgEdge *at,
+                                                                 int main, int wmul, int cross, int ntiles,
+                                                                 int can_end, const int out_only) {
+    const int p = sq.p;
     if (out_only && s->room[p] < s->rack_len - ntiles) {
         return;  /* too few empty squares left on the line for the rest of the rack: no move going out */
     }
     uint32_t node = at->child, nm = at->mask;
-    uint32_t m = nm & s->allowed[p];
+    uint32_t m = nm & sq.allowed;
     if (s->blanks_left == 0) {
         m &= s->rmask;
     }
     if (!m) {
         return;
     }
-    int np = s->next_empty[p];
-    int has_run = np != p + 1;
-    uint32_t next_allowed = ntiles + 1 < s->rack_len ? s->allowed[np] : 0;  /* np may be SIZE: none */
+    int np = sq.np;
+    int has_run = sq.has_run;
+    uint32_t next_allowed = ntiles + 1 < s->rack_len ? sq.after : 0;  /* np may be SIZE: none */
     uint32_t e = can_end ? at->ends : 0;
     if (!has_run && !next_allowed) {
         m &= e;  /* the word cannot go on past p: only letters that end it here */
@@ -131,10 +149,10 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
             return;
         }
     }
-    int wm = s->wm[p];
+    int wm = sq.wm;
     int wmul2 = wmul * wm;
-    int x = s->xsum[p];
-    int run_points = s->run_points[p];
+    int x = sq.x;
+    int run_points = sq.run_points;
     while (m) {
         int l = LOWEST(m);
         uint32_t bit = 1u << l;
@@ -166,7 +184,7 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
         if (!fin && !(s->blanks_left > 0 ? deeper : deeper & s->rmask)) {
             continue;
         }
-        int tp = s->points[l] * s->lm[p];
+        int tp = s->points[l] * sq.lm;
         int main2 = main + tp + run_points;
         int cross2 = x < 0 ? cross : cross + (x + tp) * wm;
         int on_blank = take_tile(s, l);
@@ -194,12 +212,81 @@ static inline __attribute__((always_inline)) void extend_body(Search *s, int p, 
     }
 }
 
+/* extend's body on square p. */
+static inline __attribute__((always_inline)) void extend_body(Search *s, int p, const DawgEdge *at, int main,
+                                                               int wmul, int cross, int ntiles, int can_end,
+                                                               const int out_only) {
+    extend_square(s, square_at(s, p), at, main, wmul, cross, ntiles, can_end, out_only);
+}
+
 void extend_all(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles, int can_end) {
     extend_body(s, p, at, main, wmul, cross, ntiles, can_end, 0);
 }
 
 void extend_out(Search *s, int p, const DawgEdge *at, int main, int wmul, int cross, int ntiles, int can_end) {
     extend_body(s, p, at, main, wmul, cross, ntiles, can_end, 1);
+}
+
+/* search_anchor's left parts of at most `limit` tiles, read from the list, each extended when a tile
+ * left on the rack can go on the anchor after it and its length k has no bit in `skip`. The left part's
+ * letters stand in s->letter; the rack's tiles for them are taken as the walk took them, only when a left
+ * part is extended, and those of the letters a left part shares with the one extended before it stay
+ * taken. It is here beside extend_square, which it takes inline for the first square of a search that
+ * writes moves out, the anchor's Square read once (most left parts are extended on the anchor and no
+ * further: a call each cost more than the square's work). */
+static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip) {
+    uint32_t allowed = s->allowed[anchor];
+    /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
+    int wmul[MAX_RACK + 1], plain = 0;
+    wmul[0] = 1;
+    for (int q = 1; q <= limit; q++) {
+        wmul[q] = wmul[q - 1] * s->wm[anchor - q];
+        plain += plain == q - 1 && s->lm[anchor - q] == 1;
+    }
+    int on_blank[MAX_RACK], taken = 0;  /* the tiles of s->letter[0 .. taken) are off the rack */
+    const Square square = square_at(s, anchor);  /* the anchor's, read once for every left part */
+    const LeftPart *items = lp->items;
+    size_t n = lp->len;
+    for (size_t i = 0; i < n && !s->failed;) {
+        const LeftPart *item = &items[i];
+        int k = item->depth;
+        while (taken >= k) {  /* the letters from k - 1 on are another left part's */
+            taken--;
+            return_tile(s, s->letter[taken], on_blank[taken]);
+        }
+        s->letter[k - 1] = item->letter;
+        if ((item->fits & allowed) && !(skip >> k & 1)) {
+            /* the left part covers anchor - k .. anchor - 1 */
+            for (; taken < k; taken++) {
+                on_blank[taken] = take_tile(s, s->letter[taken]);
+            }
+            int main = 0;
+            if (k <= plain) {
+                main = item->points;
+                for (int q = 0; q < k; q++) {
+                    s->pos[q] = anchor - k + q;
+                }
+            } else {
+                for (int q = 0; q < k; q++) {
+                    int p = anchor - k + q;
+                    s->pos[q] = p;
+                    main += s->points[s->letter[q]] * s->lm[p];
+                }
+            }
+            s->placed = k;
+            if (s->out_only) {
+                extend_out(s, anchor, &item->node, main, wmul[k], 0, k, 1);
+            } else {
+                extend_square(s, square, &item->node, main, wmul[k], 0, k, 1, 0);
+            }
+            s->placed = 0;
+        }
+        i = k < limit ? i + 1 : item->skip;
+    }
+    while (taken > 0) {
+        taken--;
+        return_tile(s, s->letter[taken], on_blank[taken]);
+    }
 }
 
 /* Left parts from the rack, `depth` letters so far ending at the anchor's left; each is extended. */
