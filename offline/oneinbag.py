@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.arena import pair_seed
-from engine.dawg import Dawg
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
 from engine.move import Placement
@@ -49,24 +48,35 @@ class Measured:
     seconds: float  # the strategy's CPU time for the decision
 
 
-def positions(ruleset: int, seed: int, count: int) -> Iterator[Situation]:
-    """The first one-in-bag position of each of ``count`` seeded equity games that reach one (as the side to
-    move sees it)."""
+def games_at_one_in_bag(ruleset: int, seed: int, count: int) -> Iterator[Game]:
+    """Each of ``count`` seeded equity games that reaches one tile in the bag, stopped there (game ``i`` deals
+    the bag of pair ``i`` of an ``engine.arena`` match seeded ``seed``)."""
     rules = Ruleset.for_id(ruleset)
     lexicon = worker_lexicon(ruleset)
     player = Equity()
     for index in range(count):
         game = Game(rules, lexicon, random.Random(pair_seed(seed, index)))
         while not game.is_over and len(game.bag) != 1:
-            game.play(player.best(_seen(game, rules, lexicon), 1)[0])
+            game.play(player.best(seen(game), 1)[0])
         if not game.is_over:
-            yield _seen(game, rules, lexicon)
+            yield game
 
 
-def _seen(game: Game, rules: Ruleset, lexicon: Dawg) -> Situation:
+def positions(ruleset: int, seed: int, count: int) -> Iterator[Situation]:
+    """The first one-in-bag position of each of ``count`` seeded equity games that reach one (as the side to
+    move sees it)."""
+    for game in games_at_one_in_bag(ruleset, seed, count):
+        yield seen(game)
+
+
+def seen(game: Game) -> Situation:
+    """The game as the side to move sees it."""
     seat = game.current
     scores = (game.scores[seat], game.scores[1 - seat])
-    return Situation(game.board, game.rack, rules, lexicon, tuple(game.unseen(seat)), len(game.bag), scores)
+    unseen = tuple(game.unseen(seat))
+    return Situation(
+        game.board, game.rack, game.rules, game.lexicon, unseen, len(game.bag), scores, game.scoreless_turns
+    )
 
 
 def measure(strategy: Strategy, situation: Situation, candidates: int, nodes: int) -> Measured | None:
