@@ -27,7 +27,7 @@ from engine.move import Direction, Move, Pass, Placement
 from engine.rack import Rack
 from engine.rules import Ruleset
 
-#: log2 of the C transposition table's entries (40 bytes each: 2**20 is 40 MB, touched as used; bigmem.c).
+#: log2 of the C transposition table's entries (32 bytes each: 2**20 is 32 MB, touched as used; bigmem.c).
 TABLE_BITS = 20
 
 #: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 4 MB, and 8.4 MB of moves.

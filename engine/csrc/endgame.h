@@ -7,7 +7,7 @@
 
 #include "native.h"
 
-#define WHOLE 1000000       /* depth of an entry whose subtree was searched to its end */
+#define WHOLE 0xFFFF        /* depth of an entry whose subtree was searched to its end (above MAX_DEPTH) */
 #define FLAG_EXACT 0
 #define FLAG_LOWER 1
 #define FLAG_UPPER 2
@@ -57,14 +57,23 @@ typedef struct {
     uint8_t tile[MOVE_TILES];
 } EMove;
 
+/* A transposition table entry: 32 bytes, two to a cache line of the processor (an EMove in it made 40, and
+ * half the entries lay across two lines). Its best move is packed (endgame.c's packed and unpacked): its
+ * tiles lie on one line of its view, so each square is its place along that line, 4 bits; the points of
+ * its tiles are worked out again. */
 typedef struct {
     uint64_t key;
     int32_t value;
-    int32_t depth;
+    int16_t score;     /* the best move's */
+    uint16_t depth;    /* WHOLE when the subtree was searched to its end */
     uint8_t flag;
     uint8_t used;
-    EMove best;
+    uint8_t n;         /* the best move's tiles; 0 for a pass */
+    uint8_t where;     /* its line, and its view times 16 */
+    uint8_t place[MOVE_TILES / 2];  /* tile k's place along the line in the low (k even) or high 4 bits */
+    uint8_t tile[MOVE_TILES];
 } Entry;
+_Static_assert(sizeof(Entry) == 32, "a table entry is 32 bytes");
 
 typedef struct {
     int8_t counts[RACK_SLOTS];
