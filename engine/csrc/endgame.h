@@ -103,7 +103,9 @@ typedef struct {
 } LineSlot;
 
 #ifndef LINE_WAYS
-#define LINE_WAYS 8       /* states kept per line and side: the least recently taken one makes room */
+#define LINE_WAYS 7  /* states kept per line and side: the least recently taken one makes room (on the real
+                      * endgames 7 runs 1.3% fewer instructions than 8, 6 about as few, 12 more: each look-up
+                      * scans the ways) */
 #endif
 
 /* The states of one line kept for one side: what names each way's state apart from its moves, so that a
