@@ -30,8 +30,8 @@ from engine.rules import Ruleset
 #: log2 of the C transposition table's entries (32 bytes each: 2**20 is 32 MB, touched as used; bigmem.c).
 TABLE_BITS = 20
 
-#: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 4 MB, and 8.4 MB of moves.
-MEMO_BITS = 17
+#: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 8 MB, and 16.8 MB of moves.
+MEMO_BITS = 18
 
 
 def solve_native(

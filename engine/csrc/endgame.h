@@ -137,7 +137,7 @@ typedef struct {
     uint32_t len;
 } MemoEntry;
 
-#define MEMO_BITS 17  /* line states kept by default (linememo.c), 4 MB, and twice as many moves, 8.4 MB */
+#define MEMO_BITS 18  /* line states kept by default (linememo.c), 8 MB, and twice as many moves, 16.8 MB */
 #define MEMO_BITS_MAX 22
 #ifndef CROSS_WAYS
 #define CROSS_WAYS 4      /* cross-checks kept per square and view (crosscache.c) */
