@@ -27,11 +27,11 @@ from engine.move import Direction, Move, Pass, Placement
 from engine.rack import Rack
 from engine.rules import Ruleset
 
-#: log2 of the C transposition table's entries (40 bytes each: 2**20 is 40 MB, touched as used; bigmem.c).
+#: log2 of the C transposition table's entries (32 bytes each: 2**20 is 32 MB, touched as used; bigmem.c).
 TABLE_BITS = 20
 
-#: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 4 MB, and 9.4 MB of moves.
-MEMO_BITS = 17
+#: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 8 MB, and 16.8 MB of moves.
+MEMO_BITS = 18
 
 
 def solve_native(
@@ -64,7 +64,7 @@ def solve_native(
     move that leaves the other a reply going out (engine/csrc/outreply.c; more nodes, the same value).
     ``line_memo=False`` generates again every line the line cache lacks, even one whose state (tiles,
     cross-checks, rack) was generated before (engine/csrc/linememo.c; the same nodes, slower); ``memo_bits``: log2
-    of the states the memo keeps (4 to 22; 32 bytes each, and twice as many moves of 36 bytes)."""
+    of the states the memo keeps (4 to 22; 32 bytes each, and twice as many moves of 32 bytes)."""
     if native.NATIVE is None:
         raise EngineError(f"the native endgame is not available: {native.describe()}")
     for rack in (mine, theirs):

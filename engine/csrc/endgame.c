@@ -239,6 +239,37 @@ static Entry *slot_for(Solver *sv, uint64_t key) {
     return &sv->table[i];
 }
 
+/* Keep `move` as the entry's best move. */
+static void packed(Entry *e, const EMove *move) {
+    int view = move->view & 1;
+    int line = move->n == 0 ? 0 : view == 0 ? move->square[0] / SIZE : move->square[0] % SIZE;
+    e->n = move->n;
+    e->where = (uint8_t)(line | view << 4);
+    e->score = move->score;
+    memset(e->place, 0, sizeof(e->place));
+    for (int k = 0; k < move->n; k++) {
+        int place = view == 0 ? move->square[k] % SIZE : move->square[k] / SIZE;
+        e->place[k / 2] |= (uint8_t)(place << (4 * (k % 2)));
+        e->tile[k] = move->tile[k];
+    }
+}
+
+/* The entry's best move, as packed kept it. */
+static void unpacked(const Solver *sv, const Entry *e, EMove *move) {
+    memset(move, 0, sizeof(EMove));
+    int view = e->where >> 4, line = e->where & 15, played = 0;
+    move->n = e->n;
+    move->view = (uint8_t)view;
+    move->score = e->score;
+    for (int k = 0; k < e->n && k < MOVE_TILES; k++) {
+        int place = (e->place[k / 2] >> (4 * (k % 2))) & 15;
+        move->square[k] = (uint8_t)(view == 0 ? line * SIZE + place : place * SIZE + line);
+        move->tile[k] = e->tile[k];
+        played += (e->tile[k] & BLANK_FLAG) ? 0 : sv->points[e->tile[k]];
+    }
+    move->played = (int16_t)played;
+}
+
 /* Whether the budget is spent (sets sv->stop); reads the clock every CLOCK_EVERY nodes. */
 int out_of_budget(Solver *sv) {
     if (sv->nodes % NODES_EVERY != 0) {
@@ -370,7 +401,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             sv->cut = 1;
         }
         if (best_out != NULL) {
-            *best_out = entry->best;
+            unpacked(sv, entry, best_out);
         }
         return entry->value;
     }
@@ -394,10 +425,14 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
         return 0;
     }
     int tried_first = 0;
-    if (hit && playable(sv, mover, &entry->best)) {
-        best = entry->best;
-        tried_first = 1;
-    } else if (best_out == NULL && killer_move(sv, depth, mover, &best)) {
+    if (hit) {
+        unpacked(sv, entry, &best);
+        tried_first = playable(sv, mover, &best);
+        if (!tried_first) {
+            memset(&best, 0, sizeof(EMove));
+        }
+    }
+    if (!tried_first && best_out == NULL && killer_move(sv, depth, mover, &best)) {
         tried_first = 1;
     }
     if (tried_first) {
@@ -498,7 +533,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
     entry->value = best_value;
     entry->depth = sv->cut ? depth : WHOLE;
     entry->flag = best_value <= original_alpha ? FLAG_UPPER : (best_value >= beta ? FLAG_LOWER : FLAG_EXACT);
-    entry->best = best;
+    packed(entry, &best);
     sv->cut = sv->cut || cut_before;
     if (best_out != NULL) {
         *best_out = best;

@@ -78,12 +78,20 @@ void lines_restore(Solver *sv, const EMove *move, int stamps) {
  * generator finds on the line depends on nothing else but the rack; its anchors are the empty squares
  * next to a tile along the line or with a word across, xsum >= 0). Never 0. */
 static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
+    /* the check: the squares' values times a fixed odd constant of their place, summed (products of
+     * different places do not wait on one another, as the key's chain does) */
+    static const uint64_t place[SIZE] = {
+        0xA4093822299F31D1ull, 0x082EFA98EC4E6C89ull, 0x452821E638D01377ull, 0xBE5466CF34E90C6Dull,
+        0xC0AC29B7C97C50DDull, 0x3F84D5B5B5470917ull, 0x9216D5D98979FB1Bull, 0xD1310BA698DFB5ADull,
+        0xF12C7F9924A19947ull, 0xB8E1AFED6A267E97ull, 0x24A19947B3916CF7ull,
+        0x0801F2E2858EFC17ull, 0x636920D871574E69ull, 0xA458FEA3F4933D7Full, 0x0D95748F728EB659ull,
+    };
     int view = index / SIZE, line = index % SIZE;
     int first = line_square(view, line, 0), stride = view == 0 ? 1 : SIZE;
     const int8_t *grid = sv->gen.grid;
     const uint32_t *allowed = sv->cross_allowed + view * SQUARES;
     const int *sum = sv->cross_sum + view * SQUARES;
-    /* two hashes with other constants: both must match for two states to be taken for one (linememo.c) */
+    /* two hashes of other kinds: both must match for two states to be taken for one (linememo.c) */
     uint64_t h = 0x243F6A8885A308D3ull * (uint64_t)(index + 1), g = 0x13198A2E03707344ull * (uint64_t)(index + 1);
     for (int p = 0, square = first; p < SIZE; p++, square += stride) {
         int t = grid[square];
@@ -91,10 +99,10 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
                                 : ((uint64_t)allowed[square] << 32) | (uint64_t)(uint32_t)(sum[square] + 2) << 9;
         h = (h ^ v) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 31;
-        g = (g + v) * 0xD6E8FEB86659FD93ull;
-        g ^= g >> 29;
+        g += v * place[p];
     }
-    *check = g;
+    g = (g ^ (g >> 29)) * 0xD6E8FEB86659FD93ull;
+    *check = g ^ (g >> 32);
     return h | 1;
 }
 

@@ -14,10 +14,13 @@
  *
  * A state is known by two 64-bit hashes of it (line_key), which must both match: two states taken for
  * one would need a 128-bit collision. The entries are small (a table of 2^memo_bits, MEMO_BITS by
- * default, a new state overwriting the one in its slot), so that the table stays in the processor's
- * cache: a first version that kept every state whole (140 bytes) to compare it byte by byte ran fewer
- * instructions and took longer. The moves are in a ring of twice as many moves (the oldest overwritten first; a state whose moves were
- * overwritten is generated again). Both are the solver's, freed with it.
+ * default), so that the table stays in the processor's cache: a first version that kept every state
+ * whole (140 bytes) to compare it byte by byte ran fewer instructions and took longer. A state may lie in
+ * either place of the pair its key names (two entries of 32 bytes: one cache line of the processor), a
+ * new one taking the place of the older: on the real endgames 1.2% fewer instructions in all than one
+ * place per state, as fewer lines are generated again. The moves are in a ring of twice as many moves
+ * (the oldest overwritten first; a state whose moves were overwritten is generated again). Both are
+ * the solver's, freed with it.
  */
 
 #include "endgame.h"
@@ -57,12 +60,24 @@ void memo_prefetch(const Solver *sv, const ERack *mover, uint64_t key) {
     __builtin_prefetch(&sv->memo[(key ^ mover->hash[0]) & sv->memo_mask]);
 }
 
+/* The memo's entry of line state (key, check) with the mover's rack (rack_mixed), or NULL. An entry may lie in
+ * either place of the pair its key names (both in one cache line of the processor). */
+static MemoEntry *memo_entry(const Solver *sv, uint64_t key, uint64_t check) {
+    MemoEntry *pair = &sv->memo[key & sv->memo_mask & ~(uint64_t)1];
+    for (int w = 0; w < 2; w++) {
+        if (pair[w].key == key && pair[w].check == check) {
+            return &pair[w];
+        }
+    }
+    return NULL;
+}
+
 /* The moves kept for line state (key, check) and the mover's rack, and how many; NULL when the memo does
  * not have them. */
 const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len) {
     rack_mixed(mover, &key, &check);
-    const MemoEntry *e = &sv->memo[key & sv->memo_mask];
-    if (e->key != key || e->check != check) {
+    const MemoEntry *e = memo_entry(sv, key, check);
+    if (e == NULL) {
         return NULL;
     }
     /* its moves are in the ring while fewer than pool_size moves were written after its first */
@@ -87,7 +102,12 @@ void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, con
         memcpy(sv->pool + ring_place(sv, at), moves, len * sizeof(CMove));
     }
     sv->pool_written = at + len;
-    MemoEntry *e = &sv->memo[key & sv->memo_mask];
+    MemoEntry *e = memo_entry(sv, key, check);
+    if (e == NULL) {
+        /* the place of the pair whose moves were written first (or never) makes room */
+        MemoEntry *pair = &sv->memo[key & sv->memo_mask & ~(uint64_t)1];
+        e = pair[1].key == 0 || (pair[0].key != 0 && pair[1].start < pair[0].start) ? &pair[1] : &pair[0];
+    }
     e->key = key;
     e->check = check;
     e->start = at;
