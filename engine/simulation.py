@@ -76,7 +76,7 @@ class SimSettings:
     swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
     plies: int = 2  # static replies after a candidate in a playout, the opponent's first
     plies_below: int | None = None  # tiles in the bag: only below this ``plies`` replies, 2 above (None: always)
-    exact_candidates: int = 0  # one tile in the bag: the best placements re-ranked exactly (engine.preendgame)
+    exact_candidates: int = 8  # one tile in the bag: the best placements re-ranked exactly (engine.preendgame)
     exact_nodes: int = 50_000  # the endgame search's nodes for each of those and each tile the bag can hold
 
 

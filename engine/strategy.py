@@ -326,7 +326,7 @@ def _simulating(options: str = "") -> Strategy:
     the chance of winning with fewer than N tiles in the bag, by points above: 16 by default; ``plies=N``
     plays N static replies after each candidate in a playout, 2 by default, at most 8; ``pliesbelow=N``
     plays them only with fewer than N tiles in the bag, 2 above; ``exact=N`` re-ranks the N best placements
-    with one tile in the bag by their exact value, engine.preendgame, 0 by default: none; ``exactnodes=N``:
+    with one tile in the bag by their exact value, engine.preendgame, 8 by default, 0: none; ``exactnodes=N``:
     the nodes of each of its endgame searches, 50,000 by default)."""
     from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 

@@ -31,7 +31,8 @@ from engine.strategy import Strategy
 from offline.census import fixed_work
 from offline.oneinbag import DEFAULT_STRATEGY, games_at_one_in_bag, seen
 
-DEFAULT_A = DEFAULT_STRATEGY + ",exact=8"
+DEFAULT_A = DEFAULT_STRATEGY  # the default's fixed twin, which values one tile in the bag exactly
+DEFAULT_B = DEFAULT_STRATEGY + ",exact=0"  # the same without
 DEFAULT_OPPONENT = "equity"
 
 
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m offline.realized", description=__doc__.splitlines()[0].split(": ", 1)[1]
     )
     parser.add_argument("--a", default=DEFAULT_A, help=f"strategy A (default: {DEFAULT_A})")
-    parser.add_argument("--b", default=DEFAULT_STRATEGY, help=f"strategy B (default: {DEFAULT_STRATEGY})")
+    parser.add_argument("--b", default=DEFAULT_B, help=f"strategy B (default: {DEFAULT_B})")
     parser.add_argument(
         "--opponent", default=DEFAULT_OPPONENT, help=f"who plays the rest against them (default: {DEFAULT_OPPONENT})"
     )
