@@ -15,7 +15,6 @@ strategies are accepted; progress goes to stderr, the figures to stdout.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import sys
@@ -23,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.arena import pair_seed
+from engine.arena import Interval, pair_seed
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
 from engine.move import Placement
@@ -113,10 +112,8 @@ def summary_lines(measured: Sequence[Measured], skipped: int) -> Iterator[str]:
         ("loss (points)", [m.loss for m in measured], "{:+.2f}"),
         ("win-share loss", [m.win_loss for m in measured], "{:+.2%}"),
     ):
-        mean = statistics.fmean(values)
-        half = 1.96 * statistics.stdev(values) / math.sqrt(count) if count > 1 else 0.0
-        low, high = form.format(mean - half), form.format(mean + half)
-        yield f"{name} {form.format(mean)} (95% CI {low} .. {high})"
+        mean = Interval.over(values)
+        yield f"{name} {form.format(mean.mean)} (95% CI {form.format(mean.low)} .. {form.format(mean.high)})"
     times = sorted(m.seconds for m in measured)
     yield f"CPU s a decision: median {statistics.median(times):.2f}, slowest {times[-1]:.2f}"
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import copy
-import math
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from engine.arena import Interval
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
 from engine.move import Move
@@ -105,9 +104,8 @@ def summary_lines(found: Sequence[Difference], count: int) -> Iterator[str]:
         ("margin a game, A minus B", [d.margin for d in found], "{:+.2f}"),
         ("share won, A minus B", [d.wins for d in found], "{:+.2%}"),
     ):
-        mean = statistics.fmean(values)
-        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-        yield f"{name}: {form.format(mean)} (95% CI {form.format(mean - half)} .. {form.format(mean + half)})"
+        mean = Interval.over(values)
+        yield f"{name}: {form.format(mean.mean)} (95% CI {form.format(mean.low)} .. {form.format(mean.high)})"
 
 
 def main(argv: list[str] | None = None) -> int:

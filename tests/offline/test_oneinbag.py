@@ -1,5 +1,5 @@
 """The one-in-bag study: a player of the exactly best move loses nothing, a greedy one loses, every
-position has one tile in the bag, and bad options are usage errors that name the option."""
+position has one tile in the bag, and the command prints its figures (its bad options: test_realized.py)."""
 
 from __future__ import annotations
 
@@ -41,22 +41,6 @@ def test_the_exactly_best_loses_nothing_and_greedy_loses() -> None:
     lines = list(summary_lines(greedy, 3))
     assert lines[0] == f"decisions {len(greedy)} (not measured: 3, passes or unfinished searches)"
     assert lines[2].startswith("loss (points) +")
-
-
-@pytest.mark.parametrize(
-    ("argv", "named"),
-    [
-        (["--games", "0"], "--games 0"),
-        (["--nodes", "0"], "--nodes 0"),
-        (["--strategy", "sim"], "--strategy: strategy 'sim' has a time limit"),
-        (["--ruleset", "99"], "--ruleset 99"),
-    ],
-)
-def test_bad_options_name_the_option(argv: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stopped:
-        main(argv)
-    assert stopped.value.code == 2
-    assert named in capsys.readouterr().err
 
 
 def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,9 +1,11 @@
 """Two strategies' one-in-bag choices played out: a play-out is the game the real bag would have given,
-the game is left as it was, equal strategies never differ, and bad options name the option."""
+the game is left as it was, equal strategies never differ, and bad options of this command and of
+``offline.oneinbag`` name the option."""
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 import pytest
 
@@ -12,6 +14,7 @@ from engine.preendgame import bag_splits
 from engine.rack import Rack
 from engine.strategy import Situation, strategy_named
 from offline.oneinbag import games_at_one_in_bag, seen
+from offline.oneinbag import main as oneinbag_main
 from offline.realized import compare, main, play_out, realized, summary_lines
 from tests.engine.test_simulation import EN
 
@@ -76,16 +79,22 @@ def test_equal_strategies_never_differ_and_different_ones_are_measured_on_every_
 
 
 @pytest.mark.parametrize(
-    ("argv", "named"),
+    ("command", "argv", "named"),
     [
-        (["--games", "0"], "--games 0"),
-        (["--a", "sim"], "--a: strategy 'sim' has a time limit"),
-        (["--opponent", "nobody"], "--opponent: unknown strategy 'nobody'"),
-        (["--ruleset", "99"], "--ruleset 99"),
+        (main, ["--games", "0"], "--games 0"),
+        (main, ["--a", "sim"], "--a: strategy 'sim' has a time limit"),
+        (main, ["--opponent", "nobody"], "--opponent: unknown strategy 'nobody'"),
+        (main, ["--ruleset", "99"], "--ruleset 99"),
+        (oneinbag_main, ["--games", "0"], "--games 0"),
+        (oneinbag_main, ["--nodes", "0"], "--nodes 0"),
+        (oneinbag_main, ["--strategy", "sim"], "--strategy: strategy 'sim' has a time limit"),
+        (oneinbag_main, ["--ruleset", "99"], "--ruleset 99"),
     ],
 )
-def test_bad_options_name_the_option(argv: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_options_of_both_commands_name_the_option(
+    command: Callable[[list[str]], int], argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as stopped:
-        main(argv)
+        command(argv)
     assert stopped.value.code == 2
     assert named in capsys.readouterr().err
