@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from copy import copy as shallow_copy
 from dataclasses import dataclass
 
 from engine.board import Board
@@ -127,6 +128,20 @@ class Game:
             tiles += rack.bag_tiles()
         tiles += [bag_tile(t) for _, _, t in self.board.tiles()]
         return sorted(tiles)
+
+    def copy(self) -> Game:
+        """An independent game in the same state (board, bag, racks, scores, turn, history), sharing the rules
+        and lexicon: to play on from here without touching this one (the board's undo history is not copied)."""
+        other = shallow_copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.board = self.board.copy()
+        other.bag = list(self.bag)
+        other.racks = list(self.racks)
+        other.scores = list(self.scores)
+        other.history = list(self.history)
+        other.end_adjustments = list(self.end_adjustments)
+        return other
 
     # -- actions ---------------------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ to stderr, the figures to stdout.
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -46,13 +45,8 @@ class Difference:
 def play_out(game: Game, move: Move, tile: int, theirs: Rack, ours: Strategy, opponent: Strategy) -> int:
     """The final margin of the side to move in ``game`` (left as it is) after it plays ``move`` with ``tile`` in
     the bag and ``theirs`` on the opponent's rack, its later moves by ``ours`` and the opponent's by ``opponent``."""
-    played = copy.copy(game)  # the lexicon and rules shared; the board, bag, racks and scores its own
-    played.board = copy.deepcopy(game.board)
+    played = game.copy()
     played.bag = [tile]
-    played.racks = list(game.racks)
-    played.scores = list(game.scores)
-    played.history = list(game.history)
-    played.end_adjustments = list(game.end_adjustments)
     side = game.current
     played.racks[1 - side] = theirs
     played.play(move)

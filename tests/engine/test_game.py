@@ -86,6 +86,21 @@ def test_greedy_games_end_and_keep_every_tile(seed: int) -> None:
         assert game.end_adjustments[1 - finisher] == -game.racks[1 - finisher].points()
 
 
+def test_a_copy_plays_on_alone_and_ends_as_the_game_would() -> None:
+    game = Game(EN, english(), random.Random(4))
+    for _ in range(6):
+        move = greedy(game)
+        assert move is not None
+        game.place(move)
+    before = ([row[:] for row in game.board.grid], list(game.bag), list(game.racks), list(game.scores), game.current)
+    copied = game.copy()
+    play_out(copied)
+    assert copied.is_over and not game.is_over and len(game.history) == 6
+    assert ([row[:] for row in game.board.grid], game.bag, game.racks, game.scores, game.current) == before
+    play_out(game)  # the game itself, played on the same way, ends the same
+    assert (game.scores, game.end_reason, game.board.grid) == (copied.scores, copied.end_reason, copied.board.grid)
+
+
 @cache
 def norwegian() -> Dawg:
     rng = random.Random(11)
