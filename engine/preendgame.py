@@ -43,15 +43,42 @@ class ExactValue:
     nodes: int
 
 
+def opponent_racks(unseen: Sequence[int], held: int, limit: float = math.inf) -> list[tuple[list[int], int]] | None:
+    """Every distinct rack of ``held`` of the ``unseen`` tiles with the number of ways the unseen tiles give it
+    (a product of binomials), the most copies of the lowest tiles first; None when there are more than ``limit``.
+
+    >>> opponent_racks((0, 0, 1), 2)
+    [([0, 0], 1), ([0, 1], 2)]
+    """
+    pool = Counter(unseen)
+    tiles = sorted(pool)
+    racks: list[tuple[list[int], int]] = []
+
+    def choose(index: int, left: int, taken: list[int], ways: int) -> None:
+        if len(racks) > limit:
+            return
+        if left == 0:
+            racks.append((list(taken), ways))
+            return
+        if index == len(tiles):
+            return
+        tile = tiles[index]
+        for count in range(min(left, pool[tile]), -1, -1):
+            choose(index + 1, left - count, taken + [tile] * count, ways * math.comb(pool[tile], count))
+
+    choose(0, held, [], 1)
+    return None if len(racks) > limit else racks
+
+
 def bag_splits(unseen: Sequence[int], alphabet: Alphabet) -> list[tuple[int, Rack, int]]:
     """Each distinct tile the bag can hold, with the opponent's rack (the other unseen tiles) and the
     number of ways (copies of that tile among the unseen)."""
     pool = Counter(unseen)
     splits = []
-    for tile in sorted(pool):
-        rest = list((pool - Counter([tile])).elements())
-        splits.append((tile, Rack.from_bag_tiles(alphabet, rest), pool[tile]))
-    return splits
+    for rack, ways in opponent_racks(unseen, len(unseen) - 1) or []:
+        (tile,) = (pool - Counter(rack)).elements()
+        splits.append((tile, Rack.from_bag_tiles(alphabet, rack), ways))
+    return sorted(splits, key=lambda split: split[0])
 
 
 def exact_values(
@@ -108,4 +135,4 @@ def exact_values(
     return values
 
 
-__all__ = ["ExactValue", "bag_splits", "exact_values"]
+__all__ = ["ExactValue", "bag_splits", "exact_values", "opponent_racks"]

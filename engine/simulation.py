@@ -44,7 +44,7 @@ from engine.inference import RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap, kept
 from engine.playout import NativePlayouts, NativeSession
-from engine.preendgame import ExactValue, exact_values
+from engine.preendgame import ExactValue, exact_values, opponent_racks
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import EndgameBudget, Equity, Situation, leave_weight
@@ -273,26 +273,11 @@ class Simulator:
         order) with the number of ways to hold it; None when there are more than the iteration limit."""
         if not 1 <= situation.bag_count <= self.settings.pre_endgame:
             return None
-        pool = Counter(situation.unseen)
-        tiles = sorted(pool)
         held = len(situation.unseen) - situation.bag_count
-        racks: list[tuple[list[int], int]] = []
-
-        def choose(index: int, left: int, taken: list[int], ways: int) -> None:
-            if len(racks) > self.settings.max_iterations:
-                return
-            if left == 0:
-                racks.append((list(taken), ways))
-                return
-            if index == len(tiles):
-                return
-            tile = tiles[index]
-            for count in range(min(left, pool[tile]), -1, -1):
-                choose(index + 1, left - count, taken + [tile] * count, ways * math.comb(pool[tile], count))
-
-        choose(0, held, [], 1)
-        if len(racks) > self.settings.max_iterations:
+        racks = opponent_racks(situation.unseen, held, self.settings.max_iterations)
+        if racks is None:
             return None
+        pool = Counter(situation.unseen)
         draws = []
         alphabet = situation.rules.alphabet
         for rack, ways in racks:
