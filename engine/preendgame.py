@@ -7,7 +7,9 @@ possible splits of the unseen tiles (which of them is in the bag), each counted 
 the unseen tiles give it; the simulation's two static replies and the leaves at its horizon only
 approximate this. ``Sim`` re-ranks its best placements by it (``SimSettings.exact_candidates``). Some of
 these endgames are huge (an opponent's full rack against ours): a search that does not finish within its
-nodes leaves the move's value unknown rather than guessed.
+nodes leaves the move's value unknown rather than guessed. ``opponent_racks`` lists the racks the opponent
+can hold with their weights, for these splits and for the simulation's pre-endgame (1 to 6 tiles in the
+bag), which plays each of them out once.
 
 >>> from engine.rules import Ruleset
 >>> splits = bag_splits((0, 0, 1, 2, 3, 4, 5, 6), Ruleset.for_id(5).alphabet)  # AABCDEFG
