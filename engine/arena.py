@@ -84,13 +84,7 @@ def play_game(players: Sequence[Strategy], rules: Ruleset, lexicon: Dawg, seed: 
     while not game.is_over:
         seat = game.current
         started = time.perf_counter()
-        unseen = tuple(game.unseen(seat))
-        scores = (game.scores[seat], game.scores[1 - seat])
-        bag = len(game.bag)
-        last = game.history[-1].action if game.history and game.history[-1].player != seat else None
-        theirs = last if isinstance(last, Placement) else None
-        situation = Situation(game.board, game.rack, rules, lexicon, unseen, bag, scores, game.scoreless_turns, theirs)
-        choice = by_seat[seat].best(situation, 1)[0]
+        choice = by_seat[seat].best(Situation.of(game), 1)[0]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
         bingos[seat] += isinstance(choice, Placement) and len(choice.tiles) == rules.rack_size

@@ -23,6 +23,7 @@ from engine import native
 from engine.board import Board
 from engine.dawg import Dawg
 from engine.errors import PositionError
+from engine.game import Game
 from engine.leave import HandLeave, LeaveModel
 from engine.leavetable import best_leave, learned_leave, read_table
 from engine.move import Move, Pass, Placement, Swap
@@ -57,6 +58,19 @@ class Situation:
             raise PositionError(f"a rack of {len(self.rack)} tiles; ruleset {self.rules.id} racks hold {size}")
         if self.bag_count <= 0 and len(self.unseen) > size:
             raise PositionError(f"the bag is empty but {len(self.unseen)} tiles are unseen (a rack holds {size})")
+
+    @classmethod
+    def of(cls, game: Game) -> Situation:
+        """A local game as its side to move sees it: its rack, the unseen tiles, the scores (its own first),
+        the scoreless turns and the opponent's last play when it was a placement (for inference); the one
+        such view for the arena and the offline tools."""
+        seat = game.current
+        last = game.history[-1].action if game.history and game.history[-1].player != seat else None
+        return cls(
+            game.board, game.rack, game.rules, game.lexicon, tuple(game.unseen(seat)), len(game.bag),
+            (game.scores[seat], game.scores[1 - seat]), game.scoreless_turns,
+            last if isinstance(last, Placement) else None,
+        )  # fmt: skip
 
 
 def unseen_tiles(board: Board, rack: Rack, rules: Ruleset) -> tuple[int, ...]:

@@ -31,7 +31,7 @@ from engine.dawg import Dawg
 from engine.endgame import move_value
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
-from engine.move import Move, Pass, Placement
+from engine.move import Move, Pass
 from engine.nativeendgame import solve_endgame
 from engine.rack import Rack
 from engine.rules import Ruleset
@@ -140,13 +140,7 @@ def census_game(
     decisions: list[Decision] = []
     while not game.is_over:
         seat = game.current
-        scores = (game.scores[seat], game.scores[1 - seat])
-        last = game.history[-1].action if game.history and game.history[-1].player != seat else None
-        theirs = last if isinstance(last, Placement) else None
-        situation = Situation(
-            game.board, game.rack, rules, lexicon, tuple(game.unseen(seat)), len(game.bag), scores,
-            game.scoreless_turns, theirs,
-        )  # fmt: skip
+        situation = Situation.of(game)
         choice = by_seat[seat].best(situation, 1)[0]
         if seat == seat_of_a:
             phase = phase_of(len(game.history), len(game.bag))

@@ -68,11 +68,7 @@ def from_self_play(count: int, seed: int, rules: Ruleset, lexicon: Dawg) -> Iter
         game_number += 1
         while not game.is_over and len(game.bag):
             me = game.current
-            situation = Situation(
-                game.board, game.rack, rules, lexicon, tuple(game.unseen(me)), len(game.bag),
-                (game.scores[me], game.scores[1 - me]), game.scoreless_turns,
-            )  # fmt: skip
-            game.play(player.best(situation, 1)[0])
+            game.play(player.best(Situation.of(game), 1)[0])
         if game.is_over or any(len(rack) != rules.rack_size for rack in game.racks):
             continue
         made += 1

@@ -56,7 +56,7 @@ def games_at_one_in_bag(ruleset: int, seed: int, count: int) -> Iterator[Game]:
     for index in range(count):
         game = Game(rules, lexicon, random.Random(pair_seed(seed, index)))
         while not game.is_over and len(game.bag) != 1:
-            game.play(player.best(seen(game), 1)[0])
+            game.play(player.best(Situation.of(game), 1)[0])
         if not game.is_over:
             yield game
 
@@ -65,17 +65,7 @@ def positions(ruleset: int, seed: int, count: int) -> Iterator[Situation]:
     """The first one-in-bag position of each of ``count`` seeded equity games that reach one (as the side to
     move sees it)."""
     for game in games_at_one_in_bag(ruleset, seed, count):
-        yield seen(game)
-
-
-def seen(game: Game) -> Situation:
-    """The game as the side to move sees it."""
-    seat = game.current
-    scores = (game.scores[seat], game.scores[1 - seat])
-    unseen = tuple(game.unseen(seat))
-    return Situation(
-        game.board, game.rack, game.rules, game.lexicon, unseen, len(game.bag), scores, game.scoreless_turns
-    )
+        yield Situation.of(game)
 
 
 def measure(strategy: Strategy, situation: Situation, candidates: int, nodes: int) -> Measured | None:

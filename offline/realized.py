@@ -25,9 +25,9 @@ from engine.move import Move
 from engine.preendgame import bag_splits
 from engine.rack import Rack
 from engine.rules import Ruleset
-from engine.strategy import Strategy
+from engine.strategy import Situation, Strategy
 from offline.census import fixed_work
-from offline.oneinbag import DEFAULT_STRATEGY, games_at_one_in_bag, seen
+from offline.oneinbag import DEFAULT_STRATEGY, games_at_one_in_bag
 
 DEFAULT_A = DEFAULT_STRATEGY  # the default's fixed twin, which values one tile in the bag exactly
 DEFAULT_B = DEFAULT_STRATEGY + ",exact=0"  # the same without
@@ -52,7 +52,7 @@ def play_out(game: Game, move: Move, tile: int, theirs: Rack, ours: Strategy, op
     played.play(move)
     while not played.is_over:
         player = ours if played.current == side else opponent
-        played.play(player.best(seen(played), 1)[0])
+        played.play(player.best(Situation.of(played), 1)[0])
     return played.scores[side] - played.scores[1 - side]
 
 
@@ -78,7 +78,7 @@ def compare(
     count = 0
     for game in games_at_one_in_bag(ruleset, seed, games):
         count += 1
-        situation = seen(game)
+        situation = Situation.of(game)
         mine, theirs = first.best(situation, 1)[0], second.best(situation, 1)[0]
         if mine != theirs:
             margin_a, wins_a = realized(game, mine, first, against)

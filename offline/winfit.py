@@ -60,10 +60,7 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
     kept = [0.0, 0.0]  # each seat's last leave, valued and weighted as the static player (and sim) count it
     while not game.is_over:
         seat = game.current
-        situation = Situation(
-            game.board, game.rack, rules, lexicon, tuple(game.unseen(seat)), len(game.bag),
-            (game.scores[seat], game.scores[1 - seat]), game.scoreless_turns,
-        )  # fmt: skip
+        situation = Situation.of(game)
         move = strategy.best(situation, 1)[0]
         kept[seat] = leave_weight(situation.bag_count) * model.value(kept_tiles(situation.rack, move))
         game.play(move)

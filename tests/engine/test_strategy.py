@@ -158,3 +158,17 @@ def test_unseen_tiles_from_the_players_view_match_the_game() -> None:
         if game.is_over:
             break
     assert len(game.board) > 0  # the comparison covered positions with tiles on the board
+
+
+def test_a_situation_of_a_game_is_its_movers_view_with_the_last_placement_for_inference() -> None:
+    words = ["AA", "AB", "AD", "BA", "DA", "BAD", "DAB", "TA", "AT", "EAT", "TEA", "ETA", "ATE", "TEE", "TEAS"]
+    game = Game(EN, lexicon(words), random.Random(1))  # its first rack can place a word
+    assert Situation.of(game).last_play is None  # the first move has nothing to infer from
+    placed = max(generate(game.board, game.rack, game.lexicon, EN), key=lambda m: (m.score or 0, m.tiles))
+    game.place(placed)
+    seen = Situation.of(game)
+    assert seen.last_play == placed and seen.rack == game.rack and seen.bag_count == len(game.bag)
+    assert seen.scores == (0, placed.score) and seen.unseen == tuple(game.unseen(game.current))
+    game.pass_turn()
+    seen = Situation.of(game)
+    assert seen.last_play is None and seen.scores == (placed.score, 0) and seen.scoreless == 1

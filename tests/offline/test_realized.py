@@ -13,7 +13,7 @@ from engine.move import Move, Placement
 from engine.preendgame import bag_splits
 from engine.rack import Rack
 from engine.strategy import Situation, strategy_named
-from offline.oneinbag import games_at_one_in_bag, seen
+from offline.oneinbag import games_at_one_in_bag
 from offline.oneinbag import main as oneinbag_main
 from offline.realized import compare, main, play_out, realized, summary_lines
 from tests.engine.test_simulation import EN
@@ -26,12 +26,12 @@ def test_a_play_out_on_the_tile_really_in_the_bag_is_the_game_itself() -> None:
         checked += 1
         side = game.current
         before = (copy.deepcopy(game.board.grid), list(game.bag), list(game.racks), list(game.scores))
-        move = greedy.best(seen(game), 1)[0]
+        move = greedy.best(Situation.of(game), 1)[0]
         result = play_out(game, move, game.bag[0], game.racks[1 - side], greedy, equity)
         assert (game.board.grid, game.bag, game.racks, game.scores) == before
         game.play(move)  # the real game, on to its end
         while not game.is_over:
-            game.play((greedy if game.current == side else equity).best(seen(game), 1)[0])
+            game.play((greedy if game.current == side else equity).best(Situation.of(game), 1)[0])
         assert result == game.scores[side] - game.scores[1 - side]
     assert checked >= 2
 
@@ -50,7 +50,7 @@ class Recording:
 
 def test_a_play_out_deals_the_tile_to_us_and_the_rest_to_the_opponent() -> None:
     game = next(games_at_one_in_bag(5, 3, 8))
-    move = strategy_named("equity").best(seen(game), 1)[0]
+    move = strategy_named("equity").best(Situation.of(game), 1)[0]
     assert isinstance(move, Placement)
     real = game.bag[0]
     tile, theirs, _ = next(split for split in bag_splits(game.unseen(game.current), EN.alphabet) if split[0] != real)
@@ -68,11 +68,11 @@ def test_equal_strategies_never_differ_and_different_ones_are_measured_on_every_
     game = next(
         g
         for g in games_at_one_in_bag(5, 3, 16)
-        if strategy_named("greedy").best(seen(g), 1) != strategy_named("equity").best(seen(g), 1)
+        if strategy_named("greedy").best(Situation.of(g), 1) != strategy_named("equity").best(Situation.of(g), 1)
     )
     greedy, equity = strategy_named("greedy"), strategy_named("equity")
-    margin_a, wins_a = realized(game, greedy.best(seen(game), 1)[0], greedy, equity)
-    margin_b, wins_b = realized(game, equity.best(seen(game), 1)[0], equity, equity)
+    margin_a, wins_a = realized(game, greedy.best(Situation.of(game), 1)[0], greedy, equity)
+    margin_b, wins_b = realized(game, equity.best(Situation.of(game), 1)[0], equity, equity)
     assert (found[0].margin, found[0].wins) == pytest.approx((margin_a - margin_b, wins_a - wins_b))
     lines = list(summary_lines(found, count))
     assert lines[0] == f"positions {count}, choices differ at 1" and lines[1].startswith("margin a game, A minus B: ")
