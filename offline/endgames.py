@@ -67,7 +67,6 @@ def from_self_play(count: int, seed: int, rules: Ruleset, lexicon: Dawg) -> Iter
         game = Game(rules, lexicon, random.Random(f"{seed}:{game_number}"))
         game_number += 1
         while not game.is_over and len(game.bag):
-            me = game.current
             game.play(player.best(Situation.of(game), 1)[0])
         if game.is_over or any(len(rack) != rules.rack_size for rack in game.racks):
             continue
