@@ -92,13 +92,26 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
         int side = 1 - ply % 2;  /* the opponent replies first */
         Hand *hand = racks[side], *other = racks[1 - side];
         Play reply;
-        if (ply == 0 && k->share != NULL && hand->size > 0 && bag_left(bag) > 0) {
-            shared_reply(k, k->share, grid, hand, bag_left(bag), k->changed, &reply);
-        } else if (ply == 1 && k->ours_on && hand->size > 0 && bag_left(bag) > 0) {
-            /* the same rack as the other candidates of its group: the lines no move changed are shared */
-            shared_our_reply(k, k->ours, grid, hand, bag_left(bag), changed, &reply);
-        } else {
-            best_move(k, grid, ntiles, hand, other, bag_left(bag), all & ~changed, &reply);
+        /* a reply found before on the same board with the same racks and bag is played as found then
+         * (replymemo.c) */
+        ReplyKey key;
+        int recalled = 0;
+        if (hand->size > 0) {
+            reply_key(&key, grid, hand, other, bag_left(bag));
+            recalled = reply_recall(k->replies, &key, &reply);
+        }
+        if (!recalled) {
+            if (ply == 0 && k->share != NULL && hand->size > 0 && bag_left(bag) > 0) {
+                shared_reply(k, k->share, grid, hand, bag_left(bag), k->changed, &reply);
+            } else if (ply == 1 && k->ours_on && hand->size > 0 && bag_left(bag) > 0) {
+                /* the same rack as the other candidates of its group: the lines no move changed are shared */
+                shared_our_reply(k, k->ours, grid, hand, bag_left(bag), changed, &reply);
+            } else {
+                best_move(k, grid, ntiles, hand, other, bag_left(bag), all & ~changed, &reply);
+            }
+            if (hand->size > 0 && !k->failed) {
+                reply_keep(k->replies, &key, &reply);
+            }
         }
         double weight = leave_weight(bag_left(bag));
         int last = ply + 2 >= k->plies;  /* this side's last reply: the horizon values what it keeps */
@@ -240,6 +253,7 @@ void playouts_close(Playouts *p) {
     PyMem_Free(k->wholes);
     PyMem_Free(k->depth_bounds);
     PyMem_Free(k->endgame_kept);
+    reply_memo_free(k->replies);
     share_free(k->share);
     share_free(k->ours);
     left_parts_free(&k->lefts[0]);
@@ -295,10 +309,11 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     k->work = PyMem_Malloc(sizeof(Cross));
     k->position = PyMem_Malloc(sizeof(Cross));
     k->after = PyMem_Malloc(sizeof(Cross));
+    k->replies = reply_memo_new();
     left_parts_init(&k->lefts[0]);
     left_parts_init(&k->lefts[1]);
     if (k->search == NULL || k->kept == NULL || k->lines == NULL || k->anchors == NULL || k->wholes == NULL ||
-        k->depth_bounds == NULL ||
+        k->depth_bounds == NULL || k->replies == NULL ||
         k->endgame_kept == NULL || k->work == NULL || k->after == NULL || k->position == NULL) {
         PyErr_NoMemory();
         goto failed;

@@ -139,6 +139,7 @@ typedef struct {
     uint64_t spelled_code[SPELLED_SLOTS];
     uint32_t spelled_letters[SPELLED_SLOTS];
     int lefts_recent;     /* the one used last */
+    struct ReplyMemo *replies;  /* the replies played out so far, by what they depend on (replymemo.c) */
 } Kernel;
 
 typedef struct {
@@ -321,6 +322,21 @@ static inline int search_part(Search *s, Anchor *a, const double *depth_bound, d
 static inline double part_cut(const Reply *r, const Anchor *heap, int n) {
     return r->top.count ? r->item.equity : n > 0 ? heap[0].bound : -HUGE_VAL;
 }
+
+/* replymemo.c: what a static reply depends on (the bag empty: the other side's rack too), hashed */
+typedef struct {
+    uint64_t hash;
+    int8_t grid[SQUARES];
+    uint8_t counts[MAX_LETTERS], other[MAX_LETTERS];
+    uint8_t blanks, other_blanks;
+    int16_t bag;
+} ReplyKey;
+typedef struct ReplyMemo ReplyMemo;
+ReplyMemo *reply_memo_new(void);
+void reply_memo_free(ReplyMemo *memo);
+void reply_key(ReplyKey *key, const int8_t *grid, const Hand *hand, const Hand *other, int bag);
+int reply_recall(ReplyMemo *memo, const ReplyKey *key, Play *play);
+void reply_keep(ReplyMemo *memo, const ReplyKey *key, const Play *play);
 
 /* replyshare.c */
 typedef struct Share Share;
