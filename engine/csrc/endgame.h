@@ -98,6 +98,7 @@ _Static_assert(sizeof(CMove) == 32, "a line cache move is 32 bytes");
 /* The moves of one line of one view for one side, as generated for a rack (see linecache.c). */
 typedef struct {
     int8_t counts[RACK_SLOTS];
+    int size;          /* the rack's tiles: a mover whose rack the slot's holds has the same counts when as many */
     CMove *moves;
     size_t len, cap;
 } LineSlot;

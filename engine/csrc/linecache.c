@@ -126,21 +126,6 @@ static int within(const int8_t *a, const int8_t *b) {
     return 1;
 }
 
-/* Whether the counts of two racks are the same (compared eight at a time, as in `within`). */
-static int same_counts(const int8_t *a, const int8_t *b) {
-    uint64_t differ = 0;
-    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        differ |= x ^ y;
-    }
-    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
-        differ |= (uint64_t)(uint8_t)(a[i] ^ b[i]);
-    }
-    return differ == 0;
-}
-
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
  * whole board; how many, or 0 when no anchor's cross-check allows a letter in `usable` (the line has no
  * move for the rack). */
@@ -387,6 +372,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
         ways->stamp[way] = sv->line_stamp[index];
         ways->fill[way] = seen->fill[index] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
+        slot->size = mover->size;
         *most += slot->len;
     }
     seen->serial = sv->path_serial[sv->ply];
@@ -413,7 +399,8 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
-        if (same_counts(slot->counts, mover->counts)) {
+        /* (the slot's rack holds the mover's: as many tiles, the same) */
+        if (slot->size == mover->size) {
             for (size_t i = 0; i < slot->len; i++) {
                 const CMove *c = &slot->moves[i];
                 int order = c->order + (c->move.n == mover->size ? bonus : 0);
