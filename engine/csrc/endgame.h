@@ -146,10 +146,10 @@ typedef struct {
 
 /* A cross-check worked out before: the runs of tiles either side of the square, and what they allow. */
 typedef struct {
-    uint8_t valid, before, after;
-    uint8_t tiles[SIZE];  /* the run before the square, then the one after */
+    uint64_t run[2];      /* the tiles of the run before the square, then of the one after, 0 beyond them */
     uint32_t allowed;
     int sum;
+    uint8_t valid, before, after;
 } CrossEntry;
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
