@@ -180,6 +180,7 @@ typedef struct {
         int index;
         uint32_t allowed;
         int sum;
+        uint64_t state;  /* its square_state */
     } saved[MAX_DEPTH * MOVE_TILES * 4];
     int nsaved;
     int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
@@ -200,6 +201,9 @@ typedef struct {
     int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
                         * searched (outreply.c) */
     uint64_t line_stamp[LINES];
+    /* [view * SQUARES + square]: what line_key hashes of each square, kept as the board and the cross-checks
+     * change (endgame.c): a tile, or an empty square's cross-check and cross word's points */
+    uint64_t square_state[2 * SQUARES];
     uint64_t key_stamp[LINES];   /* the stamp at which each line's state was last hashed (linecache.c) */
     uint64_t key_of[LINES], check_of[LINES];
     uint64_t next_stamp;
@@ -247,6 +251,12 @@ typedef struct {
 } Mark;
 
 extern uint64_t square_keys[SQUARES][TILE_CODES];
+
+/* What line_key hashes of a square holding tile t (EMPTY: none) whose cross-check and cross word's points
+ * are allowed and sum. */
+static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
+    return t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u : ((uint64_t)allowed << 32) | (uint64_t)(uint32_t)(sum + 2) << 9;
+}
 
 /* endgame.c, endgameorder.c */
 void make_keys(void);

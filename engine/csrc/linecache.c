@@ -73,8 +73,8 @@ void lines_restore(Solver *sv, const EMove *move, int stamps) {
     }
 }
 
-/* line_key's hashes of the line whose first square is `first`, the next ones `stride` apart: inlined once per
- * view with its stride fixed, so that the compiler lays the 15 squares out with fixed offsets. */
+/* line_key's hashes of the line of squares `first`, `first + stride`, ..: inlined once per view with its
+ * stride fixed, so that the compiler lays the 15 squares out with fixed offsets. */
 static inline __attribute__((always_inline)) uint64_t line_hashed(const Solver *sv, int index, int first, int stride,
                                                                   uint64_t *check) {
     /* the check: the squares' values times a fixed odd constant of their place, summed (products of
@@ -85,17 +85,12 @@ static inline __attribute__((always_inline)) uint64_t line_hashed(const Solver *
         0xF12C7F9924A19947ull, 0xB8E1AFED6A267E97ull, 0x24A19947B3916CF7ull,
         0x0801F2E2858EFC17ull, 0x636920D871574E69ull, 0xA458FEA3F4933D7Full, 0x0D95748F728EB659ull,
     };
-    int view = index / SIZE;
-    const int8_t *grid = sv->gen.grid + first;
-    const uint32_t *allowed = sv->cross_allowed + view * SQUARES + first;
-    const int *sum = sv->cross_sum + view * SQUARES + first;
+    const uint64_t *state = sv->square_state + first;  /* (kept by endgame.c) */
     /* two hashes of other kinds: both must match for two states to be taken for one (linememo.c) */
     uint64_t h = 0x243F6A8885A308D3ull * (uint64_t)(index + 1), g = 0x13198A2E03707344ull * (uint64_t)(index + 1);
 #pragma GCC unroll 15
     for (int p = 0; p < SIZE; p++) {
-        int t = grid[p * stride];
-        uint64_t v = t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u
-                                : ((uint64_t)allowed[p * stride] << 32) | (uint64_t)(uint32_t)(sum[p * stride] + 2) << 9;
+        uint64_t v = state[p * stride];
         h = (h ^ v) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 31;
         g += v * place[p];
@@ -111,7 +106,8 @@ static inline __attribute__((always_inline)) uint64_t line_hashed(const Solver *
  * next to a tile along the line or with a word across, xsum >= 0). Never 0. */
 static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
     int line = index % SIZE;
-    return index < SIZE ? line_hashed(sv, index, line * SIZE, 1, check) : line_hashed(sv, index, line, SIZE, check);
+    return index < SIZE ? line_hashed(sv, index, line * SIZE, 1, check)
+                        : line_hashed(sv, index, SQUARES + line, SIZE, check);
 }
 
 /* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
