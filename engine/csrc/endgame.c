@@ -381,6 +381,7 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         return other->points - mover->points;
     }
     sv->passes++;
+    sv->ply_dirty[sv->ply] = 0;
     sv->ply++;
     int value = -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
     sv->ply--;

@@ -116,19 +116,18 @@ typedef struct {
     long long used[LINE_WAYS];  /* the solver's generation count when last taken */
     uint64_t key[LINE_WAYS];    /* the line's state when generated (line_key; 0 when not worked out) */
     uint64_t check[LINE_WAYS];
-    uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills) it holds: see LineSeen */
+    uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills: they only grow) it holds */
     LineSlot slot[LINE_WAYS];
 } LineWays;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
 
-/* What a node's look-up of the lines found (linecache.c), kept per ply: each line's stamp, way and the
- * filling of the way's slot it took. */
+/* What a node's look-up of the lines found (linecache.c), kept per ply: each line's way, and the fillings
+ * made by then (a way whose LineWays.fill is at most `fills` was not filled again since). */
 typedef struct {
     long long serial;      /* the node that looked up (Solver.path_serial); 0: none */
+    uint64_t fills;        /* Solver.fills after the look-up */
     int8_t way[LINES];
-    uint64_t stamp[LINES];
-    uint64_t fill[LINES];
 } LineSeen;
 
 /* A line state's moves kept in the line memo (linememo.c). */
@@ -219,6 +218,8 @@ typedef struct {
     long long serial;            /* nodes entered so far */
     long long path_serial[MAX_DEPTH + 1];  /* [ply]: the serial of the node at that ply of the path */
     LineSeen seen[MAX_DEPTH + 1];          /* [ply]: the last look-up at that ply */
+    uint32_t ply_dirty[MAX_DEPTH + 1];     /* [ply]: the lines whose stamps the path's move from that ply changed
+                                            * (0: a pass) */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
     /* at the root of an iteration: a move proved better than the one tried first (the last iteration's
@@ -277,7 +278,7 @@ void load_rack(Search *s, const ERack *mover, int letters);
 void lines_start(Solver *sv);
 void lines_stamp(Solver *sv);
 void lines_restore(Solver *sv, const EMove *move, int stamps);
-int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most);
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken);
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
 int move_order(const EMove *move);

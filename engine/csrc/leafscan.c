@@ -62,10 +62,9 @@ static inline int take(const Scan *scan, int whole, const CMove *c, int *order, 
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best) {
     const LineSlot *taken[LINES];
-    size_t most;
     sv->generations++;
     bring_up_to_date(sv);
-    if (lines_ready(sv, mover, taken, &most) < 0) {
+    if (lines_ready(sv, mover, taken) < 0) {
         return -1;
     }
     EMove tried;

@@ -49,6 +49,7 @@ void lines_start(Solver *sv) {
 /* New stamps for the lines in sv->dirty (put_on_board collected them), the old ones saved. */
 void lines_stamp(Solver *sv) {
     uint32_t dirty = sv->dirty;
+    sv->ply_dirty[sv->ply] = dirty;
     while (dirty) {
         int line = LOWEST(dirty);
         dirty &= dirty - 1;
@@ -268,10 +269,14 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
 }
 
 /* The record of the nearest look-up on the path from the root by the mover's side (two plies up, else four...),
- * or NULL: its rack held the mover's (a side's rack only shrinks down a path). */
-static const LineSeen *ancestor_seen(const Solver *sv) {
-    for (int q = sv->ply - 2; q >= 0; q -= 2) {
-        if (sv->seen[q].serial == sv->path_serial[q]) {
+ * or NULL: its rack held the mover's (a side's rack only shrinks down a path). *since: the lines whose stamps
+ * the path's moves changed since (the others' are as they were: the moves taken back restored them). */
+static const LineSeen *ancestor_seen(const Solver *sv, uint32_t *since) {
+    uint32_t changed = 0;
+    for (int q = sv->ply - 1; q >= 0; q--) {
+        changed |= sv->ply_dirty[q];
+        if ((sv->ply - q) % 2 == 0 && sv->seen[q].serial == sv->path_serial[q]) {
+            *since = changed;
             return &sv->seen[q];
         }
     }
@@ -322,45 +327,51 @@ static int way_emptied(LineWays *ways, uint64_t key, uint64_t check) {
 }
 
 /* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
- * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
- * many moves in all. -1 (MemoryError set) when memory ran out. */
-int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most) {
+ * mover's rack cannot play are still among them), the lines that changed generated again. -1 (MemoryError
+ * set) when memory ran out. */
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
     int loaded = 0;
     uint32_t usable = 0;  /* worked out at the first line to generate */
     int missing[LINES], nmissing = 0;
-    *most = 0;
-    /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
-     * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
-     * the mover's): only the lines the moves since changed are looked for among the ways */
-    const LineSeen *up = ancestor_seen(sv);
     LineSeen *seen = &sv->seen[sv->ply];
     seen->serial = 0;
     LineWays *lines = sv->lines[mover->side];
-    /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
-     * the processor's cache each, waited for together) and taken or generated after */
-    for (int index = 0; index < LINES; index++) {
-        LineWays *ways = &lines[index];
-        uint64_t stamp = sv->line_stamp[index], key = 0, check = 0;
-        int way;
-        if (up != NULL && up->stamp[index] == stamp && ways->fill[up->way[index]] == up->fill[index]) {
-            way = up->way[index];
-        } else {
-            way = way_kept(sv, mover, ways, index, &key, &check);
+    /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
+     * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
+     * the mover's): only the lines the moves since changed are looked for among the ways */
+    uint32_t since = 0;
+    const LineSeen *up = ancestor_seen(sv, &since);
+    uint32_t look = (1u << LINES) - 1;  /* the lines to look for among the ways */
+    if (up != NULL) {
+        memcpy(seen->way, up->way, sizeof(seen->way));
+        for (int index = 0; index < LINES; index++) {
+            LineWays *ways = &lines[index];
+            int way = up->way[index];
+            if (!((since >> index) & 1) && ways->fill[way] <= up->fills) {
+                look &= ~(1u << index);
+                ways->used[way] = sv->generations;
+                taken[index] = &ways->slot[way];
+            }
         }
+    }
+    /* the lines the cache has first; the others' slots are chosen, their memo entries fetched (a miss of
+     * the processor's cache each, waited for together) and taken or generated after */
+    while (look) {
+        int index = LOWEST(look);
+        look &= look - 1;
+        LineWays *ways = &lines[index];
+        uint64_t key = 0, check = 0;
+        int way = way_kept(sv, mover, ways, index, &key, &check);
         if (way < 0) {
             way = way_emptied(ways, key, check);
             missing[nmissing++] = index;
             if (sv->use_memo) {
                 memo_prefetch(sv, mover, key);
             }
-        } else {
-            *most += ways->slot[way].len;
         }
         ways->used[way] = sv->generations;
         taken[index] = &ways->slot[way];
-        seen->stamp[index] = stamp;
         seen->way[index] = (int8_t)way;
-        seen->fill[index] = ways->fill[way];  /* (a missing line's way is filled again below) */
     }
     for (int i = 0; i < nmissing; i++) {
         int index = missing[i];
@@ -374,11 +385,11 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
-        ways->fill[way] = seen->fill[index] = ++sv->fills;
+        ways->fill[way] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         slot->size = mover->size;
-        *most += slot->len;
     }
+    seen->fills = sv->fills;
     seen->serial = sv->path_serial[sv->ply];
     return 0;
 }
@@ -389,20 +400,21 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
  * generated whole). */
 long line_moves(Solver *sv, const ERack *mover, int bonus) {
     const LineSlot *taken[LINES];
-    size_t most;
-    if (lines_ready(sv, mover, taken, &most) < 0) {
+    if (lines_ready(sv, mover, taken) < 0) {
         return -1;
     }
-    if (grow_stack(sv, sv->nmoves + most + 1) < 0) {
-        return -1;
-    }
-    EMove *out = sv->moves + sv->nmoves;
-    uint64_t *keys = sv->keys + sv->nmoves;
     uint32_t rmask = mover->letters;
     int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
+        /* room for the line's moves and the pass after them (the stack may move) */
+        size_t need = sv->nmoves + (size_t)count + slot->len + 1;
+        if (need > sv->cap && grow_stack(sv, need) < 0) {
+            return -1;
+        }
+        EMove *out = sv->moves + sv->nmoves;
+        uint64_t *keys = sv->keys + sv->nmoves;
         /* (the slot's rack holds the mover's: as many tiles, the same) */
         if (slot->size == mover->size) {
             for (size_t i = 0; i < slot->len; i++) {
