@@ -237,14 +237,14 @@ typedef struct {
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
 
-#define OUT_ZONE_WORDS ((SQUARES + 63) / 64)
-
-/* The other's replies going out that a move may leave playable (outreply.c): their scores and zones. */
+/* The other's replies going out that a move may leave playable (outreply.c): their scores, and per square
+ * the replies in whose zone it lies (bit i: reply i). */
 typedef struct {
     int count;
     int value[KILLERS];
-    uint64_t zone[KILLERS][OUT_ZONE_WORDS];
+    uint16_t zones[SQUARES];
 } OutReplies;
+_Static_assert(KILLERS <= 16, "a reply is a bit of OutReplies.zones");
 
 typedef struct {
     int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
