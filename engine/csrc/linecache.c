@@ -403,18 +403,20 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     if (lines_ready(sv, mover, taken) < 0) {
         return -1;
     }
+    size_t most = 0;
+    for (int index = 0; index < LINES; index++) {
+        most += taken[index]->len;
+    }
+    if (grow_stack(sv, sv->nmoves + most + 1) < 0) {  /* (and the pass) */
+        return -1;
+    }
+    EMove *out = sv->moves + sv->nmoves;
+    uint64_t *keys = sv->keys + sv->nmoves;
     uint32_t rmask = mover->letters;
     int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
-        /* room for the line's moves and the pass after them (the stack may move) */
-        size_t need = sv->nmoves + (size_t)count + slot->len + 1;
-        if (need > sv->cap && grow_stack(sv, need) < 0) {
-            return -1;
-        }
-        EMove *out = sv->moves + sv->nmoves;
-        uint64_t *keys = sv->keys + sv->nmoves;
         /* (the slot's rack holds the mover's: as many tiles, the same) */
         if (slot->size == mover->size) {
             for (size_t i = 0; i < slot->len; i++) {
