@@ -112,6 +112,8 @@ static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
     sv->dirty |= 1u << (view * SIZE + (view == 0 ? row : col));
     sv->saved[sv->nsaved].index = index;
+    sv->saved[sv->nsaved].row = (uint8_t)row;
+    sv->saved[sv->nsaved].col = (uint8_t)col;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
     sv->saved[sv->nsaved].state = sv->square_state[index];
@@ -122,7 +124,7 @@ static void recheck(Solver *sv, int view, int row, int col) {
 void bring_up_to_date(Solver *sv) {
     for (int i = sv->ncomputed; i < sv->nsaved; i++) {
         int index = sv->saved[i].index;
-        int view = index / SQUARES, row = index % SQUARES / SIZE, col = index % SIZE;
+        int view = index >= SQUARES, row = sv->saved[i].row, col = sv->saved[i].col;
         sv->cross_allowed[index] = cached_cross_check(sv, view, row, col, &sv->cross_sum[index]);
         /* (the square may hold a tile by now: its mark is done again when that is taken back) */
         sv->square_state[index] = square_value(sv->gen.grid[row * SIZE + col], sv->cross_allowed[index],

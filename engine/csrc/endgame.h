@@ -179,7 +179,8 @@ typedef struct {
         int index;
         uint32_t allowed;
         int sum;
-        uint64_t state;  /* its square_state */
+        uint8_t row, col;  /* the square's (so that no division finds them) */
+        uint64_t state;    /* its square_state */
     } saved[MAX_DEPTH * MOVE_TILES * 4];
     int nsaved;
     int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
