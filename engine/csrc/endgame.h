@@ -117,6 +117,7 @@ typedef struct {
     uint64_t key[LINE_WAYS];    /* the line's state when generated (line_key; 0 when not worked out) */
     uint64_t check[LINE_WAYS];
     uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills: they only grow) it holds */
+    uint64_t newest;            /* the highest stamp a way was given (a line's new stamp is above all before) */
     LineSlot slot[LINE_WAYS];
 } LineWays;
 

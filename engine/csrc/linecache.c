@@ -287,7 +287,7 @@ static const LineSeen *ancestor_seen(const Solver *sv, uint32_t *since) {
  * by its state's key (worked out once per stamp, into *key and *check), or -1. */
 static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, uint64_t *key, uint64_t *check) {
     uint64_t stamp = sv->line_stamp[index];
-    for (int w = 0; w < LINE_WAYS; w++) {
+    for (int w = 0; w < LINE_WAYS && stamp <= ways->newest; w++) {
         if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
             return w;
         }
@@ -306,6 +306,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     for (int w = 0; w < LINE_WAYS; w++) {
         if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
             ways->stamp[w] = stamp;
+            ways->newest = stamp > ways->newest ? stamp : ways->newest;
             return w;
         }
     }
@@ -385,6 +386,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
+        ways->newest = ways->stamp[way] > ways->newest ? ways->stamp[way] : ways->newest;
         ways->fill[way] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
         slot->size = mover->size;
