@@ -235,6 +235,13 @@ typedef struct {
     EMove root_move;
     EMove killers[MAX_DEPTH + 1][KILLERS];  /* [depth]: the last moves going out that cut off a node of that
                                              * depth, the latest first */
+    /* [depth][j]: whether killers[depth][j] lay on the board, rack aside (killer.c's on_board), when its line
+     * last had `stamp` (0: not yet worked out), and its score there */
+    struct {
+        uint64_t stamp;
+        int score;
+        int fits;
+    } killer_line[MAX_DEPTH + 1][KILLERS];
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
@@ -299,6 +306,7 @@ void big_free(void *p, size_t size, int mapped);
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* killer.c */
 int replayed(Solver *sv, const ERack *mover, EMove *move);
+int killer_replayed(Solver *sv, int depth, int j, const ERack *mover, EMove *move);
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move);
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);

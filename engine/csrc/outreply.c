@@ -45,8 +45,8 @@ int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out) {
     }
     EMove found[KILLERS];
     for (int j = 0; j < KILLERS; j++) {
-        EMove p = sv->killers[depth][j];
-        if (p.n != other->size || !replayed(sv, other, &p)) {
+        EMove p;
+        if (sv->killers[depth][j].n != other->size || !killer_replayed(sv, depth, j, other, &p)) {
             continue;
         }
         /* kept in decreasing order of score (after those of the same): the first a move leaves playable is
