@@ -111,12 +111,11 @@ static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, E
 static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
     sv->dirty |= 1u << (view * SIZE + (view == 0 ? row : col));
-    sv->saved[sv->nsaved].index = index;
+    sv->saved[sv->nsaved].index = (uint16_t)index;
     sv->saved[sv->nsaved].row = (uint8_t)row;
     sv->saved[sv->nsaved].col = (uint8_t)col;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
-    sv->saved[sv->nsaved].state = sv->square_state[index];
     sv->nsaved++;
 }
 
@@ -183,7 +182,8 @@ static void take_back(Solver *sv, const EMove *move, Mark mark) {
         int index = sv->saved[sv->nsaved].index;
         sv->cross_allowed[index] = sv->saved[sv->nsaved].allowed;
         sv->cross_sum[index] = sv->saved[sv->nsaved].sum;
-        sv->square_state[index] = sv->saved[sv->nsaved].state;
+        /* (the square is empty again: the moves after this one are taken back, and its tiles lie elsewhere) */
+        sv->square_state[index] = square_value(EMPTY, sv->cross_allowed[index], sv->cross_sum[index]);
     }
     for (int k = 0; k < move->n; k++) {
         int sq = move->square[k];

@@ -179,11 +179,10 @@ typedef struct {
     uint32_t cross_allowed[2 * SQUARES];
     int cross_sum[2 * SQUARES];
     struct {
-        int index;
+        uint16_t index;
+        uint8_t row, col;  /* the square's (so that no division finds them) */
         uint32_t allowed;
         int sum;
-        uint8_t row, col;  /* the square's (so that no division finds them) */
-        uint64_t state;    /* its square_state */
     } saved[MAX_DEPTH * MOVE_TILES * 4];
     int nsaved;
     int ncomputed;     /* saved[0 .. ncomputed) are worked out on the board; the rest are to do */
