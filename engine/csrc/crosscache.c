@@ -13,7 +13,7 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     const int8_t *grid = sv->gen.grid;
     int step = view == 0 ? SIZE : 1;  /* across the line: down a column (view 0) or along a row (view 1) */
     int at = row * SIZE + col, line = view == 0 ? row : col;
-    uint8_t tiles[SIZE];
+    uint8_t tiles[16] = {0};  /* (SIZE - 1 tiles at most: the words of CrossEntry.run, compared whole) */
     int before = 0, after = 0;
     for (int k = line - 1, q = at - step; k >= 0 && grid[q] != EMPTY; k--, q -= step) {
         before++;
@@ -24,11 +24,13 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     for (int k = line + 1, q = at + step; k < SIZE && grid[q] != EMPTY; k++, q += step) {
         tiles[before + after++] = (uint8_t)grid[q];
     }
+    uint64_t run[2];
+    memcpy(run, tiles, sizeof(run));
     CrossEntry *ways = sv->crosses[view * SQUARES + at];
-    int n = before + after;
     for (int w = 0; w < CROSS_WAYS; w++) {
         CrossEntry *e = &ways[w];
-        if (e->valid && e->before == before && e->after == after && memcmp(e->tiles, tiles, (size_t)n) == 0) {
+        /* (the runs' lengths apart, the same words are the same tiles) */
+        if (e->valid && e->before == before && e->after == after && e->run[0] == run[0] && e->run[1] == run[1]) {
             *sum = e->sum;
             return e->allowed;
         }
@@ -40,7 +42,8 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     e->valid = 1;
     e->before = (uint8_t)before;
     e->after = (uint8_t)after;
-    memcpy(e->tiles, tiles, (size_t)n);
+    e->run[0] = run[0];
+    e->run[1] = run[1];
     e->allowed = allowed;
     e->sum = *sum;
     return allowed;

@@ -111,7 +111,9 @@ static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, E
 static void recheck(Solver *sv, int view, int row, int col) {
     int index = view * SQUARES + row * SIZE + col;
     sv->dirty |= 1u << (view * SIZE + (view == 0 ? row : col));
-    sv->saved[sv->nsaved].index = index;
+    sv->saved[sv->nsaved].index = (uint16_t)index;
+    sv->saved[sv->nsaved].row = (uint8_t)row;
+    sv->saved[sv->nsaved].col = (uint8_t)col;
     sv->saved[sv->nsaved].allowed = sv->cross_allowed[index];
     sv->saved[sv->nsaved].sum = sv->cross_sum[index];
     sv->nsaved++;
@@ -121,8 +123,11 @@ static void recheck(Solver *sv, int view, int row, int col) {
 void bring_up_to_date(Solver *sv) {
     for (int i = sv->ncomputed; i < sv->nsaved; i++) {
         int index = sv->saved[i].index;
-        int view = index / SQUARES, row = index % SQUARES / SIZE, col = index % SIZE;
+        int view = index >= SQUARES, row = sv->saved[i].row, col = sv->saved[i].col;
         sv->cross_allowed[index] = cached_cross_check(sv, view, row, col, &sv->cross_sum[index]);
+        /* (the square may hold a tile by now: its mark is done again when that is taken back) */
+        sv->square_state[index] = square_value(sv->gen.grid[row * SIZE + col], sv->cross_allowed[index],
+                                               sv->cross_sum[index]);
     }
     sv->ncomputed = sv->nsaved;
 }
@@ -136,6 +141,8 @@ static Mark put_on_board(Solver *sv, const EMove *move) {
     for (int k = 0; k < move->n; k++) {
         int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
         grid[move->square[k]] = (int8_t)move->tile[k];
+        sv->square_state[move->square[k]] = sv->square_state[SQUARES + move->square[k]] =
+            square_value(move->tile[k], 0, 0);
         sv->occupied[0][row] |= (uint16_t)(1u << col);
         sv->occupied[1][col] |= (uint16_t)(1u << row);
         sv->dirty |= (1u << row) | (1u << (SIZE + col));
@@ -175,9 +182,15 @@ static void take_back(Solver *sv, const EMove *move, Mark mark) {
         int index = sv->saved[sv->nsaved].index;
         sv->cross_allowed[index] = sv->saved[sv->nsaved].allowed;
         sv->cross_sum[index] = sv->saved[sv->nsaved].sum;
+        /* (the square is empty again: the moves after this one are taken back, and its tiles lie elsewhere) */
+        sv->square_state[index] = square_value(EMPTY, sv->cross_allowed[index], sv->cross_sum[index]);
     }
     for (int k = 0; k < move->n; k++) {
-        sv->gen.grid[move->square[k]] = EMPTY;
+        int sq = move->square[k];
+        sv->gen.grid[sq] = EMPTY;
+        sv->square_state[sq] = square_value(EMPTY, sv->cross_allowed[sq], sv->cross_sum[sq]);
+        sv->square_state[SQUARES + sq] =
+            square_value(EMPTY, sv->cross_allowed[SQUARES + sq], sv->cross_sum[SQUARES + sq]);
     }
     lines_restore(sv, move, mark.stamps);
     sv->tiles -= move->n;
@@ -196,6 +209,7 @@ void check_all(Solver *sv) {
                 sv->cross_allowed[index] = 0;
                 sv->cross_sum[index] = -1;
             }
+            sv->square_state[index] = square_value(sv->gen.grid[sq], sv->cross_allowed[index], sv->cross_sum[index]);
         }
     }
     sv->gen.cross_allowed = sv->cross_allowed;
@@ -369,6 +383,7 @@ static int after(Solver *sv, const EMove *move, int depth, int alpha, int beta, 
         return other->points - mover->points;
     }
     sv->passes++;
+    sv->ply_dirty[sv->ply] = 0;
     sv->ply++;
     int value = -value_of(sv, depth - 1, -beta, -alpha, other, mover, scoreless + 1, board_key, NULL);
     sv->ply--;

@@ -98,6 +98,7 @@ _Static_assert(sizeof(CMove) == 32, "a line cache move is 32 bytes");
 /* The moves of one line of one view for one side, as generated for a rack (see linecache.c). */
 typedef struct {
     int8_t counts[RACK_SLOTS];
+    int size;          /* the rack's tiles: a mover whose rack the slot's holds has the same counts when as many */
     CMove *moves;
     size_t len, cap;
 } LineSlot;
@@ -115,19 +116,19 @@ typedef struct {
     long long used[LINE_WAYS];  /* the solver's generation count when last taken */
     uint64_t key[LINE_WAYS];    /* the line's state when generated (line_key; 0 when not worked out) */
     uint64_t check[LINE_WAYS];
-    uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills) it holds: see LineSeen */
+    uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills: they only grow) it holds */
+    uint64_t newest;            /* the highest stamp a way was given (a line's new stamp is above all before) */
     LineSlot slot[LINE_WAYS];
 } LineWays;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
 
-/* What a node's look-up of the lines found (linecache.c), kept per ply: each line's stamp, way and the
- * filling of the way's slot it took. */
+/* What a node's look-up of the lines found (linecache.c), kept per ply: each line's way, and the fillings
+ * made by then (a way whose LineWays.fill is at most `fills` was not filled again since). */
 typedef struct {
     long long serial;      /* the node that looked up (Solver.path_serial); 0: none */
+    uint64_t fills;        /* Solver.fills after the look-up */
     int8_t way[LINES];
-    uint64_t stamp[LINES];
-    uint64_t fill[LINES];
 } LineSeen;
 
 /* A line state's moves kept in the line memo (linememo.c). */
@@ -140,15 +141,17 @@ typedef struct {
 #define MEMO_BITS 18  /* line states kept by default (linememo.c), 8 MB, and twice as many moves, 16.8 MB */
 #define MEMO_BITS_MAX 22
 #ifndef CROSS_WAYS
-#define CROSS_WAYS 4      /* cross-checks kept per square and view (crosscache.c) */
+#define CROSS_WAYS 8      /* cross-checks kept per square and view (crosscache.c; on the real endgames 4 missed 18%
+                           * of the look-ups, each a cross_check of about 600 instructions; 12 ran 0.1% fewer
+                           * instructions than 8 in a table half as large again) */
 #endif
 
 /* A cross-check worked out before: the runs of tiles either side of the square, and what they allow. */
 typedef struct {
-    uint8_t valid, before, after;
-    uint8_t tiles[SIZE];  /* the run before the square, then the one after */
+    uint64_t run[2];      /* the tiles of the run before the square, then of the one after, 0 beyond them */
     uint32_t allowed;
     int sum;
+    uint8_t valid, before, after;
 } CrossEntry;
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
@@ -176,7 +179,8 @@ typedef struct {
     uint32_t cross_allowed[2 * SQUARES];
     int cross_sum[2 * SQUARES];
     struct {
-        int index;
+        uint16_t index;
+        uint8_t row, col;  /* the square's (so that no division finds them) */
         uint32_t allowed;
         int sum;
     } saved[MAX_DEPTH * MOVE_TILES * 4];
@@ -199,6 +203,9 @@ typedef struct {
     int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
                         * searched (outreply.c) */
     uint64_t line_stamp[LINES];
+    /* [view * SQUARES + square]: what line_key hashes of each square, kept as the board and the cross-checks
+     * change (endgame.c): a tile, or an empty square's cross-check and cross word's points */
+    uint64_t square_state[2 * SQUARES];
     uint64_t key_stamp[LINES];   /* the stamp at which each line's state was last hashed (linecache.c) */
     uint64_t key_of[LINES], check_of[LINES];
     uint64_t next_stamp;
@@ -214,6 +221,8 @@ typedef struct {
     long long serial;            /* nodes entered so far */
     long long path_serial[MAX_DEPTH + 1];  /* [ply]: the serial of the node at that ply of the path */
     LineSeen seen[MAX_DEPTH + 1];          /* [ply]: the last look-up at that ply */
+    uint32_t ply_dirty[MAX_DEPTH + 1];     /* [ply]: the lines whose stamps the path's move from that ply changed
+                                            * (0: a pass) */
     uint32_t dirty;              /* lines the move being put on the board changes */
     int passes;                  /* passes on the path from the root to the node */
     /* at the root of an iteration: a move proved better than the one tried first (the last iteration's
@@ -227,18 +236,25 @@ typedef struct {
     EMove root_move;
     EMove killers[MAX_DEPTH + 1][KILLERS];  /* [depth]: the last moves going out that cut off a node of that
                                              * depth, the latest first */
+    /* [depth][j]: whether killers[depth][j] lay on the board, rack aside (killer.c's on_board), when its line
+     * last had `stamp` (0: not yet worked out), and its score there */
+    struct {
+        uint64_t stamp;
+        int score;
+        int fits;
+    } killer_line[MAX_DEPTH + 1][KILLERS];
     CrossEntry crosses[2 * SQUARES][CROSS_WAYS];  /* [view * SQUARES + square] (crosscache.c) */
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
 
-#define OUT_ZONE_WORDS ((SQUARES + 63) / 64)
-
-/* The other's replies going out that a move may leave playable (outreply.c): their scores and zones. */
+/* The other's replies going out that a move may leave playable (outreply.c): their scores, and per square
+ * the replies in whose zone it lies (bit i: reply i). */
 typedef struct {
     int count;
     int value[KILLERS];
-    uint64_t zone[KILLERS][OUT_ZONE_WORDS];
+    uint16_t zones[SQUARES];
 } OutReplies;
+_Static_assert(KILLERS <= 16, "a reply is a bit of OutReplies.zones");
 
 typedef struct {
     int saved, computed;  /* Solver.nsaved and Solver.ncomputed before a move was put on the board */
@@ -246,6 +262,12 @@ typedef struct {
 } Mark;
 
 extern uint64_t square_keys[SQUARES][TILE_CODES];
+
+/* What line_key hashes of a square holding tile t (EMPTY: none) whose cross-check and cross word's points
+ * are allowed and sum. */
+static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
+    return t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u : ((uint64_t)allowed << 32) | (uint64_t)(uint32_t)(sum + 2) << 9;
+}
 
 /* endgame.c, endgameorder.c */
 void make_keys(void);
@@ -266,7 +288,7 @@ void load_rack(Search *s, const ERack *mover, int letters);
 void lines_start(Solver *sv);
 void lines_stamp(Solver *sv);
 void lines_restore(Solver *sv, const EMove *move, int stamps);
-int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most);
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken);
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
 int move_order(const EMove *move);
@@ -285,6 +307,7 @@ void big_free(void *p, size_t size, int mapped);
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* killer.c */
 int replayed(Solver *sv, const ERack *mover, EMove *move);
+int killer_replayed(Solver *sv, int depth, int j, const ERack *mover, EMove *move);
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move);
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);

@@ -190,6 +190,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         int high = have_best ? best_value + ASPIRATION : INFINITE_VALUE;
         sv->cut = 0;
         memset(sv->killers, 0, sizeof(sv->killers));  /* the depths of the last iteration were other plies */
+        memset(sv->killer_line, 0, sizeof(sv->killer_line));
         EMove move;
         sv->root_better = 0;
         sv->root_floor = -INFINITE_VALUE;

@@ -31,22 +31,46 @@ static uint32_t cross_now(Solver *sv, int index, int *sum) {
     return sv->cross_allowed[index];
 }
 
-/* Whether `move`, made by the generator on another board, is a move of the mover on the board as it is
- * (see above); when it is, its score there goes to move->score. */
-int replayed(Solver *sv, const ERack *mover, EMove *move) {
+/* Whether the mover's rack holds the tiles of `move` (no more than it has, of letters of the alphabet). */
+static int rack_holds(const Solver *sv, const ERack *mover, const EMove *move) {
+    int n = move->n;
+    if (n == 0 || n > mover->size || n > MOVE_TILES) {
+        return 0;
+    }
+    int8_t need[RACK_SLOTS] = {0};
+    for (int k = 0; k < n; k++) {
+        int t = move->tile[k];
+        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
+        if ((slot < MAX_LETTERS && slot >= sv->letters) || ++need[slot] > mover->counts[slot]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The line (view * SIZE + line) of `move` (of at least one tile), or -1 when it names none. */
+static int line_of(const EMove *move) {
+    int view = move->view, sq = move->square[0];
+    if (view > 1 || sq >= SQUARES) {
+        return -1;
+    }
+    return view * SIZE + (view == 0 ? sq / SIZE : sq % SIZE);
+}
+
+/* Whether `move` (of 1 to MOVE_TILES tiles), made by the generator on another board, lies on the board as it
+ * is as the generator would make it, the rack aside (see above); when it does, its score there goes to
+ * move->score. It reads nothing but the tiles and cross-checks of the move's line. */
+static int on_board(Solver *sv, EMove *move) {
     int n = move->n, view = move->view;
-    if (n == 0 || n > mover->size || n > MOVE_TILES || view > 1) {
+    if (view > 1) {
         return 0;
     }
     const int8_t *grid = sv->gen.grid;
     int line = view == 0 ? move->square[0] / SIZE : move->square[0] % SIZE;
     int pos[MOVE_TILES];
-    int8_t need[RACK_SLOTS] = {0};
     for (int k = 0; k < n; k++) {
-        int sq = move->square[k], t = move->tile[k];
-        int slot = (t & BLANK_FLAG) ? MAX_LETTERS : (t & LETTER_MASK);
-        if (sq >= SQUARES || grid[sq] != EMPTY || (view == 0 ? sq / SIZE : sq % SIZE) != line ||
-            (slot < MAX_LETTERS && slot >= sv->letters) || ++need[slot] > mover->counts[slot]) {
+        int sq = move->square[k];
+        if (sq >= SQUARES || grid[sq] != EMPTY || (view == 0 ? sq / SIZE : sq % SIZE) != line) {
             return 0;
         }
         pos[k] = view == 0 ? sq % SIZE : sq / SIZE;
@@ -109,6 +133,34 @@ int replayed(Solver *sv, const ERack *mover, EMove *move) {
     return 1;
 }
 
+/* Whether `move`, made by the generator on another board, is a move of the mover on the board as it is
+ * (see above); when it is, its score there goes to move->score. */
+int replayed(Solver *sv, const ERack *mover, EMove *move) {
+    return rack_holds(sv, mover, move) && on_board(sv, move);
+}
+
+/* replayed for killers[depth][j] (copied to *move), on_board's answer kept with its line's stamp: the killers
+ * of a depth are tried at node after node, and most moves between leave their lines as they were (a stamp
+ * names one state of its line's tiles and cross-checks). */
+int killer_replayed(Solver *sv, int depth, int j, const ERack *mover, EMove *move) {
+    *move = sv->killers[depth][j];
+    int index;
+    if (!rack_holds(sv, mover, move) || (index = line_of(move)) < 0) {
+        return 0;
+    }
+    uint64_t stamp = sv->line_stamp[index];
+    if (sv->killer_line[depth][j].stamp != stamp) {
+        sv->killer_line[depth][j].fits = on_board(sv, move);
+        sv->killer_line[depth][j].score = move->score;
+        sv->killer_line[depth][j].stamp = stamp;
+    }
+    if (!sv->killer_line[depth][j].fits) {
+        return 0;
+    }
+    move->score = (int16_t)sv->killer_line[depth][j].score;
+    return 1;
+}
+
 /* A move going out kept for this depth, as a move of this node in *move (its score worked out here), or
  * 0; the latest first. */
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
@@ -117,11 +169,8 @@ int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move) {
     }
     for (int j = 0; j < KILLERS_TRIED && j < KILLERS; j++) {
         /* only a move that goes out: it is valued where it is tried, with no search below it */
-        if (sv->killers[depth][j].n == mover->size) {
-            *move = sv->killers[depth][j];
-            if (replayed(sv, mover, move)) {
-                return 1;
-            }
+        if (sv->killers[depth][j].n == mover->size && killer_replayed(sv, depth, j, mover, move)) {
+            return 1;
         }
     }
     return 0;
@@ -137,8 +186,10 @@ void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move) {
         }
         for (; j > 0; j--) {
             kept[j] = kept[j - 1];  /* the move goes first, the others after it in their order */
+            sv->killer_line[depth][j] = sv->killer_line[depth][j - 1];
         }
         kept[0] = *move;
+        sv->killer_line[depth][0].stamp = 0;
     }
 }
 

@@ -39,10 +39,11 @@ typedef struct {
     const EMove *first;  /* the move tried before the others (a placement), or NULL */
 } Scan;
 
-/* Whether the mover can play cached move c and it is not the one tried first; its order and value. */
-static int take(const Scan *scan, const CMove *c, int *order, int *value) {
-    if ((c->letters & ~scan->rmask) != 0 || c->blanks > scan->blanks ||
-        (c->repeats && !holds(scan->mover, &c->move))) {
+/* Whether the mover can play cached move c (always, when `whole`: its slot's rack is the mover's) and it is
+ * not the one tried first; its order and value. */
+static inline int take(const Scan *scan, int whole, const CMove *c, int *order, int *value) {
+    if (!whole && ((c->letters & ~scan->rmask) != 0 || c->blanks > scan->blanks ||
+                   (c->repeats && !holds(scan->mover, &c->move)))) {
         return 0;
     }
     if (scan->first != NULL && same_move(&c->move, scan->first)) {
@@ -61,10 +62,9 @@ static int take(const Scan *scan, const CMove *c, int *order, int *value) {
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best) {
     const LineSlot *taken[LINES];
-    size_t most;
     sv->generations++;
     bring_up_to_date(sv);
-    if (lines_ready(sv, mover, taken, &most) < 0) {
+    if (lines_ready(sv, mover, taken) < 0) {
         return -1;
     }
     EMove tried;
@@ -78,10 +78,11 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
     int top_value = -INFINITE_VALUE, top_order = 0, hit_value = 0, hit_order = 0;
     long leaves = 0;
     for (int index = 0; index < LINES; index++) {
+        int whole = taken[index]->size == mover->size;
         for (size_t i = 0; i < taken[index]->len; i++) {
             const CMove *c = &taken[index]->moves[i];
             int order, value;
-            if (!take(&scan, c, &order, &value)) {
+            if (!take(&scan, whole, c, &order, &value)) {
                 continue;
             }
             leaves += c->move.n != mover->size;
@@ -100,10 +101,11 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         /* the loop stops at the hit: the leaves before it in order, and its own */
         count = hit->n != mover->size;
         for (int index = 0; index < LINES; index++) {
+            int whole = taken[index]->size == mover->size;
             for (size_t i = 0; i < taken[index]->len; i++) {
                 const CMove *c = &taken[index]->moves[i];
                 int order, value;
-                if (take(&scan, c, &order, &value) && c->move.n != mover->size &&
+                if (take(&scan, whole, c, &order, &value) && c->move.n != mover->size &&
                     precedes(order, &c->move, hit_order, hit)) {
                     count++;
                 }

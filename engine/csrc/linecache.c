@@ -49,6 +49,7 @@ void lines_start(Solver *sv) {
 /* New stamps for the lines in sv->dirty (put_on_board collected them), the old ones saved. */
 void lines_stamp(Solver *sv) {
     uint32_t dirty = sv->dirty;
+    sv->ply_dirty[sv->ply] = dirty;
     while (dirty) {
         int line = LOWEST(dirty);
         dirty &= dirty - 1;
@@ -73,11 +74,10 @@ void lines_restore(Solver *sv, const EMove *move, int stamps) {
     }
 }
 
-/* The state of line `index` (view * SIZE + line) on the board as it is, its cross-checks brought up to
- * date, hashed: its tiles, and each empty square's cross-check and cross word's points (what the
- * generator finds on the line depends on nothing else but the rack; its anchors are the empty squares
- * next to a tile along the line or with a word across, xsum >= 0). Never 0. */
-static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
+/* line_key's hashes of the line of squares `first`, `first + stride`, ..: inlined once per view with its
+ * stride fixed, so that the compiler lays the 15 squares out with fixed offsets. */
+static inline __attribute__((always_inline)) uint64_t line_hashed(const Solver *sv, int index, int first, int stride,
+                                                                  uint64_t *check) {
     /* the check: the squares' values times a fixed odd constant of their place, summed (products of
      * different places do not wait on one another, as the key's chain does) */
     static const uint64_t place[SIZE] = {
@@ -86,17 +86,12 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
         0xF12C7F9924A19947ull, 0xB8E1AFED6A267E97ull, 0x24A19947B3916CF7ull,
         0x0801F2E2858EFC17ull, 0x636920D871574E69ull, 0xA458FEA3F4933D7Full, 0x0D95748F728EB659ull,
     };
-    int view = index / SIZE, line = index % SIZE;
-    int first = line_square(view, line, 0), stride = view == 0 ? 1 : SIZE;
-    const int8_t *grid = sv->gen.grid;
-    const uint32_t *allowed = sv->cross_allowed + view * SQUARES;
-    const int *sum = sv->cross_sum + view * SQUARES;
+    const uint64_t *state = sv->square_state + first;  /* (kept by endgame.c) */
     /* two hashes of other kinds: both must match for two states to be taken for one (linememo.c) */
     uint64_t h = 0x243F6A8885A308D3ull * (uint64_t)(index + 1), g = 0x13198A2E03707344ull * (uint64_t)(index + 1);
-    for (int p = 0, square = first; p < SIZE; p++, square += stride) {
-        int t = grid[square];
-        uint64_t v = t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u
-                                : ((uint64_t)allowed[square] << 32) | (uint64_t)(uint32_t)(sum[square] + 2) << 9;
+#pragma GCC unroll 15
+    for (int p = 0; p < SIZE; p++) {
+        uint64_t v = state[p * stride];
         h = (h ^ v) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 31;
         g += v * place[p];
@@ -104,6 +99,16 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
     g = (g ^ (g >> 29)) * 0xD6E8FEB86659FD93ull;
     *check = g ^ (g >> 32);
     return h | 1;
+}
+
+/* The state of line `index` (view * SIZE + line) on the board as it is, its cross-checks brought up to
+ * date, hashed: its tiles, and each empty square's cross-check and cross word's points (what the
+ * generator finds on the line depends on nothing else but the rack; its anchors are the empty squares
+ * next to a tile along the line or with a word across, xsum >= 0). Never 0. */
+static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
+    int line = index % SIZE;
+    return index < SIZE ? line_hashed(sv, index, line * SIZE, 1, check)
+                        : line_hashed(sv, index, SQUARES + line, SIZE, check);
 }
 
 /* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
@@ -124,21 +129,6 @@ static int within(const int8_t *a, const int8_t *b) {
         }
     }
     return 1;
-}
-
-/* Whether the counts of two racks are the same (compared eight at a time, as in `within`). */
-static int same_counts(const int8_t *a, const int8_t *b) {
-    uint64_t differ = 0;
-    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        differ |= x ^ y;
-    }
-    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
-        differ |= (uint64_t)(uint8_t)(a[i] ^ b[i]);
-    }
-    return differ == 0;
 }
 
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
@@ -279,10 +269,14 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
 }
 
 /* The record of the nearest look-up on the path from the root by the mover's side (two plies up, else four...),
- * or NULL: its rack held the mover's (a side's rack only shrinks down a path). */
-static const LineSeen *ancestor_seen(const Solver *sv) {
-    for (int q = sv->ply - 2; q >= 0; q -= 2) {
-        if (sv->seen[q].serial == sv->path_serial[q]) {
+ * or NULL: its rack held the mover's (a side's rack only shrinks down a path). *since: the lines whose stamps
+ * the path's moves changed since (the others' are as they were: the moves taken back restored them). */
+static const LineSeen *ancestor_seen(const Solver *sv, uint32_t *since) {
+    uint32_t changed = 0;
+    for (int q = sv->ply - 1; q >= 0; q--) {
+        changed |= sv->ply_dirty[q];
+        if ((sv->ply - q) % 2 == 0 && sv->seen[q].serial == sv->path_serial[q]) {
+            *since = changed;
             return &sv->seen[q];
         }
     }
@@ -293,7 +287,7 @@ static const LineSeen *ancestor_seen(const Solver *sv) {
  * by its state's key (worked out once per stamp, into *key and *check), or -1. */
 static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, uint64_t *key, uint64_t *check) {
     uint64_t stamp = sv->line_stamp[index];
-    for (int w = 0; w < LINE_WAYS; w++) {
+    for (int w = 0; w < LINE_WAYS && stamp <= ways->newest; w++) {
         if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
             return w;
         }
@@ -312,6 +306,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     for (int w = 0; w < LINE_WAYS; w++) {
         if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
             ways->stamp[w] = stamp;
+            ways->newest = stamp > ways->newest ? stamp : ways->newest;
             return w;
         }
     }
@@ -333,45 +328,51 @@ static int way_emptied(LineWays *ways, uint64_t key, uint64_t check) {
 }
 
 /* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
- * mover's rack cannot play are still among them), the lines that changed generated again; `most`: how
- * many moves in all. -1 (MemoryError set) when memory ran out. */
-int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *most) {
+ * mover's rack cannot play are still among them), the lines that changed generated again. -1 (MemoryError
+ * set) when memory ran out. */
+int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
     int loaded = 0;
     uint32_t usable = 0;  /* worked out at the first line to generate */
     int missing[LINES], nmissing = 0;
-    *most = 0;
-    /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
-     * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
-     * the mover's): only the lines the moves since changed are looked for among the ways */
-    const LineSeen *up = ancestor_seen(sv);
     LineSeen *seen = &sv->seen[sv->ply];
     seen->serial = 0;
     LineWays *lines = sv->lines[mover->side];
-    /* first the lines the cache has; the others' slots are chosen, their memo entries fetched (a miss of
-     * the processor's cache each, waited for together) and taken or generated after */
-    for (int index = 0; index < LINES; index++) {
-        LineWays *ways = &lines[index];
-        uint64_t stamp = sv->line_stamp[index], key = 0, check = 0;
-        int way;
-        if (up != NULL && up->stamp[index] == stamp && ways->fill[up->way[index]] == up->fill[index]) {
-            way = up->way[index];
-        } else {
-            way = way_kept(sv, mover, ways, index, &key, &check);
+    /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
+     * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
+     * the mover's): only the lines the moves since changed are looked for among the ways */
+    uint32_t since = 0;
+    const LineSeen *up = ancestor_seen(sv, &since);
+    uint32_t look = (1u << LINES) - 1;  /* the lines to look for among the ways */
+    if (up != NULL) {
+        memcpy(seen->way, up->way, sizeof(seen->way));
+        for (int index = 0; index < LINES; index++) {
+            LineWays *ways = &lines[index];
+            int way = up->way[index];
+            if (!((since >> index) & 1) && ways->fill[way] <= up->fills) {
+                look &= ~(1u << index);
+                ways->used[way] = sv->generations;
+                taken[index] = &ways->slot[way];
+            }
         }
+    }
+    /* the lines the cache has first; the others' slots are chosen, their memo entries fetched (a miss of
+     * the processor's cache each, waited for together) and taken or generated after */
+    while (look) {
+        int index = LOWEST(look);
+        look &= look - 1;
+        LineWays *ways = &lines[index];
+        uint64_t key = 0, check = 0;
+        int way = way_kept(sv, mover, ways, index, &key, &check);
         if (way < 0) {
             way = way_emptied(ways, key, check);
             missing[nmissing++] = index;
             if (sv->use_memo) {
                 memo_prefetch(sv, mover, key);
             }
-        } else {
-            *most += ways->slot[way].len;
         }
         ways->used[way] = sv->generations;
         taken[index] = &ways->slot[way];
-        seen->stamp[index] = stamp;
         seen->way[index] = (int8_t)way;
-        seen->fill[index] = ways->fill[way];  /* (a missing line's way is filled again below) */
     }
     for (int i = 0; i < nmissing; i++) {
         int index = missing[i];
@@ -385,10 +386,12 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
-        ways->fill[way] = seen->fill[index] = ++sv->fills;
+        ways->newest = ways->stamp[way] > ways->newest ? ways->stamp[way] : ways->newest;
+        ways->fill[way] = ++sv->fills;
         memcpy(slot->counts, mover->counts, sizeof(slot->counts));
-        *most += slot->len;
+        slot->size = mover->size;
     }
+    seen->fills = sv->fills;
     seen->serial = sv->path_serial[sv->ply];
     return 0;
 }
@@ -399,11 +402,14 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken, size_t *
  * generated whole). */
 long line_moves(Solver *sv, const ERack *mover, int bonus) {
     const LineSlot *taken[LINES];
-    size_t most;
-    if (lines_ready(sv, mover, taken, &most) < 0) {
+    if (lines_ready(sv, mover, taken) < 0) {
         return -1;
     }
-    if (grow_stack(sv, sv->nmoves + most + 1) < 0) {
+    size_t most = 0;
+    for (int index = 0; index < LINES; index++) {
+        most += taken[index]->len;
+    }
+    if (grow_stack(sv, sv->nmoves + most + 1) < 0) {  /* (and the pass) */
         return -1;
     }
     EMove *out = sv->moves + sv->nmoves;
@@ -413,7 +419,8 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
-        if (same_counts(slot->counts, mover->counts)) {
+        /* (the slot's rack holds the mover's: as many tiles, the same) */
+        if (slot->size == mover->size) {
             for (size_t i = 0; i < slot->len; i++) {
                 const CMove *c = &slot->moves[i];
                 int order = c->order + (c->move.n == mover->size ? bonus : 0);

@@ -20,27 +20,18 @@
 
 #include "endgame.h"
 
-/* The set bit of square sq in zone z. */
-static inline void zone_add(uint64_t *z, int sq) {
-    z[sq >> 6] |= 1ull << (sq & 63);
-}
-
-static inline int zone_has(const uint64_t *z, int sq) {
-    return (int)((z[sq >> 6] >> (sq & 63)) & 1);
-}
-
-/* P's zone (see above) on the board as it is (P's squares empty). */
-static void zone_of(const Solver *sv, const EMove *p, uint64_t *z) {
-    memset(z, 0, sizeof(uint64_t) * OUT_ZONE_WORDS);
+/* Add reply `bit` (1 << its index) to OutReplies.zones on P's zone (see above) on the board as it is (P's
+ * squares empty). */
+static void zone_of(const Solver *sv, const EMove *p, uint16_t bit, uint16_t *zones) {
     for (int k = 0; k < p->n; k++) {
         int row = p->square[k] / SIZE, col = p->square[k] % SIZE;
         int top, bottom, left, right;
         run_ends(sv->gen.grid, row, col, &top, &bottom, &left, &right);
         for (int r = top > 0 ? top - 1 : 0; r <= (bottom < SIZE - 1 ? bottom + 1 : bottom); r++) {
-            zone_add(z, r * SIZE + col);
+            zones[r * SIZE + col] |= bit;
         }
         for (int c = left > 0 ? left - 1 : 0; c <= (right < SIZE - 1 ? right + 1 : right); c++) {
-            zone_add(z, row * SIZE + c);
+            zones[row * SIZE + c] |= bit;
         }
     }
 }
@@ -52,39 +43,51 @@ int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out) {
     if (!sv->use_out_bound || !sv->use_killers || depth < 1 || depth > MAX_DEPTH || other->size == 0) {
         return 0;
     }
+    EMove found[KILLERS];
     for (int j = 0; j < KILLERS; j++) {
-        EMove p = sv->killers[depth][j];
-        if (p.n != other->size || !replayed(sv, other, &p)) {
+        EMove p;
+        if (sv->killers[depth][j].n != other->size || !killer_replayed(sv, depth, j, other, &p)) {
             continue;
         }
-        /* kept in decreasing order of score: the first a move leaves playable is the best */
+        /* kept in decreasing order of score (after those of the same): the first a move leaves playable is
+         * the best */
         int i = out->count++;
         while (i > 0 && out->value[i - 1] < p.score) {
             out->value[i] = out->value[i - 1];
-            memcpy(out->zone[i], out->zone[i - 1], sizeof(out->zone[i]));
+            found[i] = found[i - 1];
             i--;
         }
         out->value[i] = p.score;  /* twice the mover's rack is counted per move (out_bound) */
-        zone_of(sv, &p, out->zone[i]);
+        found[i] = p;
+    }
+    if (out->count > 0) {
+        memset(out->zones, 0, sizeof(out->zones));
+        for (int i = 0; i < out->count; i++) {
+            zone_of(sv, &found[i], (uint16_t)(1u << i), out->zones);
+        }
     }
     return out->count;
 }
 
 /* Whether `move` (not going out) of the mover is proved no better than alpha by a reply going out that
- * it leaves playable; its bound goes to *bound. */
+ * it leaves playable; its bound goes to *bound. The first reply in order whose zone the move's tiles miss
+ * is the best of them: when it keeps the move at most alpha it is the one taken, else none does (the
+ * later ones score less). */
 static inline int out_bound(const OutReplies *r, const EMove *move, const ERack *mover, int alpha, int *bound) {
-    int base = move->score - 2 * (mover->points - move->played);
-    for (int i = 0; i < r->count && base - r->value[i] <= alpha; i++) {
-        int clear = 1;
-        for (int k = 0; k < move->n && clear; k++) {
-            clear = !zone_has(r->zone[i], move->square[k]);
-        }
-        if (clear) {
-            *bound = base - r->value[i];
-            return 1;
-        }
+    unsigned touched = 0;
+    for (int k = 0; k < move->n; k++) {
+        touched |= r->zones[move->square[k]];
     }
-    return 0;
+    unsigned clear = ~touched & ((1u << r->count) - 1);
+    if (clear == 0) {
+        return 0;
+    }
+    int value = move->score - 2 * (mover->points - move->played) - r->value[LOWEST(clear)];
+    if (value > alpha) {
+        return 0;
+    }
+    *bound = value;
+    return 1;
 }
 
 /* Whether `move` may take the bound (it does not go out, and a pass does not end the game by scoreless
