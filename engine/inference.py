@@ -49,20 +49,8 @@ class RackInference:
         unseen = list(situation.unseen)
         rng.shuffle(unseen)
         held = max(0, len(unseen) - situation.bag_count)
-        kept = self._kept(held)
+        kept = max(0, min(held, situation.rules.rack_size - len(self._used)))
         return _rack(situation, unseen[:held]), unseen[held:], self.weight(tuple(sorted(unseen[:kept])))
-
-    def weigh(self, rack: Rack, rng: random.Random) -> float:
-        """The weight of a rack the opponent may hold, for racks enumerated rather than dealt (the
-        pre-endgame): that of kept tiles chosen from it at random, as ``deal`` chooses them, so that the
-        weight over the choices averages how well the rack explains the last play."""
-        tiles = rack.bag_tiles()
-        rng.shuffle(tiles)
-        return self.weight(tuple(sorted(tiles[: self._kept(len(tiles))])))
-
-    def _kept(self, held: int) -> int:
-        """How many of a rack of ``held`` tiles the opponent kept from before their last play."""
-        return max(0, min(held, self.situation.rules.rack_size - len(self._used)))
 
     def weight(self, kept: tuple[int, ...]) -> float:
         """How well keeping ``kept`` explains the last play, in [floor, 1]."""

@@ -201,12 +201,8 @@ class Simulator:
             size = min(batch, limit - iterations)
             if draws is None:
                 dealt = [self._deal(situation) for _ in range(size)]
-            elif self.inference is None:
+            else:
                 dealt = draws[iterations : iterations + size]
-            else:  # each rack's ways times how well it explains the opponent's last play
-                weigh = self.inference.weigh
-                enumerated = draws[iterations : iterations + size]
-                dealt = [(theirs, bag, ways * weigh(theirs, self.rng)) for theirs, bag, ways in enumerated]
             playing = [(index, entry) for index, entry in enumerate(stats) if entry.alive]
             if kernel is None:
                 theirs, bag, _ = dealt[0]
@@ -274,8 +270,7 @@ class Simulator:
 
     def _every_rack(self, situation: Situation) -> list[tuple[Rack, list[int], float]] | None:
         """In the pre-endgame, every distinct rack the opponent can hold (the rest in the bag, in a random
-        order) with the number of ways to hold it (times, as each is played, how well it explains their last
-        play when the rack is inferred); None when there are more than the iteration limit."""
+        order) with the number of ways to hold it; None when there are more than the iteration limit."""
         if not 1 <= situation.bag_count <= self.settings.pre_endgame:
             return None
         held = len(situation.unseen) - situation.bag_count

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import itertools
 import math
 import random
-import statistics
 from collections.abc import Callable
 from functools import cache
 
@@ -220,46 +218,6 @@ def test_in_the_pre_endgame_every_opponent_rack_is_played_out_once() -> None:
         assert sorted([*rack.letters(), *[-1] * rack.blanks, *bag]) == unseen
     result = simulator.simulate(situation, Equity().best(situation, 3))
     assert result.iterations == len(draws) and result.by_wins
-
-
-def test_an_enumerated_rack_weighs_on_average_what_its_kept_tiles_explain() -> None:
-    """``weigh`` picks the kept tiles of a rack at random, as ``deal`` does: always the weight of one such
-    choice, and over many calls their average (an unbiased weight for a rack enumerated, not dealt)."""
-    def kept_some(game: Game) -> bool:  # four moves in, the last a placement that kept at least two tiles
-        action = game.history[-1].action if game.history else None
-        return len(game.history) >= 4 and isinstance(action, Placement) and len(action.tiles) <= 5
-
-    game = played(21, kept_some)
-    last = game.history[-1].action
-    assert isinstance(last, Placement)
-    situation = seen_by_mover(game, last)
-    inference = RackInference(situation, Equity())
-    rack = game.racks[1 - game.current]  # what they hold: their kept tiles and what they drew
-    kept = 7 - len(last.tiles)
-    choices = [inference.weight(tuple(sorted(chosen))) for chosen in itertools.combinations(rack.bag_tiles(), kept)]
-    assert len(set(choices)) > 1  # the choices explain the play unequally: the average is not trivial
-    rng = random.Random(7)
-    drawn = [inference.weigh(rack, rng) for _ in range(400)]
-    assert set(drawn) <= set(choices)
-    spread = statistics.pstdev(choices) / math.sqrt(len(drawn))
-    assert abs(statistics.fmean(drawn) - statistics.fmean(choices)) < 4 * spread
-
-
-def test_in_the_pre_endgame_each_rack_counts_its_ways_times_its_inferred_weight() -> None:
-    """With the opponent's last placement known, the racks enumerated in the pre-endgame count as dealt
-    racks do: by how well they explain it (before, by their ways alone, as if nothing were known)."""
-    game = played(31, lambda game: len(game.bag) <= 3 or game.is_over)
-    last = next(turn.action for turn in reversed(game.history) if turn.player != game.current)
-    assert 1 <= len(game.bag) <= 3 and isinstance(last, Placement) and game.history[-1].action == last
-    moves = Equity().best(seen_by_mover(game), 3)
-    settings = SimSettings(max_iterations=5000, seconds=float("inf"), min_iterations=10**6)
-    plain = Simulator(Equity(), settings).simulate(seen_by_mover(game), moves)
-    situation = seen_by_mover(game, last)
-    inferred = Simulator(Equity(), settings, inference=RackInference(situation, Equity())).simulate(situation, moves)
-    ways = math.comb(len(situation.unseen), len(situation.unseen) - situation.bag_count)
-    assert plain.iterations == inferred.iterations  # every rack once either way
-    assert all(entry.weight == ways for entry in plain.ranked)
-    assert all(0.02 * ways <= entry.weight < ways for entry in inferred.ranked)
 
 
 def test_in_the_pre_endgame_the_racks_come_in_a_random_order() -> None:
