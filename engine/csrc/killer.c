@@ -223,8 +223,8 @@ static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t 
 
 /* For check_lines: the moves kept for this depth against a fresh generation of the node's moves (the
  * line cache's moves are compared with one by pushed_moves): each must be among the moves, with the
- * same score, exactly when `replayed` takes it. -1 with AssertionError (or
- * MemoryError) set when not. */
+ * same score, exactly when `replayed` takes it, and `killer_replayed` (its answer kept with the line's
+ * stamp) must agree with `replayed`. -1 with AssertionError (or MemoryError) set when not. */
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) {
     if (!sv->use_killers || depth > MAX_DEPTH) {
         return 0;
@@ -237,6 +237,17 @@ int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) 
     int failed = 0;
     for (int j = 0; j < KILLERS && !failed; j++) {
         failed = check_kept(sv, mover, &sv->killers[depth][j], base, count) < 0;
+        if (!failed && sv->killers[depth][j].n > 0) {
+            /* the answer kept with the line's stamp (killer_replayed) is the one worked out afresh */
+            EMove fresh = sv->killers[depth][j], kept;
+            int taken = replayed(sv, mover, &fresh), recalled = killer_replayed(sv, depth, j, mover, &kept);
+            if (taken != recalled || (taken && fresh.score != kept.score)) {
+                PyErr_Format(PyExc_AssertionError,
+                             "a killer of %d tiles %s replayed afresh (score %d) and %s from its line's stamp (score %d)",
+                             fresh.n, taken ? "was" : "was not", fresh.score, recalled ? "was" : "was not", kept.score);
+                failed = 1;
+            }
+        }
     }
     sv->nmoves = base;
     return failed ? -1 : 0;
