@@ -188,6 +188,22 @@ def fixed_work(name: str) -> Strategy:
     return strategy
 
 
+def fixed_work_options(parser: argparse.ArgumentParser, args: argparse.Namespace, *options: str) -> dict[str, Strategy]:
+    """The strategies of ``options`` by option, once ``args.ruleset`` names a ruleset and each names a fixed-work
+    strategy; otherwise the command ends through ``parser.error``, naming the option (the offline tools' check)."""
+    try:
+        Ruleset.for_id(args.ruleset)
+    except RulesetError as error:
+        parser.error(f"--ruleset {args.ruleset}: {error}")
+    strategies = {}
+    for option in options:
+        try:
+            strategies[option] = fixed_work(getattr(args, option))
+        except ValueError as error:
+            parser.error(f"--{option}: {error}")
+    return strategies
+
+
 @dataclass(frozen=True)
 class PhaseRow:
     """The figures of one phase."""
@@ -273,17 +289,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games {args.games}: expected at least 1")
     if args.endgame_nodes < 1:
         parser.error(f"--endgame-nodes {args.endgame_nodes}: expected at least 1")
-    try:
-        Ruleset.for_id(args.ruleset)
-    except RulesetError as error:
-        parser.error(f"--ruleset {args.ruleset}: {error}")
-    for option in ("a", "b", "reference"):
-        try:
-            strategy = fixed_work(getattr(args, option))
-        except ValueError as error:
-            parser.error(f"--{option}: {error}")
-        if option == "reference" and not isinstance(strategy, Sim):
-            parser.error(f"--reference {args.reference!r}: expected a sim:...,seconds=0 strategy")
+    if not isinstance(fixed_work_options(parser, args, "a", "b", "reference")["reference"], Sim):
+        parser.error(f"--reference {args.reference!r}: expected a sim:...,seconds=0 strategy")
     started = time.monotonic()
     try:
         decisions = run_census(

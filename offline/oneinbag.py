@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.arena import Interval, pair_seed
-from engine.errors import LexiconError, RulesetError
+from engine.errors import LexiconError
 from engine.game import Game
 from engine.move import Placement
 from engine.preendgame import exact_values
 from engine.rules import Ruleset
 from engine.strategy import Equity, Situation, Strategy
-from offline.census import fixed_work
+from offline.census import fixed_work, fixed_work_options
 from offline.workers import worker_lexicon
 
 DEFAULT_STRATEGY = "sim:candidates=25,iterations=3000,playouts=20000,z=3,seconds=0"
@@ -157,14 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     for option in ("games", "candidates", "nodes"):
         if getattr(args, option) < 1:
             parser.error(f"--{option} {getattr(args, option)}: expected at least 1")
-    try:
-        Ruleset.for_id(args.ruleset)
-    except RulesetError as error:
-        parser.error(f"--ruleset {args.ruleset}: {error}")
-    try:
-        fixed_work(args.strategy)
-    except ValueError as error:
-        parser.error(f"--strategy: {error}")
+    fixed_work_options(parser, args, "strategy")
     started = time.monotonic()
     try:
         measured, skipped = run(

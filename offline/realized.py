@@ -19,14 +19,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.arena import Interval
-from engine.errors import LexiconError, RulesetError
+from engine.errors import LexiconError
 from engine.game import Game
 from engine.move import Move
 from engine.preendgame import bag_splits
 from engine.rack import Rack
-from engine.rules import Ruleset
 from engine.strategy import Situation, Strategy
-from offline.census import fixed_work
+from offline.census import fixed_work, fixed_work_options
 from offline.oneinbag import DEFAULT_STRATEGY, games_at_one_in_bag
 
 DEFAULT_A = DEFAULT_STRATEGY  # the default's fixed twin, which values one tile in the bag exactly
@@ -120,15 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games {args.games}: expected at least 1")
-    try:
-        Ruleset.for_id(args.ruleset)
-    except RulesetError as error:
-        parser.error(f"--ruleset {args.ruleset}: {error}")
-    for option in ("a", "b", "opponent"):
-        try:
-            fixed_work(getattr(args, option))
-        except ValueError as error:
-            parser.error(f"--{option}: {error}")
+    fixed_work_options(parser, args, "a", "b", "opponent")
     started = time.monotonic()
     try:
         found, count = compare(
