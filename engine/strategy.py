@@ -341,13 +341,16 @@ def _simulating(options: str = "") -> Strategy:
     plays N static replies after each candidate in a playout, 2 by default, at most 8; ``pliesbelow=N``
     plays them only with fewer than N tiles in the bag, 2 above; ``exact=N`` re-ranks the N best placements
     with one tile in the bag by their exact value, engine.preendgame, 8 by default, 0: none; ``exactnodes=N``:
-    the nodes of each of its endgame searches, 50,000 by default)."""
+    the nodes of each of its endgame searches, 50,000 by default; ``infer=T``: the inference's temperature, the
+    equity points the opponent's last play may give up before a rack that explains it so weighs 1/e, 6 by
+    default)."""
     from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
     names = {
         "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
         "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
         "plies": "plies", "pliesbelow": "plies_below", "exact": "exact_candidates", "exactnodes": "exact_nodes",
+        "infer": "inference_temperature",
     }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
@@ -366,7 +369,9 @@ def _simulating(options: str = "") -> Strategy:
                 raise ValueError(f"sim option winmodel={text!r}: expected 0 or 1")
         elif key == "z" and not 0 < value < math.inf:
             raise ValueError(f"sim option z={text!r}: expected a positive number of standard errors")
-        elif value < 0 or (key not in ("seconds", "z") and (value < 1 or value != int(value))):
+        elif key == "infer" and not 0 < value < math.inf:
+            raise ValueError(f"sim option infer={text!r}: expected a positive temperature in points")
+        elif value < 0 or (key not in ("seconds", "z", "infer") and (value < 1 or value != int(value))):
             raise ValueError(f"sim option {key}={text!r}: expected a whole number of at least 1")
         elif key == "plies" and not 2 <= value <= MAX_PLIES:
             raise ValueError(f"sim option plies={text!r}: expected 2 to {MAX_PLIES} replies")
@@ -387,6 +392,7 @@ def _simulating(options: str = "") -> Strategy:
             plies_below=int(values["plies_below"]) if "plies_below" in values else settings.plies_below,
             exact_candidates=int(values.get("exact_candidates", settings.exact_candidates)),
             exact_nodes=int(values.get("exact_nodes", settings.exact_nodes)),
+            inference_temperature=values.get("inference_temperature", settings.inference_temperature),
         )
     # fixed work: without a time limit every budget is a count, the endgame's too (its nodes); with one,
     # the endgame search gets the move's time as well
