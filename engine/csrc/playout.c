@@ -256,6 +256,7 @@ void playouts_close(Playouts *p) {
     reply_memo_free(k->replies);
     share_free(k->share);
     share_free(k->ours);
+    shapes_free(k->shapes);
     left_parts_free(&k->lefts[0]);
     left_parts_free(&k->lefts[1]);
     memset(p, 0, sizeof *p);
@@ -373,7 +374,8 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
         /* with tiles on the board, the opponent's replies are shared between the candidates of a draw */
         k->share = share_new(ncand);
         k->ours = share_new(ncand);
-        if (k->share == NULL || k->ours == NULL) {
+        k->shapes = shapes_new();
+        if (k->share == NULL || k->ours == NULL || k->shapes == NULL) {
             PyErr_NoMemory();
             goto failed;
         }

@@ -140,6 +140,7 @@ typedef struct {
     uint32_t spelled_letters[SPELLED_SLOTS];
     int lefts_recent;     /* the one used last */
     struct ReplyMemo *replies;  /* the replies played out so far, by what they depend on (replymemo.c) */
+    struct Shapes *shapes;      /* the rack-independent parts of the position's lines' anchor bounds (NULL: none) */
 } Kernel;
 
 typedef struct {
@@ -287,9 +288,35 @@ typedef struct {
     int split;
 } Reply;
 
+/* The parts of an anchor's bound that do not depend on the rack (anchorshape.c), for an anchor of a line
+ * of the position's board, as anchor_bound reads the line for a rack of the ruleset's size. */
+typedef struct {
+    int8_t anchor;
+    int8_t nleft;            /* the free squares left of it that a left part can take (0 after board tiles) */
+    int8_t nright;           /* the squares from it on that a letter fits (at most a rack's) */
+    int left_points;         /* the board tiles' points left of it */
+    uint64_t left_code;      /* their letters (Anagrams codes; 0 without the set) */
+    uint64_t right_code[MAX_RACK + 1];  /* the board tiles' letters after its first j squares from it on */
+    int left_lm_sum[MAX_RACK];          /* the letter multipliers of the k squares left of it */
+    uint32_t allowed[MAX_RACK];         /* the squares from it on: the letters allowed, */
+    int lm[MAX_RACK], cx[MAX_RACK];     /* the letter multiplier, the cross word's multiplier on the tile */
+    /* the spans of k rack tiles left of it, j = 1, 2... squares from it on, one after the other in the pool
+     * from span[k]: the word multiplier, the points that do not depend on the tiles (the board tiles' times
+     * it and the cross words'), then the k + j coefficients of the tile values, highest first */
+    int span[MAX_RACK];
+} AnchorShape;
+
+typedef struct Shapes Shapes;
+Shapes *shapes_new(void);
+void shapes_free(Shapes *shapes);
+void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int l, const int *anchors, int count);
+const AnchorShape *shapes_of_line(const Shapes *shapes, int l, const int **pool);
+
 /* anchorbound.c */
 double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
                     int *nwhole);
+double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int *pool, const Reply *r,
+                           double *depth_bound, WholeSpan *whole, int *nwhole);
 
 /* wholerack.c */
 struct Share;
@@ -362,7 +389,7 @@ void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
 int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
-                  DepthBounds *depth_bounds);
+                  DepthBounds *depth_bounds, int position_line);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same);

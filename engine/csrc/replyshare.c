@@ -139,7 +139,8 @@ uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_
     return lines_changed_among(grid_a, a, grid_b, b, (1u << LINES) - 1);
 }
 
-/* The position's board's lines (k->base's grid, its cross-checks `cross`) and, for each of the ncand
+/* The position's board's lines (k->base's grid, its cross-checks `cross`; their anchors' shapes in
+ * k->shapes when it is set) and, for each of the ncand
  * candidates' boards (grids[c], crosses[c]), the lines that differ from them: only lines in touched[c]
  * can (cross_update's lines of the candidate's tiles). */
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
@@ -157,6 +158,9 @@ void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *gr
             share->anchors[l][n++] = LOWEST(bits);
         }
         share->count[l] = n;
+        if (k->shapes != NULL) {
+            shapes_line(k->shapes, s, k->anagrams, l, share->anchors[l], n);
+        }
     }
     for (int c = 0; c < ncand; c++) {
         share->changed[c] = lines_changed_among(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c],
@@ -196,7 +200,7 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
     int first = k->nwholes;
     int n = reply_anchors(k, r, share->anchors[l], share->count[l], POSITION_TAG + l, shared->anchors,
-                          shared->depth_bounds);
+                          shared->depth_bounds, l);
     /* its whole-rack spans are kept with it, and each candidate searches them (shared_search) */
     shared->nwholes = k->nwholes - first;
     if (shared->nwholes) {
