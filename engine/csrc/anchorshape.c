@@ -1,9 +1,11 @@
 /*
  * The parts of an anchor's bound (anchorbound.c) that do not depend on the rack, kept for the anchors of
- * the position's board's lines (replyshare.c's share_prepare makes them once per kernel call).
+ * the position's board's lines and of the lines each candidate changed, on its board (replyshare.c's
+ * share_prepare makes them once per kernel call).
  *
- * Every reply of a playout is searched on a board where most lines are the position's: the opponent's
- * once per draw, ours for every candidate of every draw, each with a rack of its own. An anchor's bound
+ * Every reply of a playout is searched on a board where most lines are the position's, and most others the
+ * candidate's: the opponent's reply once per draw and candidate, ours for every candidate of every draw,
+ * each with a rack of its own. An anchor's bound
  * reads its squares' multipliers, cross words and board tiles and sorts the coefficients of each span
  * (the squares' letter and word multipliers times the tile values, highest together); all of that is the
  * same for every rack, so for these lines it is kept here and anchor_bound_shaped only adds the rack.
@@ -11,27 +13,39 @@
 
 #include "playout.h"
 
+#define LINES (2 * SIZE)
+
 struct Shapes {
-    AnchorShape anchors[2 * SQUARES];
-    int first[2 * SIZE + 1];  /* line l's anchors: anchors[first[l] .. first[l + 1]) */
+    int nboards;
+    int *first;               /* [board * LINES + line]: the first of the line's anchors' shapes, -1: none kept */
+    AnchorShape *anchors;     /* the kept lines' anchors', one line after the other */
+    size_t nanchors, cap;
     int *pool;                /* the spans (AnchorShape.span) */
-    size_t len, cap;
+    size_t len, pool_cap;
     int failed;               /* out of memory: no line has shapes */
 };
 
-Shapes *shapes_new(void) {
+/* Room for the shapes of the lines of `nboards` boards (none kept yet); NULL when out of memory. */
+Shapes *shapes_new(int nboards) {
     Shapes *shapes = PyMem_Malloc(sizeof(Shapes));
-    if (shapes != NULL) {
-        shapes->pool = NULL;
-        shapes->len = shapes->cap = 0;
-        shapes->failed = 0;
-        memset(shapes->first, 0, sizeof shapes->first);
+    if (shapes == NULL) {
+        return NULL;
     }
+    memset(shapes, 0, sizeof *shapes);
+    shapes->nboards = nboards;
+    shapes->first = PyMem_Malloc(sizeof(int) * (size_t)nboards * LINES);
+    if (shapes->first == NULL) {
+        PyMem_Free(shapes);
+        return NULL;
+    }
+    memset(shapes->first, 0xff, sizeof(int) * (size_t)nboards * LINES);
     return shapes;
 }
 
 void shapes_free(Shapes *shapes) {
     if (shapes != NULL) {
+        PyMem_Free(shapes->first);
+        PyMem_Free(shapes->anchors);
         PyMem_Free(shapes->pool);
         PyMem_Free(shapes);
     }
@@ -109,7 +123,7 @@ static int shape_anchor(Shapes *shapes, const Search *s, const Anagrams *anagram
         for (int j = 1; j <= last; j++) {
             need += 2 + (size_t)(k + j);
         }
-        int *grown = GROWN_ARRAY(shapes->pool, shapes->cap, need, 4096);
+        int *grown = GROWN_ARRAY(shapes->pool, shapes->pool_cap, need, 4096);
         if (grown == NULL) {
             return -1;
         }
@@ -135,28 +149,33 @@ static int shape_anchor(Shapes *shapes, const Search *s, const Anagrams *anagram
     return 0;
 }
 
-/* The shapes of line l's anchors (count of them, in order) on the line prepared in s; the lines are
- * given in order from line 0 (which starts the shapes afresh), each once. */
-void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int l, const int *anchors, int count) {
-    if (l == 0) {
-        shapes->len = 0;
-        shapes->failed = 0;
+/* Keep the shapes of line l's anchors (count of them, in order) of board `board` (< nboards), the line
+ * prepared in s; each line of a board once. */
+void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int board, int l, const int *anchors,
+                 int count) {
+    AnchorShape *grown = GROWN_ARRAY(shapes->anchors, shapes->cap, shapes->nanchors + (size_t)count, 64);
+    if (grown == NULL) {
+        shapes->failed = 1;
+        return;
     }
-    int at = shapes->first[l];
+    shapes->anchors = grown;
+    size_t at = shapes->nanchors;
     for (int a = 0; a < count && !shapes->failed; a++) {
         if (shape_anchor(shapes, s, anagrams, anchors[a], a > 0 ? anchors[a - 1] : -1, &shapes->anchors[at + a]) < 0) {
             shapes->failed = 1;
         }
     }
-    shapes->first[l + 1] = at + count;
+    shapes->nanchors += (size_t)count;
+    shapes->first[board * LINES + l] = (int)at;
 }
 
-/* Line l's anchors' shapes, in the order shapes_line had them, and the pool their spans are in; NULL when
- * there are none (out of memory). */
-const AnchorShape *shapes_of_line(const Shapes *shapes, int l, const int **pool) {
-    if (shapes == NULL || shapes->failed) {
+/* Line l of board `board`'s anchors' shapes, in the order shapes_line had them, and the pool their spans are
+ * in; NULL when they are not kept (or the memory ran out). */
+const AnchorShape *shapes_of_line(const Shapes *shapes, int board, int l, const int **pool) {
+    if (shapes == NULL || shapes->failed || board < 0 || board >= shapes->nboards ||
+        shapes->first[board * LINES + l] < 0) {
         return NULL;
     }
     *pool = shapes->pool;
-    return &shapes->anchors[shapes->first[l]];
+    return &shapes->anchors[shapes->first[board * LINES + l]];
 }

@@ -140,7 +140,11 @@ typedef struct {
     uint32_t spelled_letters[SPELLED_SLOTS];
     int lefts_recent;     /* the one used last */
     struct ReplyMemo *replies;  /* the replies played out so far, by what they depend on (replymemo.c) */
-    struct Shapes *shapes;      /* the rack-independent parts of the position's lines' anchor bounds (NULL: none) */
+    /* the rack-independent parts of the anchors' bounds (NULL: none) of the position's board's lines (board 0)
+     * and of the lines candidate c changed on its board (board c + 1) */
+    struct Shapes *shapes;
+    int shape_board;        /* the candidate board (c + 1) whose lines `shape_lines` of the board searched are */
+    uint32_t shape_lines;
 } Kernel;
 
 typedef struct {
@@ -307,10 +311,11 @@ typedef struct {
 } AnchorShape;
 
 typedef struct Shapes Shapes;
-Shapes *shapes_new(void);
+Shapes *shapes_new(int nboards);
 void shapes_free(Shapes *shapes);
-void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int l, const int *anchors, int count);
-const AnchorShape *shapes_of_line(const Shapes *shapes, int l, const int **pool);
+void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int board, int l, const int *anchors,
+                 int count);
+const AnchorShape *shapes_of_line(const Shapes *shapes, int board, int l, const int **pool);
 
 /* anchorbound.c */
 double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
@@ -389,7 +394,7 @@ void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
 int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
-                  DepthBounds *depth_bounds, int position_line);
+                  DepthBounds *depth_bounds, int board, int line);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same);

@@ -128,15 +128,15 @@ void reply_rack(Kernel *k, Reply *r) {
 
 /* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
  * with their bounds, into `out` (each tagged `tag`) and their bounds by left part length into
- * depth_bounds[anchor]; returns how many. position_line: the line's index on the position's board when it
- * is that line (`found` its anchors, all of them: their bounds from k->shapes), else -1. */
+ * depth_bounds[anchor]; returns how many. When the line is line `line` (view * SIZE + line) of k->shapes'
+ * board `board` (-1: none) and `found` all its anchors, their bounds are worked out from their shapes if
+ * kept. */
 int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
-                  DepthBounds *depth_bounds, int position_line) {
+                  DepthBounds *depth_bounds, int board, int line) {
     const Search *s = k->search;
     const int *pool = NULL;
-    const AnchorShape *shapes = position_line >= 0 && s->rack_len <= s->rack_size
-                                    ? shapes_of_line(k->shapes, position_line, &pool)
-                                    : NULL;
+    const AnchorShape *shapes =
+        board >= 0 && s->rack_len <= s->rack_size ? shapes_of_line(k->shapes, board, line, &pool) : NULL;
     int previous = -1, n = 0;
     for (int a = 0; a < count; a++) {
         if (!(s->allowed[found[a]] & r->usable)) {
@@ -241,7 +241,9 @@ int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *n
     }
     prepare_line(s, k->rules, view, line);
     memcpy(k->lines + (size_t)*nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
-    count = reply_anchors(k, r, found, count, *nlines, out, k->depth_bounds + (size_t)*nlines * SIZE, -1);
+    int l = view * SIZE + line;  /* the candidate's board's line, unchanged since, when in shape_lines */
+    int board = k->cross != NULL && ntiles > 0 && (k->shape_lines >> l & 1) ? k->shape_board : -1;
+    count = reply_anchors(k, r, found, count, *nlines, out, k->depth_bounds + (size_t)*nlines * SIZE, board, l);
     ++*nlines;
     return count;
 }
@@ -257,7 +259,7 @@ static int queue_position_line(Kernel *k, const Reply *r, int l, Anchor *out) {
     }
     memcpy((char *)k->search + LINE_FIRST, prepared, LINE_BYTES);
     int tag = POSITION_TAG + l;
-    return reply_anchors(k, r, found, count, tag, out, k->depth_bounds + (size_t)tag * SIZE, l);
+    return reply_anchors(k, r, found, count, tag, out, k->depth_bounds + (size_t)tag * SIZE, 0, l);
 }
 
 /* The placements of the reply set up in k->search and r into r->top (with what it holds already), on the

@@ -139,10 +139,10 @@ uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_
     return lines_changed_among(grid_a, a, grid_b, b, (1u << LINES) - 1);
 }
 
-/* The position's board's lines (k->base's grid, its cross-checks `cross`; their anchors' shapes in
- * k->shapes when it is set) and, for each of the ncand
+/* The position's board's lines (k->base's grid, its cross-checks `cross`) and, for each of the ncand
  * candidates' boards (grids[c], crosses[c]), the lines that differ from them: only lines in touched[c]
- * can (cross_update's lines of the candidate's tiles). */
+ * can (cross_update's lines of the candidate's tiles); with k->shapes, the shapes of the position's lines'
+ * anchors and of those of the lines each candidate changed. */
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
                    const uint32_t *touched, int ncand) {
     Search *s = k->search;
@@ -159,12 +159,26 @@ void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *gr
         }
         share->count[l] = n;
         if (k->shapes != NULL) {
-            shapes_line(k->shapes, s, k->anagrams, l, share->anchors[l], n);
+            shapes_line(k->shapes, s, k->anagrams, 0, l, share->anchors[l], n);
         }
     }
     for (int c = 0; c < ncand; c++) {
         share->changed[c] = lines_changed_among(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c],
                                                 touched[c]);
+    }
+    /* the lines each candidate changed, on its board (k->shapes' board c + 1) */
+    for (int c = 0; c < ncand && k->shapes != NULL; c++) {
+        memcpy(s->grid, grids + (size_t)c * SQUARES, SQUARES);
+        s->cross_allowed = crosses[c].allowed;
+        s->cross_sum = crosses[c].sum;
+        for (uint32_t lines = share->changed[c]; lines; lines &= lines - 1) {
+            int l = LOWEST(lines), view = l / SIZE, line = l % SIZE, found[SIZE], n = 0;
+            for (uint32_t bits = crosses[c].anchors[view][line]; bits; bits &= bits - 1) {
+                found[n++] = LOWEST(bits);
+            }
+            prepare_line(s, k->rules, view, line);
+            shapes_line(k->shapes, s, k->anagrams, c + 1, l, found, n);
+        }
     }
 }
 
@@ -200,7 +214,7 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
     int first = k->nwholes;
     int n = reply_anchors(k, r, share->anchors[l], share->count[l], POSITION_TAG + l, shared->anchors,
-                          shared->depth_bounds, l);
+                          shared->depth_bounds, 0, l);
     /* its whole-rack spans are kept with it, and each candidate searches them (shared_search) */
     shared->nwholes = k->nwholes - first;
     if (shared->nwholes) {
