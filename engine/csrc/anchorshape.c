@@ -18,12 +18,26 @@
 struct Shapes {
     int nboards;
     int *first;               /* [board * LINES + line]: the first of the line's anchors' shapes, -1: none kept */
+    int *line;                /* [board * LINES + line]: the line as prepare_line leaves it, in `prepared` */
     AnchorShape *anchors;     /* the kept lines' anchors', one line after the other */
     size_t nanchors, cap;
+    char *prepared;           /* the kept lines, LINE_BYTES each */
+    size_t nlines, lines_cap;
     int *pool;                /* the spans (AnchorShape.span) */
     size_t len, pool_cap;
     int failed;               /* out of memory: no line has shapes */
 };
+
+void shapes_free(Shapes *shapes) {
+    if (shapes != NULL) {
+        PyMem_Free(shapes->first);
+        PyMem_Free(shapes->line);
+        PyMem_Free(shapes->prepared);
+        PyMem_Free(shapes->anchors);
+        PyMem_Free(shapes->pool);
+        PyMem_Free(shapes);
+    }
+}
 
 /* Room for the shapes of the lines of `nboards` boards (none kept yet); NULL when out of memory. */
 Shapes *shapes_new(int nboards) {
@@ -34,22 +48,16 @@ Shapes *shapes_new(int nboards) {
     memset(shapes, 0, sizeof *shapes);
     shapes->nboards = nboards;
     shapes->first = PyMem_Malloc(sizeof(int) * (size_t)nboards * LINES);
-    if (shapes->first == NULL) {
-        PyMem_Free(shapes);
+    shapes->line = PyMem_Malloc(sizeof(int) * (size_t)nboards * LINES);
+    if (shapes->first == NULL || shapes->line == NULL) {
+        shapes_free(shapes);
         return NULL;
     }
     memset(shapes->first, 0xff, sizeof(int) * (size_t)nboards * LINES);
+    memset(shapes->line, 0xff, sizeof(int) * (size_t)nboards * LINES);
     return shapes;
 }
 
-void shapes_free(Shapes *shapes) {
-    if (shapes != NULL) {
-        PyMem_Free(shapes->first);
-        PyMem_Free(shapes->anchors);
-        PyMem_Free(shapes->pool);
-        PyMem_Free(shapes);
-    }
-}
 
 /* The span's coefficients `coef` (n of them) highest first. */
 static void sort_desc(int *coef, int n) {
@@ -149,16 +157,24 @@ static int shape_anchor(Shapes *shapes, const Search *s, const Anagrams *anagram
     return 0;
 }
 
-/* Keep the shapes of line l's anchors (count of them, in order) of board `board` (< nboards), the line
- * prepared in s; each line of a board once. */
+/* Keep line l of board `board` (< nboards) as prepared in s, and the shapes of its anchors (count of them, in
+ * order); each line of a board once. */
 void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int board, int l, const int *anchors,
                  int count) {
     AnchorShape *grown = GROWN_ARRAY(shapes->anchors, shapes->cap, shapes->nanchors + (size_t)count, 64);
-    if (grown == NULL) {
+    char *lines = GROWN_ARRAY(shapes->prepared, shapes->lines_cap, (shapes->nlines + 1) * LINE_BYTES, 16 * LINE_BYTES);
+    if (grown != NULL) {
+        shapes->anchors = grown;
+    }
+    if (lines != NULL) {
+        shapes->prepared = lines;
+    }
+    if (grown == NULL || lines == NULL) {
         shapes->failed = 1;
         return;
     }
-    shapes->anchors = grown;
+    memcpy(shapes->prepared + shapes->nlines * LINE_BYTES, (const char *)s + LINE_FIRST, LINE_BYTES);
+    shapes->line[board * LINES + l] = (int)shapes->nlines++;
     size_t at = shapes->nanchors;
     for (int a = 0; a < count && !shapes->failed; a++) {
         if (shape_anchor(shapes, s, anagrams, anchors[a], a > 0 ? anchors[a - 1] : -1, &shapes->anchors[at + a]) < 0) {
@@ -178,4 +194,12 @@ const AnchorShape *shapes_of_line(const Shapes *shapes, int board, int l, const 
     }
     *pool = shapes->pool;
     return &shapes->anchors[shapes->first[board * LINES + l]];
+}
+
+/* Line l of board `board` as prepare_line left it (LINE_BYTES from Search's LINE_FIRST), NULL when not kept. */
+const char *shapes_prepared(const Shapes *shapes, int board, int l) {
+    if (shapes == NULL || shapes->failed || board < 0 || board >= shapes->nboards || shapes->line[board * LINES + l] < 0) {
+        return NULL;
+    }
+    return shapes->prepared + (size_t)shapes->line[board * LINES + l] * LINE_BYTES;
 }

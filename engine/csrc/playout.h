@@ -316,6 +316,7 @@ void shapes_free(Shapes *shapes);
 void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int board, int l, const int *anchors,
                  int count);
 const AnchorShape *shapes_of_line(const Shapes *shapes, int board, int l, const int **pool);
+const char *shapes_prepared(const Shapes *shapes, int board, int l);
 
 /* anchorbound.c */
 double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,

@@ -239,10 +239,15 @@ int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *n
     if (!count) {
         return 0;
     }
-    prepare_line(s, k->rules, view, line);
-    memcpy(k->lines + (size_t)*nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
     int l = view * SIZE + line;  /* the candidate's board's line, unchanged since, when in shape_lines */
     int board = k->cross != NULL && ntiles > 0 && (k->shape_lines >> l & 1) ? k->shape_board : -1;
+    const char *kept = board >= 0 ? shapes_prepared(k->shapes, board, l) : NULL;
+    if (kept != NULL) {
+        memcpy((char *)s + LINE_FIRST, kept, LINE_BYTES);
+    } else {
+        prepare_line(s, k->rules, view, line);
+    }
+    memcpy(k->lines + (size_t)*nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
     count = reply_anchors(k, r, found, count, *nlines, out, k->depth_bounds + (size_t)*nlines * SIZE, board, l);
     ++*nlines;
     return count;
