@@ -371,6 +371,8 @@ typedef struct LeftParts {
     size_t len, cap;
     /* a rack with blanks: the left parts of its other tiles, for reply.c's blanks_begin (NULL: none yet) */
     struct LeftParts *without_blanks;
+    LeftPart *spare;          /* the list walked deeper is made here, then the two swap */
+    size_t spare_cap;
 } LeftParts;
 
 /* search.c: the words through square p from DAWG node `node`, for a search that writes moves out or
