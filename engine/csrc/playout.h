@@ -53,7 +53,18 @@ typedef struct {
     int8_t previous;
     int8_t k;         /* its rack tiles left of the anchor */
     int8_t tiles;     /* its rack tiles: the whole rack, or all but one and a board tile */
+    int16_t kept;     /* a shared line's (replyshare.c): 1 + its index among the line's kept spans (0: none) */
+    int8_t searched;  /* a shared line's kept span: searched in full, its moves in the line's best */
 } WholeSpan;
+
+/* What whole_spans_search asks of the owner of the shared lines (replyshare.c) for a span they keep: the top
+ * list its moves go to (the line's best, `own`), and once it is searched, to take that list back (`complete`:
+ * searched in full, never again) into the reply's. */
+typedef struct {
+    void *context;
+    struct TopK *(*line_top)(void *context, const WholeSpan *span, const struct TopK *reply, struct TopK *own);
+    void (*line_done)(void *context, const WholeSpan *span, int complete, const struct TopK *own, struct TopK *reply);
+} WholeLines;
 
 /* An anchor's WholeSpans at most: two per left part length (a rack of fewer than KBOUNDS tiles, splits). */
 #define ANCHOR_WHOLES (2 * KBOUNDS)
@@ -326,7 +337,7 @@ double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int 
 
 /* wholerack.c */
 struct Share;
-void whole_spans_search(Kernel *k, Reply *r, const struct Share *share);
+void whole_spans_search(Kernel *k, Reply *r, const struct Share *share, const WholeLines *lines);
 
 /* Search the left part lengths of anchor entry `a` (its line prepared in s; depth_bound its bounds by
  * length) not yet searched whose bounds reach `cut`, the others' left for later: they are marked done,

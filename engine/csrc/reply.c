@@ -287,7 +287,7 @@ void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
         }
     }
     if (r->split) {
-        whole_spans_search(k, r, k->share);
+        whole_spans_search(k, r, k->share, NULL);
     }
     anchor_heapify(k->anchors, nanchors);
     int current = -1;

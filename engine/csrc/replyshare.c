@@ -218,7 +218,12 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     /* its whole-rack spans are kept with it, and each candidate searches them (shared_search) */
     shared->nwholes = k->nwholes - first;
     if (shared->nwholes) {
-        memcpy(line_wholes(lines, slot, l), k->wholes + first, sizeof(WholeSpan) * (size_t)shared->nwholes);
+        WholeSpan *kept = line_wholes(lines, slot, l);
+        memcpy(kept, k->wholes + first, sizeof(WholeSpan) * (size_t)shared->nwholes);
+        for (int w = 0; w < shared->nwholes; w++) {
+            kept[w].kept = (int16_t)(w + 1);
+            kept[w].searched = 0;
+        }
     }
     k->nwholes = first;
     for (int a = 1; a < n; a++) {  /* by bound, highest first (at most SIZE of them) */
@@ -234,6 +239,38 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     shared->next = 0;
     shared->found = 0;
     return shared;
+}
+
+/* The shared lines whose whole-rack spans whole_spans_search searches (WholeLines.context). */
+typedef struct {
+    SharedLines *lines;
+    int slot;
+} WholeLinesOf;
+
+/* WholeLines.line_top: a shared line's span offers its moves to the line's best (as its anchors do). */
+static struct TopK *shared_span_top(void *context, const WholeSpan *span, const struct TopK *reply, struct TopK *own) {
+    const WholeLinesOf *of = context;
+    SharedLine *shared = &of->lines->lines[of->slot][span->line - POSITION_TAG];
+    *own = *reply;
+    own->items = &shared->best;
+    own->count = shared->found;
+    return own;
+}
+
+/* WholeLines.line_done: the line's best goes to the reply's, and a span searched in full is not searched again
+ * for the other candidates of the draw. */
+static void shared_span_done(void *context, const WholeSpan *span, int complete, const struct TopK *own,
+                             struct TopK *reply) {
+    const WholeLinesOf *of = context;
+    int l = span->line - POSITION_TAG;
+    SharedLine *shared = &of->lines->lines[of->slot][l];
+    shared->found = own->count;
+    if (shared->found) {
+        top_insert(reply, &shared->best);
+    }
+    if (complete) {
+        line_wholes(of->lines, of->slot, l)[span->kept - 1].searched = 1;
+    }
 }
 
 /* The placements of the reply set up in k->search and r into r->top (with what it holds already), on a
@@ -257,15 +294,18 @@ static void shared_search(Kernel *k, Share *share, SharedLines *lines, int slot,
                 if (shared->next < shared->n) {
                     k->anchors[nanchors++] = shared->anchors[shared->next];
                 }
-                if (r->split && shared->nwholes) {
-                    memcpy(k->wholes + k->nwholes, line_wholes(lines, slot, l),
-                           sizeof(WholeSpan) * (size_t)shared->nwholes);
-                    k->nwholes += shared->nwholes;
+                const WholeSpan *kept = r->split && shared->nwholes ? line_wholes(lines, slot, l) : NULL;
+                for (int w = 0; kept != NULL && w < shared->nwholes; w++) {  /* those not searched yet */
+                    if (!kept[w].searched) {
+                        k->wholes[k->nwholes++] = kept[w];
+                    }
                 }
             }
         }
         if (r->split) {
-            whole_spans_search(k, r, share);
+            WholeLinesOf of = {lines, slot};
+            WholeLines hooks = {&of, shared_span_top, shared_span_done};
+            whole_spans_search(k, r, share, &hooks);
         }
         anchor_heapify(k->anchors, nanchors);
         int current = -1;
