@@ -47,6 +47,12 @@ static void put_move(Search *s, uint32_t blank_set, int score) {
 /* A complete word: one move per way to put the rack's blanks on its new tiles (a rack tile of a
  * letter is not needed where a blank stands for it; each letter must have enough real tiles). */
 static void emit(Search *s, int total, int wmul) {
+    if (s->left_k) {  /* listed_left_parts's left part: the squares left of the anchor */
+        int first = s->pos[s->left_k] - s->left_k;
+        for (int q = 0; q < s->left_k; q++) {
+            s->pos[q] = first + q;
+        }
+    }
     if (s->blanks0 == 0) {
         put_move(s, 0, total);
         return;
@@ -263,22 +269,19 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
             int main = 0;
             if (k <= plain) {
                 main = item->points;
-                for (int q = 0; q < k; q++) {
-                    s->pos[q] = anchor - k + q;
-                }
             } else {
                 for (int q = 0; q < k; q++) {
-                    int p = anchor - k + q;
-                    s->pos[q] = p;
-                    main += s->points[s->letter[q]] * s->lm[p];
+                    main += s->points[s->letter[q]] * s->lm[anchor - k + q];
                 }
             }
             s->placed = k;
+            s->left_k = k;  /* its squares go to s->pos when a move is emitted */
             if (s->out_only) {
                 extend_out(s, anchor, &item->node, main, wmul[k], 0, k, 1);
             } else {
                 extend_square(s, square, &item->node, main, wmul[k], 0, k, 1, 0);
             }
+            s->left_k = 0;
             s->placed = 0;
         }
         i = k < limit ? i + 1 : item->skip;
