@@ -242,12 +242,16 @@ void extend_out(Search *s, int p, const DawgEdge *at, int main, int wmul, int cr
  * further: a call each cost more than the square's work). */
 static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip) {
     uint32_t allowed = s->allowed[anchor];
-    /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
-    int wmul[MAX_RACK + 1], plain = 0;
+    /* the left part's squares' word multiplier, and those that multiply a letter (d squares left of the
+     * anchor, the points a letter there has more), nearest first */
+    int wmul[MAX_RACK + 1], premium[MAX_RACK], extra[MAX_RACK], npremium = 0;
     wmul[0] = 1;
     for (int q = 1; q <= limit; q++) {
         wmul[q] = wmul[q - 1] * s->wm[anchor - q];
-        plain += plain == q - 1 && s->lm[anchor - q] == 1;
+        if (s->lm[anchor - q] != 1) {
+            premium[npremium] = q;
+            extra[npremium++] = s->lm[anchor - q] - 1;
+        }
     }
     int on_blank[MAX_RACK], taken = 0;  /* the tiles of s->letter[0 .. taken) are off the rack */
     const Square square = square_at(s, anchor);  /* the anchor's, read once for every left part */
@@ -266,13 +270,9 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
             for (; taken < k; taken++) {
                 on_blank[taken] = take_tile(s, s->letter[taken]);
             }
-            int main = 0;
-            if (k <= plain) {
-                main = item->points;
-            } else {
-                for (int q = 0; q < k; q++) {
-                    main += s->points[s->letter[q]] * s->lm[anchor - k + q];
-                }
+            int main = item->points;  /* its letters' points, and more on the squares that multiply them */
+            for (int q = 0; q < npremium && premium[q] <= k; q++) {
+                main += s->points[s->letter[k - premium[q]]] * extra[q];
             }
             s->placed = k;
             s->left_k = k;  /* its squares go to s->pos when a move is emitted */
