@@ -5,10 +5,10 @@
  *
  * Every reply of a playout is searched on a board where most lines are the position's, and most others the
  * candidate's: the opponent's reply once per draw and candidate, ours for every candidate of every draw,
- * each with a rack of its own. An anchor's bound
- * reads its squares' multipliers, cross words and board tiles and sorts the coefficients of each span
- * (the squares' letter and word multipliers times the tile values, highest together); all of that is the
- * same for every rack, so for these lines it is kept here and anchor_bound_shaped only adds the rack.
+ * each with a rack of its own. An anchor's bound reads its squares' multipliers, cross words and board
+ * tiles and sorts the coefficients of each span (the squares' letter and word multipliers times the tile
+ * values, highest together); all of that is the same for every rack, so for these lines it is kept here
+ * (with the line as prepare_line leaves it) and anchor_bound_shaped only adds the rack.
  */
 
 #include "playout.h"

@@ -303,8 +303,9 @@ typedef struct {
     int split;
 } Reply;
 
-/* The parts of an anchor's bound that do not depend on the rack (anchorshape.c), for an anchor of a line
- * of the position's board, as anchor_bound reads the line for a rack of the ruleset's size. */
+/* The parts of an anchor's bound that do not depend on the rack (anchorshape.c), for an anchor of a kept
+ * line (the position's board's, or one a candidate changed, on its board), as anchor_bound reads the line
+ * for a rack of the ruleset's size. */
 typedef struct {
     int8_t anchor;
     int8_t nleft;            /* the free squares left of it that a left part can take (0 after board tiles) */
@@ -321,6 +322,7 @@ typedef struct {
     int span[MAX_RACK];
 } AnchorShape;
 
+/* anchorshape.c */
 typedef struct Shapes Shapes;
 Shapes *shapes_new(int nboards);
 void shapes_free(Shapes *shapes);
