@@ -265,6 +265,19 @@ static inline void anchor_heapify(Anchor *heap, int n) {
     }
 }
 
+/* The n anchors less those whose bound is below `best` (none: -HUGE_VAL), heaped; returns how many. The
+ * search stops at the first anchor below the best, which only rises, so those are never searched. */
+static inline int anchor_heap_above(Anchor *heap, int n, double best) {
+    int kept = 0;
+    for (int a = 0; a < n; a++) {
+        if (!(heap[a].bound < best)) {
+            heap[kept++] = heap[a];
+        }
+    }
+    anchor_heapify(heap, kept);
+    return kept;
+}
+
 static inline Anchor anchor_take(Anchor *heap, int *n) {
     Anchor first = heap[0];
     heap[0] = heap[--*n];

@@ -289,7 +289,7 @@ void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
     if (r->split) {
         whole_spans_search(k, r, k->share, NULL);
     }
-    anchor_heapify(k->anchors, nanchors);
+    nanchors = anchor_heap_above(k->anchors, nanchors, r->top.count ? r->item.equity : -HUGE_VAL);
     int current = -1;
     while (nanchors > 0) {
         Anchor next = anchor_take(k->anchors, &nanchors);

@@ -307,7 +307,7 @@ static void shared_search(Kernel *k, Share *share, SharedLines *lines, int slot,
             WholeLines hooks = {&of, shared_span_top, shared_span_done};
             whole_spans_search(k, r, share, &hooks);
         }
-        anchor_heapify(k->anchors, nanchors);
+        nanchors = anchor_heap_above(k->anchors, nanchors, r->top.count ? r->item.equity : -HUGE_VAL);
         int current = -1;
         while (nanchors > 0) {
             Anchor next = anchor_take(k->anchors, &nanchors);
