@@ -46,6 +46,43 @@ static int spelled_but_one(const Anagrams *anagrams, uint64_t code, const Reply 
     return 0;
 }
 
+/* A span's equity bound: its score bound (the points that do not depend on the tiles, `fixed`, plus the
+ * lower of the sorted tile values on its coefficients, `dot`, and each square's best tile alone, `alone`)
+ * with the most a leave of its n tiles' rack is worth. */
+static inline double span_equity(int fixed, int dot, int alone, double leave) {
+    int score = fixed + dot < fixed + alone ? fixed + dot : fixed + alone;
+    return (double)score + leave;
+}
+
+/* The rack's side of anchor_bound for one k (left part length), its spans (j squares from the anchor) taken
+ * in order: a span of n >= rack_size - 1 tiles, with its word's letters `word_code` (with anagrams), goes
+ * to *most unless no word has its letters, or to *short_one (checked by the caller only when it would be the
+ * bound), or, searched apart (Reply.split), to whole. `fixed` without the bingo, `alone` the part of the
+ * best tiles alone that is not in `fixed`. */
+static inline void long_span(const Search *s, const Reply *r, int k, int n, int fixed, int dot, int alone,
+                             uint64_t word_code, double *most, double *short_one, uint64_t *short_code,
+                             WholeSpan *whole, int *nwhole, int rack_size, int bingo, int split_on, int short_check) {
+    const uint64_t rack_code = r->rack_code;
+    int split = split_on && (n == rack_size || (n == rack_size - 1 && word_code != rack_code));
+    if (n == rack_size && r->anagrams != NULL && !split && !spelled(s, r->anagrams, word_code)) {
+        return;  /* no word has the rack's letters and this span's board tiles: no move plays it */
+    }
+    fixed += n == rack_size ? bingo : 0;
+    int score = fixed + dot < fixed + alone ? fixed + dot : fixed + alone;
+    double equity = (double)score + r->leave_after[n];
+    if (split) {  /* searched apart: its words are checked when it is reached */
+        whole[*nwhole] = (WholeSpan){.bound = equity, .code = word_code, .score = score, .k = (int8_t)k, .tiles = (int8_t)n};
+        ++*nwhole;
+        return;
+    }
+    if (n == rack_size - 1 && short_check && word_code != rack_code) {
+        *short_one = equity;  /* checked by the caller, only if it would be this k's bound */
+        *short_code = word_code;
+    } else if (equity > *most) {
+        *most = equity;
+    }
+}
+
 /* The most any move from `anchor` can score (its letters unknown): for every span of squares it can
  * cover, the board tiles of its main word and cross words, the rack's highest tile values on the
  * squares that multiply most, and the bingo when it uses a full rack; plus the most a leave of the
@@ -166,46 +203,92 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
                     n = insert_desc(coef, n, lm[q] * wmul + cx[q], desc_points, head, &dot);
                 }
             }
+            int fixed = (left_points + r_board[j]) * wmul + r_cross[j];
+            /* each square's best tile alone (a tile the cross word allows there) is a second bound */
+            int alone = wmul * (left_alone + r_main[j]) + r_xalone[j];
             if (n < rack_size - 1) {  /* most spans: no bingo, no word check, not searched apart */
-                int fixed = (left_points + r_board[j]) * wmul + r_cross[j];
-                int alone = fixed + wmul * (left_alone + r_main[j]) + r_xalone[j];
-                int score = fixed + dot;
-                if (alone < score) {
-                    score = alone;
-                }
-                double equity = (double)score + leave_after[n];
+                double equity = span_equity(fixed, dot, alone, leave_after[n]);
                 if (equity > most) {
                     most = equity;
                 }
                 continue;
             }
-            uint64_t word_code = left_code + r_code[j];
-            int split = split_on && (n == rack_size || (n == rack_size - 1 && word_code != rack_code));
-            if (n == rack_size && anagrams != NULL && !split && !spelled(s, anagrams, word_code)) {
-                continue;  /* no word has the rack's letters and this span's board tiles: no move plays it */
-            }
-            int fixed = (left_points + r_board[j]) * wmul + r_cross[j] + (n == rack_size ? bingo : 0);
-            /* each square's best tile alone (a tile the cross word allows there) is a second bound */
-            int alone = fixed + wmul * (left_alone + r_main[j]) + r_xalone[j];
-            int score = fixed + dot;
-            if (alone < score) {
-                score = alone;
-            }
-            double equity = (double)score + leave_after[n];
-            if (split) {  /* searched apart: its words are checked when it is reached */
-                whole[*nwhole] = (WholeSpan){
-                    .bound = equity, .code = word_code, .score = score, .k = (int8_t)k, .tiles = (int8_t)n};
-                ++*nwhole;
-                continue;
-            }
-            if (n == rack_size - 1 && short_check && word_code != rack_code) {
-                short_one = equity;  /* checked below, only if it would be this k's bound */
-                short_code = word_code;
-            } else if (equity > most) {
-                most = equity;
-            }
+            long_span(s, r, k, n, fixed, dot, alone, left_code + r_code[j], &most, &short_one, &short_code, whole,
+                      nwhole, rack_size, bingo, split_on, short_check);
         }
         if (short_one > most && spelled_but_one(anagrams, short_code, r)) {
+            most = short_one;
+        }
+        if (most > best) {
+            best = most;
+        }
+        if (k < KBOUNDS) {
+            depth_bound[k] = most;
+        }
+    }
+    return best;
+}
+
+/* anchor_bound from the anchor's shape (anchorshape.c: a line of the position's board) for a rack of at most
+ * the ruleset's size: the same bound, with only the rack's side worked out here (each square's best tile
+ * value, the sorted tile values on each span's sorted coefficients, the leave). */
+double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int *pool, const Reply *r,
+                           double *depth_bound, WholeSpan *whole, int *nwhole) {
+    for (int q = 0; q < KBOUNDS; q++) {
+        depth_bound[q] = -1e300;
+    }
+    const int *desc_points = r->desc_points;
+    const double *leave_after = r->leave_after;
+    const int rack_len = s->rack_len, rack_size = s->rack_size, bingo = s->bingo, split_on = r->split;
+    const int short_check = r->anagrams != NULL && s->blanks0 == 0;
+    uint32_t usable = s->blanks0 ? s->all_letters : s->rmask;
+    /* the right side's sums of each square's best tile value over its first j squares */
+    int r_main[MAX_RACK + 1], r_xalone[MAX_RACK + 1], nright = 0;
+    r_main[0] = r_xalone[0] = 0;
+    int most_right = shape->nright < rack_len ? shape->nright : rack_len;
+    for (; nright < most_right && (shape->allowed[nright] & usable); nright++) {
+        int most = 0;  /* a blank scores 0; else the rack's letter worth most that the square allows */
+        for (int i = 0; i < r->nby_points; i++) {
+            if (shape->allowed[nright] >> r->by_points[i] & 1) {
+                most = s->points[r->by_points[i]];
+                break;
+            }
+        }
+        r_main[nright + 1] = r_main[nright] + shape->lm[nright] * most;
+        r_xalone[nright + 1] = r_xalone[nright] + shape->cx[nright] * most;
+    }
+    if (!nright) {
+        return -1e300;
+    }
+    const uint64_t left_code = r->rack_code + shape->left_code;
+    int nleft = shape->nleft < rack_len - 1 ? shape->nleft : rack_len - 1;
+    double best = -1e300;
+    for (int k = 0; k <= nleft; k++) {
+        int left_alone = shape->left_lm_sum[k] * desc_points[0];
+        double most = -1e300;  /* as anchor_bound's */
+        double short_one = -1e300;
+        uint64_t short_code = 0;
+        int last = nright < rack_len - k ? nright : rack_len - k;
+        const int *span = pool + shape->span[k];
+        for (int j = 1; j <= last; j++) {
+            int n = k + j, wmul = span[0], fixed = span[1], dot = 0;
+            const int *coef = span + 2;
+            for (int q = 0; q < n; q++) {
+                dot += coef[q] * desc_points[q];
+            }
+            span += 2 + n;
+            int alone = wmul * (left_alone + r_main[j]) + r_xalone[j];
+            if (n < rack_size - 1) {
+                double equity = span_equity(fixed, dot, alone, leave_after[n]);
+                if (equity > most) {
+                    most = equity;
+                }
+                continue;
+            }
+            long_span(s, r, k, n, fixed, dot, alone, left_code + shape->right_code[j], &most, &short_one, &short_code,
+                      whole, nwhole, rack_size, bingo, split_on, short_check);
+        }
+        if (short_one > most && spelled_but_one(r->anagrams, short_code, r)) {
             most = short_one;
         }
         if (most > best) {

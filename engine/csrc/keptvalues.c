@@ -129,22 +129,29 @@ static int kept_bounds(KeptValues *memo, int blank) {
         }
         pairs[set] = sum;
     }
-    /* every kept multiset, counting up each distinct tile's copies (an odometer), its features' sum
-     * brought up to date digit by digit */
-    double shape_most = 0.0, value = 0.0;
+    /* every kept multiset, counting up each distinct tile's copies (an odometer), its features' sum but the
+     * shape's brought up to date digit by digit; the most of those sums by size and vowels, to which the
+     * shape's weight is added once: the same for all of them, and rounding keeps their order, so that is the
+     * most of the sums with it */
+    double most[MAX_RACK + 1][MAX_RACK + 1], most_used[MAX_RACK + 1][MAX_RACK + 1];
+    int tiles = 0;
+    for (int i = 0; i < nd; i++) {
+        tiles += rw->multiplicity[i];
+    }
+    for (int n = 0; n <= tiles; n++) {
+        for (int v = 0; v <= n; v++) {
+            most[n][v] = most_used[n][v] = -HUGE_VAL;
+        }
+    }
+    double value = 0.0;
     int copies[PRESENCE_MAX] = {0}, size = 0, vowels = 0, set = 0;
     for (Py_ssize_t index = 0; index < memo->nkept; index++) {
-        double total = value + pairs[set];
-        if (size) {
-            double shape = shape_weight(rw, size, vowels);
-            total += shape;
-            shape_most = fabs(shape) > shape_most ? fabs(shape) : shape_most;
+        double partial = value + pairs[set];
+        if (partial > most[size][vowels]) {
+            most[size][vowels] = partial;
         }
-        if (total > memo->max_kept[size]) {
-            memo->max_kept[size] = total;
-        }
-        if (blank >= 0 && copies[blank] < rw->multiplicity[blank] && total > memo->max_used[size]) {
-            memo->max_used[size] = total;
+        if (blank >= 0 && copies[blank] < rw->multiplicity[blank] && partial > most_used[size][vowels]) {
+            most_used[size][vowels] = partial;
         }
         for (int i = 0; i < nd; i++) {
             int vowel = rw->vowel[i];
@@ -161,6 +168,24 @@ static int kept_bounds(KeptValues *memo, int blank) {
             vowels -= vowel ? copies[i] : 0;
             copies[i] = 0;
             set &= ~(1 << i);
+        }
+    }
+    double shape_most = 0.0;
+    for (int n = 0; n <= tiles; n++) {
+        for (int v = 0; v <= n; v++) {
+            if (most[n][v] == -HUGE_VAL) {
+                continue;  /* no kept multiset of this size and vowels */
+            }
+            double shape = n ? shape_weight(rw, n, v) : 0.0;
+            double total = n ? most[n][v] + shape : most[n][v];
+            shape_most = fabs(shape) > shape_most ? fabs(shape) : shape_most;
+            if (total > memo->max_kept[n]) {
+                memo->max_kept[n] = total;
+            }
+            double used = n ? most_used[n][v] + shape : most_used[n][v];
+            if (most_used[n][v] > -HUGE_VAL && used > memo->max_used[n]) {
+                memo->max_used[n] = used;
+            }
         }
     }
     double slack = 1e-9 * (scale + shape_most);

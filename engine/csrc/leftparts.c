@@ -21,6 +21,9 @@ void left_parts_free(LeftParts *lp) {
     PyMem_Free(lp->items);
     lp->items = NULL;
     lp->len = lp->cap = 0;
+    PyMem_Free(lp->spare);
+    lp->spare = NULL;
+    lp->spare_cap = 0;
     if (lp->without_blanks != NULL) {
         left_parts_free(lp->without_blanks);
         PyMem_Free(lp->without_blanks);
@@ -99,6 +102,52 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, uint32_t nm, int depth
     }
 }
 
+/* The list walked `depth` tiles deep made `limit` deep (into lp->spare, then swapped with lp->items): the
+ * items copied in their order, each of `depth` tiles followed by the walk after it (the rack's tiles of an
+ * item's letters taken as the list is read), each item's skip set once the items after it are no longer
+ * longer ones that start with it. The same list as a walk `limit` deep from the root. */
+static void walk_deeper(Search *s, LeftParts *lp, int depth, int limit) {
+    LeftPart *old = lp->items;
+    size_t n = lp->len, old_cap = lp->cap;
+    lp->items = lp->spare;
+    lp->cap = lp->spare_cap;
+    lp->spare = old;
+    lp->spare_cap = old_cap;
+    lp->len = 0;
+    int letters[MAX_RACK], on_blank[MAX_RACK], taken = 0;
+    size_t open[MAX_RACK];  /* the items whose longer left parts are still being copied, by depth - 1 */
+    for (size_t i = 0; i < n && !lp->failed; i++) {
+        const LeftPart *item = &old[i];
+        int k = item->depth;
+        while (taken >= k) {  /* the items of depth k and more before it are done */
+            taken--;
+            lp->items[open[taken]].skip = (uint32_t)lp->len;
+            return_tile(s, letters[taken], on_blank[taken]);
+        }
+        LeftPart *grown = GROWN_ARRAY(lp->items, lp->cap, lp->len + 1, 1024);
+        if (grown == NULL) {
+            lp->failed = 1;
+            break;
+        }
+        lp->items = grown;
+        open[taken] = lp->len;
+        lp->items[lp->len++] = *item;
+        letters[taken] = item->letter;
+        on_blank[taken] = take_tile(s, item->letter);
+        taken++;
+        if (k == depth) {
+            walk(s, lp, item->node.child, item->node.mask, k, item->points, limit);
+        }
+    }
+    while (taken > 0) {
+        taken--;
+        if (!lp->failed) {
+            lp->items[open[taken]].skip = (uint32_t)lp->len;
+        }
+        return_tile(s, letters[taken], on_blank[taken]);
+    }
+}
+
 /* Walk the left parts of s's rack (whole, as search_anchor starts with it) up to `limit` tiles if not
  * yet walked that far (a longer walk when an anchor needs one: a rack with blanks has many long left
  * parts, and most anchors have a few free squares on their left): 0 when the list can be read, -1 when
@@ -110,8 +159,12 @@ int left_parts_ready(Search *s, LeftParts *lp, int limit) {
     if (lp->depth >= limit) {
         return 0;
     }
-    lp->len = 0;
-    walk(s, lp, 0, s->mask[0], 0, 0, limit);
+    if (lp->depth > 0) {
+        walk_deeper(s, lp, lp->depth, limit);
+    } else {
+        lp->len = 0;
+        walk(s, lp, 0, s->mask[0], 0, 0, limit);
+    }
     if (lp->failed) {
         lp->len = 0;
         return -1;

@@ -153,6 +153,9 @@ typedef struct {
     int pos[MAX_RACK];
     int letter[MAX_RACK];
     int left_letters[MAX_RACK];
+    /* listed_left_parts's left part of left_k tiles: their squares, before s->pos[left_k] (the anchor's), are put
+     * in s->pos only when a move is emitted (most left parts extended make none); 0 elsewhere */
+    int left_k;
     /* output: per move n, view, score, then (row, col, tile) n times */
     /* when set (the endgame keeps them up to date), the cross-checks of every square, read instead of
      * worked out: [view * SQUARES + row * SIZE + col] */
@@ -371,6 +374,8 @@ typedef struct LeftParts {
     size_t len, cap;
     /* a rack with blanks: the left parts of its other tiles, for reply.c's blanks_begin (NULL: none yet) */
     struct LeftParts *without_blanks;
+    LeftPart *spare;          /* the list walked deeper is made here, then the two swap */
+    size_t spare_cap;
 } LeftParts;
 
 /* search.c: the words through square p from DAWG node `node`, for a search that writes moves out or

@@ -126,7 +126,9 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
             kept_values[side] = weight * hand_leave(k, &kept);
         }
         if (ply + 1 < k->plies && reply.kind == KIND_PLACE) {  /* the next reply is searched on this board */
-            changed |= cross_update(k, grid, k->work, reply.tiles, reply.n);
+            uint32_t touched = cross_update(k, grid, k->work, reply.tiles, reply.n);
+            changed |= touched;
+            k->shape_lines &= ~touched;  /* no longer the candidate's board's */
         }
     }
     return (double)spread + kept_values[0] - kept_values[1];
@@ -256,6 +258,7 @@ void playouts_close(Playouts *p) {
     reply_memo_free(k->replies);
     share_free(k->share);
     share_free(k->ours);
+    shapes_free(k->shapes);
     left_parts_free(&k->lefts[0]);
     left_parts_free(&k->lefts[1]);
     memset(p, 0, sizeof *p);
@@ -373,7 +376,8 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
         /* with tiles on the board, the opponent's replies are shared between the candidates of a draw */
         k->share = share_new(ncand);
         k->ours = share_new(ncand);
-        if (k->share == NULL || k->ours == NULL) {
+        k->shapes = shapes_new(ncand + 1);
+        if (k->share == NULL || k->ours == NULL || k->shapes == NULL) {
             PyErr_NoMemory();
             goto failed;
         }
@@ -462,6 +466,8 @@ int playouts_play(Playouts *p, const int32_t *draws, Py_ssize_t iterations, cons
         for (int at = 0; at < nplaying && !k->failed; at++) {
             int c = p->order[at];  /* each playout stands alone: the order changes no value */
             k->changed = k->share != NULL ? share_changed(k->share, c) : 0;
+            k->shape_board = c + 1;  /* its board's lines it changed (k->shapes) */
+            k->shape_lines = k->changed;
             k->ours_on = k->ours != NULL && p->members[p->group[c]] > 1;
             if (k->ours_on && p->group[c] == c) {
                 share_next_draw(k->ours);  /* a new rack for our reply */

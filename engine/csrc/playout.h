@@ -53,7 +53,18 @@ typedef struct {
     int8_t previous;
     int8_t k;         /* its rack tiles left of the anchor */
     int8_t tiles;     /* its rack tiles: the whole rack, or all but one and a board tile */
+    int16_t kept;     /* a shared line's (replyshare.c): 1 + its index among the line's kept spans (0: none) */
+    int8_t searched;  /* a shared line's kept span: searched in full, its moves in the line's best */
 } WholeSpan;
+
+/* What whole_spans_search asks of the owner of the shared lines (replyshare.c) for a span they keep: the top
+ * list its moves go to (the line's best, `own`), and once it is searched, to take that list back (`complete`:
+ * searched in full, never again) into the reply's. */
+typedef struct {
+    void *context;
+    struct TopK *(*line_top)(void *context, const WholeSpan *span, const struct TopK *reply, struct TopK *own);
+    void (*line_done)(void *context, const WholeSpan *span, int complete, const struct TopK *own, struct TopK *reply);
+} WholeLines;
 
 /* An anchor's WholeSpans at most: two per left part length (a rack of fewer than KBOUNDS tiles, splits). */
 #define ANCHOR_WHOLES (2 * KBOUNDS)
@@ -140,6 +151,11 @@ typedef struct {
     uint32_t spelled_letters[SPELLED_SLOTS];
     int lefts_recent;     /* the one used last */
     struct ReplyMemo *replies;  /* the replies played out so far, by what they depend on (replymemo.c) */
+    /* the rack-independent parts of the anchors' bounds (NULL: none) of the position's board's lines (board 0)
+     * and of the lines candidate c changed on its board (board c + 1) */
+    struct Shapes *shapes;
+    int shape_board;        /* the candidate board (c + 1) whose lines `shape_lines` of the board searched are */
+    uint32_t shape_lines;
 } Kernel;
 
 typedef struct {
@@ -249,6 +265,19 @@ static inline void anchor_heapify(Anchor *heap, int n) {
     }
 }
 
+/* The n anchors less those whose bound is below `best` (none: -HUGE_VAL), heaped; returns how many. The
+ * search stops at the first anchor below the best, which only rises, so those are never searched. */
+static inline int anchor_heap_above(Anchor *heap, int n, double best) {
+    int kept = 0;
+    for (int a = 0; a < n; a++) {
+        if (!(heap[a].bound < best)) {
+            heap[kept++] = heap[a];
+        }
+    }
+    anchor_heapify(heap, kept);
+    return kept;
+}
+
 static inline Anchor anchor_take(Anchor *heap, int *n) {
     Anchor first = heap[0];
     heap[0] = heap[--*n];
@@ -287,13 +316,43 @@ typedef struct {
     int split;
 } Reply;
 
+/* The parts of an anchor's bound that do not depend on the rack (anchorshape.c), for an anchor of a kept
+ * line (the position's board's, or one a candidate changed, on its board), as anchor_bound reads the line
+ * for a rack of the ruleset's size. */
+typedef struct {
+    int8_t anchor;
+    int8_t nleft;            /* the free squares left of it that a left part can take (0 after board tiles) */
+    int8_t nright;           /* the squares from it on that a letter fits (at most a rack's) */
+    int left_points;         /* the board tiles' points left of it */
+    uint64_t left_code;      /* their letters (Anagrams codes; 0 without the set) */
+    uint64_t right_code[MAX_RACK + 1];  /* the board tiles' letters after its first j squares from it on */
+    int left_lm_sum[MAX_RACK];          /* the letter multipliers of the k squares left of it */
+    uint32_t allowed[MAX_RACK];         /* the squares from it on: the letters allowed, */
+    int lm[MAX_RACK], cx[MAX_RACK];     /* the letter multiplier, the cross word's multiplier on the tile */
+    /* the spans of k rack tiles left of it, j = 1, 2... squares from it on, one after the other in the pool
+     * from span[k]: the word multiplier, the points that do not depend on the tiles (the board tiles' times
+     * it and the cross words'), then the k + j coefficients of the tile values, highest first */
+    int span[MAX_RACK];
+} AnchorShape;
+
+/* anchorshape.c */
+typedef struct Shapes Shapes;
+Shapes *shapes_new(int nboards);
+void shapes_free(Shapes *shapes);
+void shapes_line(Shapes *shapes, const Search *s, const Anagrams *anagrams, int board, int l, const int *anchors,
+                 int count);
+const AnchorShape *shapes_of_line(const Shapes *shapes, int board, int l, const int **pool);
+const char *shapes_prepared(const Shapes *shapes, int board, int l);
+
 /* anchorbound.c */
 double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
                     int *nwhole);
+double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int *pool, const Reply *r,
+                           double *depth_bound, WholeSpan *whole, int *nwhole);
 
 /* wholerack.c */
 struct Share;
-void whole_spans_search(Kernel *k, Reply *r, const struct Share *share);
+void whole_spans_search(Kernel *k, Reply *r, const struct Share *share, const WholeLines *lines);
 
 /* Search the left part lengths of anchor entry `a` (its line prepared in s; depth_bound its bounds by
  * length) not yet searched whose bounds reach `cut`, the others' left for later: they are marked done,
@@ -362,7 +421,7 @@ void best_move(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const Hand
 int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntiles, int *found);
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r);
 int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
-                  DepthBounds *depth_bounds);
+                  DepthBounds *depth_bounds, int board, int line);
 int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *nlines, Anchor *out);
 void reply_finish(Kernel *k, int bag, Reply *r, Play *play);
 void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same);

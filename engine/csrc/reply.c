@@ -128,10 +128,15 @@ void reply_rack(Kernel *k, Reply *r) {
 
 /* The anchors `found` (count of them) of the line prepared in k->search that take a tile of the rack,
  * with their bounds, into `out` (each tagged `tag`) and their bounds by left part length into
- * depth_bounds[anchor]; returns how many. */
+ * depth_bounds[anchor]; returns how many. When the line is line `line` (view * SIZE + line) of k->shapes'
+ * board `board` (-1: none) and `found` all its anchors, their bounds are worked out from their shapes if
+ * kept. */
 int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int tag, Anchor *out,
-                  DepthBounds *depth_bounds) {
+                  DepthBounds *depth_bounds, int board, int line) {
     const Search *s = k->search;
+    const int *pool = NULL;
+    const AnchorShape *shapes =
+        board >= 0 && s->rack_len <= s->rack_size ? shapes_of_line(k->shapes, board, line, &pool) : NULL;
     int previous = -1, n = 0;
     for (int a = 0; a < count; a++) {
         if (!(s->allowed[found[a]] & r->usable)) {
@@ -142,7 +147,10 @@ int reply_anchors(Kernel *k, const Reply *r, const int *found, int count, int ta
         }
         Anchor *entry = &out[n++];
         int first = k->nwholes;
-        entry->bound = anchor_bound(s, found[a], previous, r, depth_bounds[found[a]], k->wholes, &k->nwholes);
+        entry->bound = shapes != NULL ? anchor_bound_shaped(s, &shapes[a], pool, r, depth_bounds[found[a]], k->wholes,
+                                                            &k->nwholes)
+                                      : anchor_bound(s, found[a], previous, r, depth_bounds[found[a]], k->wholes,
+                                                     &k->nwholes);
         for (int w = first; w < k->nwholes; w++) {
             k->wholes[w].line = (int16_t)tag;
             k->wholes[w].anchor = (int8_t)found[a];
@@ -231,9 +239,16 @@ int queue_line(Kernel *k, const Reply *r, int view, int line, int ntiles, int *n
     if (!count) {
         return 0;
     }
-    prepare_line(s, k->rules, view, line);
+    int l = view * SIZE + line;  /* the candidate's board's line, unchanged since, when in shape_lines */
+    int board = k->cross != NULL && ntiles > 0 && (k->shape_lines >> l & 1) ? k->shape_board : -1;
+    const char *kept = board >= 0 ? shapes_prepared(k->shapes, board, l) : NULL;
+    if (kept != NULL) {
+        memcpy((char *)s + LINE_FIRST, kept, LINE_BYTES);
+    } else {
+        prepare_line(s, k->rules, view, line);
+    }
     memcpy(k->lines + (size_t)*nlines * LINE_BYTES, (char *)s + LINE_FIRST, LINE_BYTES);
-    count = reply_anchors(k, r, found, count, *nlines, out, k->depth_bounds + (size_t)*nlines * SIZE);
+    count = reply_anchors(k, r, found, count, *nlines, out, k->depth_bounds + (size_t)*nlines * SIZE, board, l);
     ++*nlines;
     return count;
 }
@@ -249,7 +264,7 @@ static int queue_position_line(Kernel *k, const Reply *r, int l, Anchor *out) {
     }
     memcpy((char *)k->search + LINE_FIRST, prepared, LINE_BYTES);
     int tag = POSITION_TAG + l;
-    return reply_anchors(k, r, found, count, tag, out, k->depth_bounds + (size_t)tag * SIZE);
+    return reply_anchors(k, r, found, count, tag, out, k->depth_bounds + (size_t)tag * SIZE, 0, l);
 }
 
 /* The placements of the reply set up in k->search and r into r->top (with what it holds already), on the
@@ -272,9 +287,9 @@ void search_reply(Kernel *k, Reply *r, int ntiles, uint32_t same) {
         }
     }
     if (r->split) {
-        whole_spans_search(k, r, k->share);
+        whole_spans_search(k, r, k->share, NULL);
     }
-    anchor_heapify(k->anchors, nanchors);
+    nanchors = anchor_heap_above(k->anchors, nanchors, r->top.count ? r->item.equity : -HUGE_VAL);
     int current = -1;
     while (nanchors > 0) {
         Anchor next = anchor_take(k->anchors, &nanchors);

@@ -141,7 +141,8 @@ uint32_t lines_changed(const int8_t *grid_a, const Cross *a, const int8_t *grid_
 
 /* The position's board's lines (k->base's grid, its cross-checks `cross`) and, for each of the ncand
  * candidates' boards (grids[c], crosses[c]), the lines that differ from them: only lines in touched[c]
- * can (cross_update's lines of the candidate's tiles). */
+ * can (cross_update's lines of the candidate's tiles); with k->shapes, the shapes of the position's lines'
+ * anchors and of those of the lines each candidate changed. */
 void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *grids, const Cross *crosses,
                    const uint32_t *touched, int ncand) {
     Search *s = k->search;
@@ -157,10 +158,27 @@ void share_prepare(Kernel *k, Share *share, const Cross *cross, const int8_t *gr
             share->anchors[l][n++] = LOWEST(bits);
         }
         share->count[l] = n;
+        if (k->shapes != NULL) {
+            shapes_line(k->shapes, s, k->anagrams, 0, l, share->anchors[l], n);
+        }
     }
     for (int c = 0; c < ncand; c++) {
         share->changed[c] = lines_changed_among(k->base.grid, cross, grids + (size_t)c * SQUARES, &crosses[c],
                                                 touched[c]);
+    }
+    /* the lines each candidate changed, on its board (k->shapes' board c + 1) */
+    for (int c = 0; c < ncand && k->shapes != NULL; c++) {
+        memcpy(s->grid, grids + (size_t)c * SQUARES, SQUARES);
+        s->cross_allowed = crosses[c].allowed;
+        s->cross_sum = crosses[c].sum;
+        for (uint32_t lines = share->changed[c]; lines; lines &= lines - 1) {
+            int l = LOWEST(lines), view = l / SIZE, line = l % SIZE, found[SIZE], n = 0;
+            for (uint32_t bits = crosses[c].anchors[view][line]; bits; bits &= bits - 1) {
+                found[n++] = LOWEST(bits);
+            }
+            prepare_line(s, k->rules, view, line);
+            shapes_line(k->shapes, s, k->anagrams, c + 1, l, found, n);
+        }
     }
 }
 
@@ -196,11 +214,16 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     memcpy((char *)k->search + LINE_FIRST, share->prepared[l], LINE_BYTES);
     int first = k->nwholes;
     int n = reply_anchors(k, r, share->anchors[l], share->count[l], POSITION_TAG + l, shared->anchors,
-                          shared->depth_bounds);
+                          shared->depth_bounds, 0, l);
     /* its whole-rack spans are kept with it, and each candidate searches them (shared_search) */
     shared->nwholes = k->nwholes - first;
     if (shared->nwholes) {
-        memcpy(line_wholes(lines, slot, l), k->wholes + first, sizeof(WholeSpan) * (size_t)shared->nwholes);
+        WholeSpan *kept = line_wholes(lines, slot, l);
+        memcpy(kept, k->wholes + first, sizeof(WholeSpan) * (size_t)shared->nwholes);
+        for (int w = 0; w < shared->nwholes; w++) {
+            kept[w].kept = (int16_t)(w + 1);
+            kept[w].searched = 0;
+        }
     }
     k->nwholes = first;
     for (int a = 1; a < n; a++) {  /* by bound, highest first (at most SIZE of them) */
@@ -216,6 +239,38 @@ static SharedLine *shared_line(Kernel *k, Share *share, SharedLines *lines, int 
     shared->next = 0;
     shared->found = 0;
     return shared;
+}
+
+/* The shared lines whose whole-rack spans whole_spans_search searches (WholeLines.context). */
+typedef struct {
+    SharedLines *lines;
+    int slot;
+} WholeLinesOf;
+
+/* WholeLines.line_top: a shared line's span offers its moves to the line's best (as its anchors do). */
+static struct TopK *shared_span_top(void *context, const WholeSpan *span, const struct TopK *reply, struct TopK *own) {
+    const WholeLinesOf *of = context;
+    SharedLine *shared = &of->lines->lines[of->slot][span->line - POSITION_TAG];
+    *own = *reply;
+    own->items = &shared->best;
+    own->count = shared->found;
+    return own;
+}
+
+/* WholeLines.line_done: the line's best goes to the reply's, and a span searched in full is not searched again
+ * for the other candidates of the draw. */
+static void shared_span_done(void *context, const WholeSpan *span, int complete, const struct TopK *own,
+                             struct TopK *reply) {
+    const WholeLinesOf *of = context;
+    int l = span->line - POSITION_TAG;
+    SharedLine *shared = &of->lines->lines[of->slot][l];
+    shared->found = own->count;
+    if (shared->found) {
+        top_insert(reply, &shared->best);
+    }
+    if (complete) {
+        line_wholes(of->lines, of->slot, l)[span->kept - 1].searched = 1;
+    }
 }
 
 /* The placements of the reply set up in k->search and r into r->top (with what it holds already), on a
@@ -239,17 +294,20 @@ static void shared_search(Kernel *k, Share *share, SharedLines *lines, int slot,
                 if (shared->next < shared->n) {
                     k->anchors[nanchors++] = shared->anchors[shared->next];
                 }
-                if (r->split && shared->nwholes) {
-                    memcpy(k->wholes + k->nwholes, line_wholes(lines, slot, l),
-                           sizeof(WholeSpan) * (size_t)shared->nwholes);
-                    k->nwholes += shared->nwholes;
+                const WholeSpan *kept = r->split && shared->nwholes ? line_wholes(lines, slot, l) : NULL;
+                for (int w = 0; kept != NULL && w < shared->nwholes; w++) {  /* those not searched yet */
+                    if (!kept[w].searched) {
+                        k->wholes[k->nwholes++] = kept[w];
+                    }
                 }
             }
         }
         if (r->split) {
-            whole_spans_search(k, r, share);
+            WholeLinesOf of = {lines, slot};
+            WholeLines hooks = {&of, shared_span_top, shared_span_done};
+            whole_spans_search(k, r, share, &hooks);
         }
-        anchor_heapify(k->anchors, nanchors);
+        nanchors = anchor_heap_above(k->anchors, nanchors, r->top.count ? r->item.equity : -HUGE_VAL);
         int current = -1;
         while (nanchors > 0) {
             Anchor next = anchor_take(k->anchors, &nanchors);

@@ -47,6 +47,12 @@ static void put_move(Search *s, uint32_t blank_set, int score) {
 /* A complete word: one move per way to put the rack's blanks on its new tiles (a rack tile of a
  * letter is not needed where a blank stands for it; each letter must have enough real tiles). */
 static void emit(Search *s, int total, int wmul) {
+    if (s->left_k) {  /* listed_left_parts's left part: the squares left of the anchor */
+        int first = s->pos[s->left_k] - s->left_k;
+        for (int q = 0; q < s->left_k; q++) {
+            s->pos[q] = first + q;
+        }
+    }
     if (s->blanks0 == 0) {
         put_move(s, 0, total);
         return;
@@ -236,12 +242,16 @@ void extend_out(Search *s, int p, const DawgEdge *at, int main, int wmul, int cr
  * further: a call each cost more than the square's work). */
 static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int limit, uint32_t skip) {
     uint32_t allowed = s->allowed[anchor];
-    /* the left part's squares' word multiplier, and how many of them next to the anchor double no letter */
-    int wmul[MAX_RACK + 1], plain = 0;
+    /* the left part's squares' word multiplier, and those that multiply a letter (d squares left of the
+     * anchor, the points a letter there has more), nearest first */
+    int wmul[MAX_RACK + 1], premium[MAX_RACK], extra[MAX_RACK], npremium = 0;
     wmul[0] = 1;
     for (int q = 1; q <= limit; q++) {
         wmul[q] = wmul[q - 1] * s->wm[anchor - q];
-        plain += plain == q - 1 && s->lm[anchor - q] == 1;
+        if (s->lm[anchor - q] != 1) {
+            premium[npremium] = q;
+            extra[npremium++] = s->lm[anchor - q] - 1;
+        }
     }
     int on_blank[MAX_RACK], taken = 0;  /* the tiles of s->letter[0 .. taken) are off the rack */
     const Square square = square_at(s, anchor);  /* the anchor's, read once for every left part */
@@ -260,25 +270,18 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
             for (; taken < k; taken++) {
                 on_blank[taken] = take_tile(s, s->letter[taken]);
             }
-            int main = 0;
-            if (k <= plain) {
-                main = item->points;
-                for (int q = 0; q < k; q++) {
-                    s->pos[q] = anchor - k + q;
-                }
-            } else {
-                for (int q = 0; q < k; q++) {
-                    int p = anchor - k + q;
-                    s->pos[q] = p;
-                    main += s->points[s->letter[q]] * s->lm[p];
-                }
+            int main = item->points;  /* its letters' points, and more on the squares that multiply them */
+            for (int q = 0; q < npremium && premium[q] <= k; q++) {
+                main += s->points[s->letter[k - premium[q]]] * extra[q];
             }
             s->placed = k;
+            s->left_k = k;  /* its squares go to s->pos when a move is emitted */
             if (s->out_only) {
                 extend_out(s, anchor, &item->node, main, wmul[k], 0, k, 1);
             } else {
                 extend_square(s, square, &item->node, main, wmul[k], 0, k, 1, 0);
             }
+            s->left_k = 0;
             s->placed = 0;
         }
         i = k < limit ? i + 1 : item->skip;

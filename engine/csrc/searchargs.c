@@ -109,6 +109,7 @@ void bind_search(Search *s, const LexiconObject *lex, const RulesObject *rules) 
     s->all_letters = rules->letters == 32 ? 0xFFFFFFFFu : ((1u << rules->letters) - 1);
     s->rack_size = rules->rack_size;
     s->bingo = rules->bingo;
+    s->left_k = 0;
 }
 
 /* Read the position into `s` (moves go to `top` when given, else to s->out); -1 with an exception set

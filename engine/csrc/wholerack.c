@@ -144,8 +144,9 @@ static void span_sift_down(WholeSpan *heap, int n, int i) {
 
 /* The whole-rack spans reply_anchors put in k->wholes, best bound first, each searched for the letters
  * the blank can stand for in a word of its letters, until the bound is below the best move found (the
- * position's lines, tagged POSITION_TAG + l, are share's). */
-void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
+ * position's lines, tagged POSITION_TAG + l, are share's; the moves of a span a shared line keeps go to
+ * the top list `lines` gives, NULL: none kept). */
+void whole_spans_search(Kernel *k, Reply *r, const Share *share, const WholeLines *lines) {
     Search *s = k->search;
     WholeSpan *spans = k->wholes;
     int n = 0;
@@ -175,16 +176,22 @@ void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
             memcpy((char *)s + LINE_FIRST, prepared, LINE_BYTES);
             current = span->line;
         }
+        struct TopK own;
+        struct TopK *top = lines != NULL && span->kept ? lines->line_top(lines->context, span, &r->top, &own) : NULL;
+        if (top != NULL) {
+            s->top = top;
+        }
+        int complete = 1;  /* no kept tile left out below the reply's best */
         uint32_t fits = blank_letters(s, span);
         if (span->tiles == s->rack_len) {
             for (uint32_t m = fits ? fits & spelled_letters(k, r->anagrams, span->code) : 0; m; m &= m - 1) {
                 whole_moves(s, span->anchor, span->k, LOWEST(m), -1);
             }
-            continue;
         }
-        for (int i = 0; fits && i < r->nby_points; i++) {  /* each real letter kept */
+        for (int i = 0; span->tiles != s->rack_len && fits && i < r->nby_points; i++) {  /* each real letter kept */
             int kept = r->by_points[i];
             if (r->top.count && (double)span->score + r->weight * top_kept(&r->top, r->top.stride[kept]) < r->item.equity) {
+                complete = 0;
                 continue;  /* no move that keeps this tile reaches the best */
             }
             uint64_t code = span->code - r->anagrams->code[kept];
@@ -192,6 +199,10 @@ void whole_spans_search(Kernel *k, Reply *r, const Share *share) {
             for (uint32_t m = letters; m; m &= m - 1) {
                 whole_moves(s, span->anchor, span->k, LOWEST(m), kept);
             }
+        }
+        if (top != NULL) {
+            s->top = &r->top;
+            lines->line_done(lines->context, span, complete && !s->failed, &own, &r->top);
         }
     }
 }
