@@ -98,16 +98,15 @@ _Static_assert(sizeof(CMove) == 32, "a line cache move is 32 bytes");
 #define OWN_MOVES UINT64_MAX  /* LineSlot.start of moves that are not in the line memo's ring */
 
 /* The moves of one line of one view for one side, as generated for a rack (see linecache.c): where the line
- * memo keeps them in its ring (not copied), else in the slot's own array. */
+ * memo keeps them in its ring (not copied), else in the way's own array (LineWays.own). */
 typedef struct {
     int8_t counts[RACK_SLOTS];
     int size;          /* the rack's tiles: a mover whose rack the slot's holds has the same counts when as many */
     const CMove *moves;
     size_t len;
-    uint64_t start;    /* where the ring's moves were written (linememo.c's memo_intact), or OWN_MOVES */
-    CMove *own;        /* the slot's own array, of cap moves */
-    size_t cap;
+    uint64_t start;    /* where the ring's moves were written (memo_intact), or OWN_MOVES */
 } LineSlot;
+_Static_assert(sizeof(LineSlot) <= 64, "a line slot fits a cache line of the processor");
 
 #ifndef LINE_WAYS
 #define LINE_WAYS 7  /* states kept per line and side: the least recently taken one makes room (on the real
@@ -125,6 +124,8 @@ typedef struct {
     uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills: they only grow) it holds */
     uint64_t newest;            /* the highest stamp a way was given (a line's new stamp is above all before) */
     LineSlot slot[LINE_WAYS];
+    CMove *own[LINE_WAYS];      /* each way's own array of moves (those the ring does not keep), of cap moves */
+    uint32_t cap[LINE_WAYS];
 } LineWays;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */

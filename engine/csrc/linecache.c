@@ -151,15 +151,17 @@ static int fitting_anchors(const Solver *sv, int index, uint32_t usable, int *an
     return fits ? nanchors : 0;
 }
 
-/* Room for `len` moves in the slot's own array; -1 (MemoryError set) when memory ran out. */
-static int slot_room(LineSlot *slot, size_t len) {
-    if (len > slot->cap) {
-        CMove *grown = GROWN_ARRAY(slot->own, slot->cap, len, 64);
+/* Room for `len` moves in way w's own array; -1 (MemoryError set) when memory ran out. */
+static int own_room(LineWays *ways, int w, size_t len) {
+    if (len > ways->cap[w]) {
+        size_t cap = ways->cap[w];
+        CMove *grown = len <= UINT32_MAX / 2 ? GROWN_ARRAY(ways->own[w], cap, len, 64) : NULL;
         if (grown == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        slot->own = grown;
+        ways->own[w] = grown;
+        ways->cap[w] = (uint32_t)cap;
     }
     return 0;
 }
@@ -170,12 +172,13 @@ static inline int slot_intact(const Solver *sv, const LineSlot *slot) {
 }
 
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
- * generator into `slot`, as search.c's search_line does on the whole board: into the line memo's ring when
- * `keep` (and kept there for state (key, check) and the mover's rack), else into the slot's own array;
+ * generator into way `way`'s slot, as search.c's search_line does on the whole board: into the line memo's
+ * ring when `keep` (and kept there for state (key, check) and the mover's rack), else into the way's own array;
  * -1 (MemoryError set) when memory ran out. */
-static int generate_line(Solver *sv, const ERack *mover, LineSlot *slot, int index, const int *anchors, int nanchors,
-                         int keep, uint64_t key, uint64_t check) {
+static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, const int *anchors,
+                         int nanchors, int keep, uint64_t key, uint64_t check) {
     Search *s = &sv->gen;
+    LineSlot *slot = &ways->slot[way];
     int view = index / SIZE, line = index % SIZE;
     s->out.len = 0;
     prepare_line(s, sv->rules, view, line);
@@ -195,10 +198,10 @@ static int generate_line(Solver *sv, const ERack *mover, LineSlot *slot, int ind
     uint64_t start = OWN_MOVES;
     CMove *moves = keep ? memo_room(sv, count, &start) : NULL;
     if (moves == NULL) {
-        if (slot_room(slot, count) < 0) {
+        if (own_room(ways, way, count) < 0) {
             return -1;
         }
-        moves = slot->own;
+        moves = ways->own[way];
         start = OWN_MOVES;
     }
     size_t i = 0;
@@ -241,13 +244,14 @@ int holds(const ERack *rack, const EMove *move) {
     return 1;
 }
 
-/* Line `index`'s moves for the mover in `slot` (whose stamp the caller sets): none when no anchor takes a
+/* Line `index`'s moves for the mover in way `way`'s slot (whose stamp the caller sets): none when no anchor takes a
  * tile of the rack, else with `memo` the line memo's (linememo.c, seen where it keeps them) when it has the
  * line's state, else generated (and with `memo` kept in the memo). `usable`: the letters the rack can put
  * down; `loaded`: whether the generator holds the mover's rack (loaded here when it must generate). -1
  * (MemoryError set) when memory ran out. */
-static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index, uint32_t usable, uint64_t key,
-                      uint64_t check, int *loaded) {
+static int line_ready(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, uint32_t usable,
+                      uint64_t key, uint64_t check, int *loaded) {
+    LineSlot *slot = &ways->slot[way];
     int memo = sv->use_memo;
     int anchors[SIZE];
     slot->len = 0;
@@ -272,7 +276,7 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
         load_rack(&sv->gen, mover, sv->letters);
         *loaded = 1;
     }
-    return generate_line(sv, mover, slot, index, anchors, nanchors, memo, key, check);
+    return generate_line(sv, mover, ways, way, index, anchors, nanchors, memo, key, check);
 }
 
 /* The record of the nearest look-up on the path from the root by the mover's side (two plies up, else four...),
@@ -411,7 +415,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         if (usable == 0) {
             usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : mover->letters;
         }
-        if (line_ready(sv, mover, slot, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
+        if (line_ready(sv, mover, ways, way, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
@@ -508,7 +512,7 @@ void lines_free(Solver *sv) {
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {
-                PyMem_Free(sv->lines[side][i].slot[w].own);
+                PyMem_Free(sv->lines[side][i].own[w]);
             }
         }
     }

@@ -26,7 +26,7 @@
  * the memo has costs no copy (the copies in and out of the ring were 3% of the time, a miss of the processor's
  * cache each). A slot whose moves the ring has written over since is looked up again like a line that
  * changed. So that the moves a node took stay while it reads them, its own writes into the ring are at most
- * ring_margin moves (memo_guard, memo_room): a line that would write more is generated into its slot's own
+ * ring_margin moves (memo_guard, memo_room): a line that would write more is generated into its way's own
  * array and not kept.
  */
 
