@@ -262,6 +262,10 @@ static int line_ready(Solver *sv, const ERack *mover, LineWays *ways, int way, i
         uint64_t start;
         const CMove *known = memo_find(sv, mover, key, check, &len, &start);
         if (known != NULL) {
+            /* the moves are read when the node's moves are gathered: fetched while the other lines are made ready */
+            for (size_t i = 0; i < len; i += 2) {
+                __builtin_prefetch(&known[i]);
+            }
             slot->moves = known;
             slot->len = len;
             slot->start = len > 0 ? start : OWN_MOVES;
