@@ -95,13 +95,18 @@ typedef struct {
 } CMove;
 _Static_assert(sizeof(CMove) == 32, "a line cache move is 32 bytes");
 
-/* The moves of one line of one view for one side, as generated for a rack (see linecache.c). */
+#define OWN_MOVES UINT64_MAX  /* LineSlot.start of moves that are not in the line memo's ring */
+
+/* The moves of one line of one view for one side, as generated for a rack (see linecache.c): where the line
+ * memo keeps them in its ring (not copied), else in the way's own array (LineWays.own). */
 typedef struct {
     int8_t counts[RACK_SLOTS];
     int size;          /* the rack's tiles: a mover whose rack the slot's holds has the same counts when as many */
-    CMove *moves;
-    size_t len, cap;
+    const CMove *moves;
+    size_t len;
+    uint64_t start;    /* where the ring's moves were written (memo_intact), or OWN_MOVES */
 } LineSlot;
+_Static_assert(sizeof(LineSlot) <= 64, "a line slot fits a cache line of the processor");
 
 #ifndef LINE_WAYS
 #define LINE_WAYS 7  /* states kept per line and side: the least recently taken one makes room (on the real
@@ -119,6 +124,8 @@ typedef struct {
     uint64_t fill[LINE_WAYS];   /* which filling of the way's slot (Solver.fills: they only grow) it holds */
     uint64_t newest;            /* the highest stamp a way was given (a line's new stamp is above all before) */
     LineSlot slot[LINE_WAYS];
+    CMove *own[LINE_WAYS];      /* each way's own array of moves (those the ring does not keep), of cap moves */
+    uint32_t cap[LINE_WAYS];
 } LineWays;
 
 #define LINES (2 * SIZE)  /* view * SIZE + line */
@@ -140,6 +147,7 @@ typedef struct {
 
 #define MEMO_BITS 18  /* line states kept by default (linememo.c), 8 MB, and twice as many moves, 16.8 MB */
 #define MEMO_BITS_MAX 22
+#define RING_MARGIN 8192  /* the most moves a node may write into the memo's ring (memo_guard), 256 kB */
 #ifndef CROSS_WAYS
 #define CROSS_WAYS 8      /* cross-checks kept per square and view (crosscache.c; on the real endgames 4 missed 18%
                            * of the look-ups, each a cross_check of about 600 instructions; 12 ran 0.1% fewer
@@ -200,6 +208,7 @@ typedef struct {
     uint64_t memo_mask;
     CMove *pool;         /* a ring of pool_size moves */
     uint64_t pool_size, pool_written;
+    uint64_t ring_base, ring_margin, ring_floor;  /* memo_guard's */
     int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
                         * searched (outreply.c) */
     uint64_t line_stamp[LINES];
@@ -298,8 +307,23 @@ void lines_free(Solver *sv);
 int memo_start(Solver *sv, int bits);
 void memo_free(Solver *sv);
 void memo_prefetch(const Solver *sv, const ERack *mover, uint64_t key);
-const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len);
-void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, const CMove *moves, size_t len);
+const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len,
+                       uint64_t *start);
+CMove *memo_room(Solver *sv, size_t len, uint64_t *start);
+void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, uint64_t start, size_t len);
+/* From now on until the next call, the moves of the line memo's ring that memo_intact finds there are not
+ * written over: the moves written meanwhile (memo_room) are at most ring_margin, so those written from
+ * ring_floor on stay. */
+static inline void memo_guard(Solver *sv) {
+    sv->ring_base = sv->pool_written;
+    uint64_t end = sv->ring_base + sv->ring_margin;
+    sv->ring_floor = end > sv->pool_size ? end - sv->pool_size : 0;
+}
+/* Whether the moves written `start`-th on into the ring (counted from the first; OWN_MOVES: none) stay there
+ * until the next memo_guard. */
+static inline int memo_intact(const Solver *sv, uint64_t start) {
+    return start >= sv->ring_floor;
+}
 /* bigmem.c */
 void *big_calloc(size_t size, int *mapped);
 void big_free(void *p, size_t size, int mapped);

@@ -151,24 +151,34 @@ static int fitting_anchors(const Solver *sv, int index, uint32_t usable, int *an
     return fits ? nanchors : 0;
 }
 
-/* Room for `len` moves in `slot`; -1 (MemoryError set) when memory ran out. */
-static int slot_room(LineSlot *slot, size_t len) {
-    if (len > slot->cap) {
-        CMove *grown = GROWN_ARRAY(slot->moves, slot->cap, len, 64);
+/* Room for `len` moves in way w's own array; -1 (MemoryError set) when memory ran out. */
+static int own_room(LineWays *ways, int w, size_t len) {
+    if (len > ways->cap[w]) {
+        size_t cap = ways->cap[w];
+        CMove *grown = len <= UINT32_MAX / 2 ? GROWN_ARRAY(ways->own[w], cap, len, 64) : NULL;
         if (grown == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        slot->moves = grown;
+        ways->own[w] = grown;
+        ways->cap[w] = (uint32_t)cap;
     }
     return 0;
 }
 
+/* Whether the slot's moves are still there: its own, or the ring's not yet written over (memo_intact). */
+static inline int slot_intact(const Solver *sv, const LineSlot *slot) {
+    return memo_intact(sv, slot->start);
+}
+
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
- * generator into `slot`, as search.c's search_line does on the whole board; -1 (MemoryError set) when
- * memory ran out. */
-static int generate_line(Solver *sv, LineSlot *slot, int index, const int *anchors, int nanchors) {
+ * generator into way `way`'s slot, as search.c's search_line does on the whole board: into the line memo's
+ * ring when `keep` (and kept there for state (key, check) and the mover's rack), else into the way's own array;
+ * -1 (MemoryError set) when memory ran out. */
+static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, const int *anchors,
+                         int nanchors, int keep, uint64_t key, uint64_t check) {
     Search *s = &sv->gen;
+    LineSlot *slot = &ways->slot[way];
     int view = index / SIZE, line = index % SIZE;
     s->out.len = 0;
     prepare_line(s, sv->rules, view, line);
@@ -185,12 +195,18 @@ static int generate_line(Solver *sv, LineSlot *slot, int index, const int *ancho
     for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
         count++;
     }
-    if (slot_room(slot, count) < 0) {
-        return -1;
+    uint64_t start = OWN_MOVES;
+    CMove *moves = keep ? memo_room(sv, count, &start) : NULL;
+    if (moves == NULL) {
+        if (own_room(ways, way, count) < 0) {
+            return -1;
+        }
+        moves = ways->own[way];
+        start = OWN_MOVES;
     }
     size_t i = 0;
     for (size_t at = 0; at < s->out.len; i++) {
-        CMove *c = &slot->moves[i];
+        CMove *c = &moves[i];
         emove_from(sv, s->out.data + at, &c->move);
         c->order = move_order(&c->move);
         c->letters = 0;
@@ -207,7 +223,12 @@ static int generate_line(Solver *sv, LineSlot *slot, int index, const int *ancho
         }
         at += 3 + 3 * (size_t)s->out.data[at];
     }
+    if (start != OWN_MOVES) {
+        memo_keep(sv, mover, key, check, start, count);
+    }
+    slot->moves = moves;
     slot->len = count;
+    slot->start = count > 0 ? start : OWN_MOVES;
     return 0;
 }
 
@@ -223,32 +244,32 @@ int holds(const ERack *rack, const EMove *move) {
     return 1;
 }
 
-/* The `len` moves of the line memo in `slot`; -1 (MemoryError set) when memory ran out. */
-static int recalled(LineSlot *slot, const CMove *moves, size_t len) {
-    if (slot_room(slot, len) < 0) {
-        return -1;
-    }
-    if (len > 0) {
-        memcpy(slot->moves, moves, len * sizeof(CMove));
-    }
-    slot->len = len;
-    return 0;
-}
-
-/* Line `index`'s moves for the mover in `slot` (whose stamp the caller sets): none when no anchor takes a
- * tile of the rack, else the line memo's (linememo.c) when it has the line's state, else generated (and
- * kept in the memo). `usable`: the letters the rack can put down; `loaded`: whether the generator holds
- * the mover's rack (loaded here when it must generate). -1 (MemoryError set) when memory ran out. */
-static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index, uint32_t usable, uint64_t key,
-                      uint64_t check, int *loaded) {
+/* Line `index`'s moves for the mover in way `way`'s slot (whose stamp the caller sets): none when no anchor takes a
+ * tile of the rack, else with `memo` the line memo's (linememo.c, seen where it keeps them) when it has the
+ * line's state, else generated (and with `memo` kept in the memo). `usable`: the letters the rack can put
+ * down; `loaded`: whether the generator holds the mover's rack (loaded here when it must generate). -1
+ * (MemoryError set) when memory ran out. */
+static int line_ready(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, uint32_t usable,
+                      uint64_t key, uint64_t check, int *loaded) {
+    LineSlot *slot = &ways->slot[way];
+    int memo = sv->use_memo;
     int anchors[SIZE];
     slot->len = 0;
-    if (sv->use_memo) {
+    slot->start = OWN_MOVES;
+    if (memo) {
         /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
         size_t len;
-        const CMove *known = memo_find(sv, mover, key, check, &len);
+        uint64_t start;
+        const CMove *known = memo_find(sv, mover, key, check, &len, &start);
         if (known != NULL) {
-            return recalled(slot, known, len);
+            /* the moves are read when the node's moves are gathered: fetched while the other lines are made ready */
+            for (size_t i = 0; i < len; i += 2) {
+                __builtin_prefetch(&known[i]);
+            }
+            slot->moves = known;
+            slot->len = len;
+            slot->start = len > 0 ? start : OWN_MOVES;
+            return 0;
         }
     }
     int nanchors = fitting_anchors(sv, index, usable, anchors);
@@ -259,13 +280,7 @@ static int line_ready(Solver *sv, const ERack *mover, LineSlot *slot, int index,
         load_rack(&sv->gen, mover, sv->letters);
         *loaded = 1;
     }
-    if (generate_line(sv, slot, index, anchors, nanchors) < 0) {
-        return -1;
-    }
-    if (sv->use_memo) {
-        memo_keep(sv, mover, key, check, slot->moves, slot->len);
-    }
-    return 0;
+    return generate_line(sv, mover, ways, way, index, anchors, nanchors, memo, key, check);
 }
 
 /* The record of the nearest look-up on the path from the root by the mover's side (two plies up, else four...),
@@ -283,14 +298,30 @@ static const LineSeen *ancestor_seen(const Solver *sv, uint32_t *since) {
     return NULL;
 }
 
+/* Whether way w's moves are still in the ring (slot_intact); when not, the way is forgotten (its stamp and state
+ * found again would name moves no longer there). */
+static int way_intact(const Solver *sv, LineWays *ways, int w) {
+    if (slot_intact(sv, &ways->slot[w])) {
+        return 1;
+    }
+    ways->stamp[w] = 0;
+    ways->key[w] = ways->check[w] = 0;
+    return 0;
+}
+
 /* The way of line `index` that holds its moves for the mover on the board as it is, found by its stamp or
  * by its state's key (worked out once per stamp, into *key and *check), or -1. */
 static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, uint64_t *key, uint64_t *check) {
     uint64_t stamp = sv->line_stamp[index];
+    int found = -1;
     for (int w = 0; w < LINE_WAYS && stamp <= ways->newest; w++) {
         if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
-            return w;
+            found = w;
+            break;
         }
+    }
+    if (found >= 0 && way_intact(sv, ways, found)) {
+        return found;
     }
     if (!sv->use_memo) {
         return -1;
@@ -303,12 +334,17 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     }
     *key = sv->key_of[index];
     *check = sv->check_of[index];
+    found = -1;
     for (int w = 0; w < LINE_WAYS; w++) {
         if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
-            ways->stamp[w] = stamp;
-            ways->newest = stamp > ways->newest ? stamp : ways->newest;
-            return w;
+            found = w;
+            break;
         }
+    }
+    if (found >= 0 && way_intact(sv, ways, found)) {
+        ways->stamp[found] = stamp;
+        ways->newest = stamp > ways->newest ? stamp : ways->newest;
+        return found;
     }
     return -1;
 }
@@ -337,6 +373,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
     LineSeen *seen = &sv->seen[sv->ply];
     seen->serial = 0;
     LineWays *lines = sv->lines[mover->side];
+    memo_guard(sv);  /* the moves in the ring taken below stay there until the node has done with them */
     /* a line whose stamp has not changed since the look-up of an ancestor of the same side takes the way that
      * look-up took, while that way's slot was not filled again (its rack held the ancestor's, which holds
      * the mover's): only the lines the moves since changed are looked for among the ways */
@@ -348,7 +385,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         for (int index = 0; index < LINES; index++) {
             LineWays *ways = &lines[index];
             int way = up->way[index];
-            if (!((since >> index) & 1) && ways->fill[way] <= up->fills) {
+            if (!((since >> index) & 1) && ways->fill[way] <= up->fills && slot_intact(sv, &ways->slot[way])) {
                 look &= ~(1u << index);
                 ways->used[way] = sv->generations;
                 taken[index] = &ways->slot[way];
@@ -382,7 +419,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         if (usable == 0) {
             usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : mover->letters;
         }
-        if (line_ready(sv, mover, slot, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
+        if (line_ready(sv, mover, ways, way, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
@@ -479,7 +516,7 @@ void lines_free(Solver *sv) {
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {
-                PyMem_Free(sv->lines[side][i].slot[w].moves);
+                PyMem_Free(sv->lines[side][i].own[w]);
             }
         }
     }

@@ -21,6 +21,13 @@
  * place per state, as fewer lines are generated again. The moves are in a ring of twice as many moves
  * (the oldest overwritten first; a state whose moves were overwritten is generated again). Both are
  * the solver's, freed with it.
+ *
+ * The moves are generated straight into the ring, and the line cache's slots see them where they lie: a line
+ * the memo has costs no copy (the copies in and out of the ring were 3% of the time, a miss of the processor's
+ * cache each). A slot whose moves the ring has written over since is looked up again like a line that
+ * changed. So that the moves a node took stay while it reads them, its own writes into the ring are at most
+ * ring_margin moves (memo_guard, memo_room): a line that would write more is generated into its way's own
+ * array and not kept.
  */
 
 #include "endgame.h"
@@ -35,7 +42,9 @@ int memo_start(Solver *sv, int bits) {
         PyErr_NoMemory();
         return -1;
     }
-    sv->pool_written = 0;
+    sv->pool_written = sv->ring_base = 0;
+    /* the most moves a node may write into the ring (memo_guard): an eighth of it, at most RING_MARGIN */
+    sv->ring_margin = sv->pool_size / 8 < RING_MARGIN ? sv->pool_size / 8 : RING_MARGIN;
     return 0;
 }
 
@@ -72,36 +81,41 @@ static MemoEntry *memo_entry(const Solver *sv, uint64_t key, uint64_t check) {
     return NULL;
 }
 
-/* The moves kept for line state (key, check) and the mover's rack, and how many; NULL when the memo does
- * not have them. */
-const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len) {
+/* The moves kept for line state (key, check) and the mover's rack, how many, and where they were written
+ * (*start, for memo_intact); NULL when the memo does not have them. */
+const CMove *memo_find(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check, size_t *len,
+                       uint64_t *start) {
     rack_mixed(mover, &key, &check);
     const MemoEntry *e = memo_entry(sv, key, check);
     if (e == NULL) {
         return NULL;
     }
-    /* its moves are in the ring while fewer than pool_size moves were written after its first */
-    if (e->len > 0 && sv->pool_written > e->start + sv->pool_size) {
+    if (e->len > 0 && !memo_intact(sv, e->start)) {
         return NULL;
     }
     *len = e->len;
+    *start = e->start;
     return sv->pool + ring_place(sv, e->start);
 }
 
-/* Keep the `len` moves generated for line state (key, check) and the mover's rack. */
-void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, const CMove *moves, size_t len) {
-    if (len > sv->pool_size / 2) {
-        return;  /* (a line with as many moves as half the ring is generated again each time) */
-    }
-    rack_mixed(mover, &key, &check);
+/* Room in the ring for the `len` moves about to be generated (written over the oldest), and where it lies
+ * (*start); NULL when they are more than memo_guard allows. */
+CMove *memo_room(Solver *sv, size_t len, uint64_t *start) {
     uint64_t at = sv->pool_written;
     if (ring_place(sv, at) + len > sv->pool_size) {
         at += sv->pool_size - ring_place(sv, at);  /* the moves of one state lie together: from the ring's start */
     }
-    if (len > 0) {
-        memcpy(sv->pool + ring_place(sv, at), moves, len * sizeof(CMove));
+    if (at + len > sv->ring_base + sv->ring_margin) {
+        return NULL;  /* (more than memo_guard allows: generated again each time) */
     }
     sv->pool_written = at + len;
+    *start = at;
+    return sv->pool + ring_place(sv, at);
+}
+
+/* Keep the `len` moves written at `start` (memo_room) as those of line state (key, check) and the mover's rack. */
+void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, uint64_t start, size_t len) {
+    rack_mixed(mover, &key, &check);
     MemoEntry *e = memo_entry(sv, key, check);
     if (e == NULL) {
         /* the place of the pair whose moves were written first (or never) makes room */
@@ -110,6 +124,6 @@ void memo_keep(Solver *sv, const ERack *mover, uint64_t key, uint64_t check, con
     }
     e->key = key;
     e->check = check;
-    e->start = at;
+    e->start = start;
     e->len = (uint32_t)len;
 }
