@@ -29,7 +29,7 @@ class RackInference:
 
     situation: Situation
     static: Equity
-    temperature: float = 6.0
+    temperature: float = 2.0
     floor: float = 0.02
     _before: Board = field(init=False)
     _used: list[int] = field(init=False)

@@ -342,7 +342,7 @@ def _simulating(options: str = "") -> Strategy:
     plays them only with fewer than N tiles in the bag, 2 above; ``exact=N`` re-ranks the N best placements
     with one tile in the bag by their exact value, engine.preendgame, 8 by default, 0: none; ``exactnodes=N``:
     the nodes of each of its endgame searches, 50,000 by default; ``infer=T``: the inference's temperature, the
-    equity points the opponent's last play may give up before a rack that explains it so weighs 1/e, 6 by
+    equity points the opponent's last play may give up before a rack that explains it so weighs 1/e, 2 by
     default)."""
     from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
