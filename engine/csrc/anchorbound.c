@@ -54,6 +54,19 @@ static inline double span_equity(int fixed, int dot, int alone, double leave) {
     return (double)score + leave;
 }
 
+/* One left part length's spans done: the short span's word checked, the length's bound kept in depth_bound
+ * (its first KBOUNDS lengths), and the anchor's best so far returned. */
+static inline double left_part_done(const Reply *r, int k, double most, double short_one, uint64_t short_code,
+                                    double best, double *depth_bound) {
+    if (short_one > most && spelled_but_one(r->anagrams, short_code, r)) {
+        most = short_one;
+    }
+    if (k < KBOUNDS) {
+        depth_bound[k] = most;
+    }
+    return most > best ? most : best;
+}
+
 /* The rack's side of anchor_bound for one k (left part length), its spans (j squares from the anchor) taken
  * in order: a span of n >= rack_size - 1 tiles, with its word's letters `word_code` (with anagrams), goes
  * to *most unless no word has its letters, or to *short_one (checked by the caller only when it would be the
@@ -216,15 +229,7 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             long_span(s, r, k, n, fixed, dot, alone, left_code + r_code[j], &most, &short_one, &short_code, whole,
                       nwhole, rack_size, bingo, split_on, short_check);
         }
-        if (short_one > most && spelled_but_one(anagrams, short_code, r)) {
-            most = short_one;
-        }
-        if (most > best) {
-            best = most;
-        }
-        if (k < KBOUNDS) {
-            depth_bound[k] = most;
-        }
+        best = left_part_done(r, k, most, short_one, short_code, best, depth_bound);
     }
     return best;
 }
@@ -288,15 +293,7 @@ double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int 
             long_span(s, r, k, n, fixed, dot, alone, left_code + shape->right_code[j], &most, &short_one, &short_code,
                       whole, nwhole, rack_size, bingo, split_on, short_check);
         }
-        if (short_one > most && spelled_but_one(r->anagrams, short_code, r)) {
-            most = short_one;
-        }
-        if (most > best) {
-            best = most;
-        }
-        if (k < KBOUNDS) {
-            depth_bound[k] = most;
-        }
+        best = left_part_done(r, k, most, short_one, short_code, best, depth_bound);
     }
     return best;
 }
