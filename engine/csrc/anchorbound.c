@@ -49,9 +49,12 @@ static int spelled_but_one(const Anagrams *anagrams, uint64_t code, const Reply 
 /* A span's equity bound: its score bound (the points that do not depend on the tiles, `fixed`, plus the
  * lower of the sorted tile values on its coefficients, `dot`, and each square's best tile alone, `alone`)
  * with the most a leave of its n tiles' rack is worth. */
+static inline int span_score(int fixed, int dot, int alone) {
+    return fixed + dot < fixed + alone ? fixed + dot : fixed + alone;
+}
+
 static inline double span_equity(int fixed, int dot, int alone, double leave) {
-    int score = fixed + dot < fixed + alone ? fixed + dot : fixed + alone;
-    return (double)score + leave;
+    return (double)span_score(fixed, dot, alone) + leave;
 }
 
 /* One left part length's spans done: the short span's word checked, the length's bound kept in depth_bound
@@ -81,7 +84,7 @@ static inline void long_span(const Search *s, const Reply *r, int k, int n, int 
         return;  /* no word has the rack's letters and this span's board tiles: no move plays it */
     }
     fixed += n == rack_size ? bingo : 0;
-    int score = fixed + dot < fixed + alone ? fixed + dot : fixed + alone;
+    int score = span_score(fixed, dot, alone);
     double equity = (double)score + r->leave_after[n];
     if (split) {  /* searched apart: its words are checked when it is reached */
         whole[*nwhole] = (WholeSpan){.bound = equity, .code = word_code, .score = score, .k = (int8_t)k, .tiles = (int8_t)n};

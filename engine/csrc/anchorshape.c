@@ -58,7 +58,6 @@ Shapes *shapes_new(int nboards) {
     return shapes;
 }
 
-
 /* The span's coefficients `coef` (n of them) highest first. */
 static void sort_desc(int *coef, int n) {
     for (int a = 1; a < n; a++) {
