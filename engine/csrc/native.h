@@ -186,6 +186,13 @@ static inline int take_tile(Search *s, int l) {
     return blank;
 }
 
+/* Whether a tile left on the rack once take_tile(s, l) has taken one for l can stand for a letter of `next`,
+ * read without taking it (most letters placed go no further, and their tile need not be taken). */
+static inline int goes_on(const Search *s, int l, uint32_t next) {
+    int count = s->counts[l];
+    return next && (s->blanks_left - (count == 0) > 0 || (next & s->rmask & ~((uint32_t)(count == 1) << l)));
+}
+
 /* Put back what take_tile took. */
 static inline void return_tile(Search *s, int l, int on_blank) {
     s->blanks_left += on_blank;

@@ -193,25 +193,25 @@ static inline __attribute__((always_inline)) void extend_square(Search *s, const
         int tp = s->points[l] * sq.lm;
         int main2 = main + tp + run_points;
         int cross2 = x < 0 ? cross : cross + (x + tp) * wm;
-        int on_blank = take_tile(s, l);
         s->pos[s->placed] = p;
         s->letter[s->placed] = l;
         s->placed++;
-        if (fin && (!out_only || ntiles + 1 == s->rack_len)) {
+        if (fin && (!out_only || ntiles + 1 == s->rack_len)) {  /* (emit reads the rack as it was: counts0) */
             int total = main2 * wmul2 + cross2 + (ntiles + 1 == s->rack_size ? s->bingo : 0);
             if (!below_top(s, total, s->rack_len - s->placed)) {
                 emit(s, total, wmul2);
             }
         }
-        if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
+        if (goes_on(s, l, deeper)) {  /* the tile for l is taken off the rack only to go on */
+            int on_blank = take_tile(s, l);
             if (out_only) {
                 extend_out(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
             } else {
                 extend_all(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
             }
+            return_tile(s, l, on_blank);
         }
         s->placed--;
-        return_tile(s, l, on_blank);
         if (s->failed) {
             return;
         }
