@@ -14,7 +14,7 @@ static int buffer_reserve(IntBuffer *buffer, size_t more) {
 }
 
 /* One move out: the tiles placed, with `blank_set` (bit i: new tile i is a blank) and its score. */
-static void put_move(Search *s, uint32_t blank_set, int score) {
+static inline void put_move(Search *s, uint32_t blank_set, int score) {
     if (s->out_only == 1) {
         if (score > s->best_out) {
             s->best_out = score;
