@@ -257,7 +257,7 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
     const Square square = square_at(s, anchor);  /* the anchor's, read once for every left part */
     const LeftPart *items = lp->items;
     size_t n = lp->len;
-    for (size_t i = 0; i < n && !s->failed;) {
+    for (size_t i = 0; i < n;) {
         const LeftPart *item = &items[i];
         int k = item->depth;
         while (taken >= k) {  /* the letters from k - 1 on are another left part's */
@@ -283,6 +283,9 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
             }
             s->left_k = 0;
             s->placed = 0;
+            if (s->failed) {  /* (only an extension can fail) */
+                break;
+            }
         }
         i = k < limit ? i + 1 : item->skip;
     }
