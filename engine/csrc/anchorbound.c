@@ -23,7 +23,7 @@ static inline int insert_desc(int *coef, int n, int v, const int *desc, int head
 
 /* Whether a word of the lexicon has the letters of `code` (the rack's real tiles' and a span's board
  * tiles'), with a letter more for the rack's blank if it has one. */
-static int spelled(const Search *s, const Anagrams *anagrams, uint64_t code) {
+static inline int spelled(const Search *s, const Anagrams *anagrams, uint64_t code) {
     if (s->blanks0 == 0) {
         return anagram_known(anagrams, code);
     }
@@ -110,9 +110,12 @@ static inline void long_span(const Search *s, const Reply *r, int k, int n, int 
  * would be the bound of its left part length and no word has its letters with any one rack letter
  * fewer (the set holds the words of rack_size letters or more). The
  * bound of the spans with k rack tiles left of the anchor goes to depth_bound[k] (k < KBOUNDS; -1e300
- * for a k without a span). */
-double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
-                    int *nwhole) {
+ * for a k without a span). In the second search of a rack with blanks (plays_blank, a constant in each of
+ * anchor_bound's two copies) every move plays a blank: on a span's lowest coefficient, in place of the
+ * lowest of the n highest tile values. */
+static inline __attribute__((always_inline)) double bound_body(const Search *s, int anchor, int previous,
+                                                                const Reply *r, double *depth_bound, WholeSpan *whole,
+                                                                int *nwhole, const int plays_blank) {
     for (int q = 0; q < KBOUNDS; q++) {
         depth_bound[q] = -1e300;
     }
@@ -222,14 +225,16 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
             int fixed = (left_points + r_board[j]) * wmul + r_cross[j];
             /* each square's best tile alone (a tile the cross word allows there) is a second bound */
             int alone = wmul * (left_alone + r_main[j]) + r_xalone[j];
+            /* a blank played: on the lowest coefficient (all n sorted when n <= head), in place of its tile value */
+            int played = plays_blank && n <= head ? dot - coef[n - 1] * desc_points[n - 1] : dot;
             if (n < rack_size - 1) {  /* most spans: no bingo, no word check, not searched apart */
-                double equity = span_equity(fixed, dot, alone, leave_after[n]);
+                double equity = span_equity(fixed, played, alone, leave_after[n]);
                 if (equity > most) {
                     most = equity;
                 }
                 continue;
             }
-            long_span(s, r, k, n, fixed, dot, alone, left_code + r_code[j], &most, &short_one, &short_code, whole,
+            long_span(s, r, k, n, fixed, played, alone, left_code + r_code[j], &most, &short_one, &short_code, whole,
                       nwhole, rack_size, bingo, split_on, short_check);
         }
         best = left_part_done(r, k, most, short_one, short_code, best, depth_bound);
@@ -237,11 +242,19 @@ double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, d
     return best;
 }
 
+/* bound_body for r's search: one copy for the moves that play a blank (Reply.plays_blank), one for any move. */
+double anchor_bound(const Search *s, int anchor, int previous, const Reply *r, double *depth_bound, WholeSpan *whole,
+                    int *nwhole) {
+    return r->plays_blank ? bound_body(s, anchor, previous, r, depth_bound, whole, nwhole, 1)
+                          : bound_body(s, anchor, previous, r, depth_bound, whole, nwhole, 0);
+}
+
 /* anchor_bound from the anchor's shape (anchorshape.c: a line of the position's board) for a rack of at most
  * the ruleset's size: the same bound, with only the rack's side worked out here (each square's best tile
- * value, the sorted tile values on each span's sorted coefficients, the leave). */
-double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int *pool, const Reply *r,
-                           double *depth_bound, WholeSpan *whole, int *nwhole) {
+ * value, the sorted tile values on each span's sorted coefficients, the leave; plays_blank as bound_body's). */
+static inline __attribute__((always_inline)) double shaped_body(const Search *s, const AnchorShape *shape,
+                                                                 const int *pool, const Reply *r, double *depth_bound,
+                                                                 WholeSpan *whole, int *nwhole, const int plays_blank) {
     for (int q = 0; q < KBOUNDS; q++) {
         depth_bound[q] = -1e300;
     }
@@ -281,7 +294,7 @@ double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int 
         for (int j = 1; j <= last; j++) {
             int n = k + j, wmul = span[0], fixed = span[1], dot = 0;
             const int *coef = span + 2;
-            for (int q = 0; q < n; q++) {
+            for (int q = 0; q < n - plays_blank; q++) {  /* a blank played: on the lowest coefficient */
                 dot += coef[q] * desc_points[q];
             }
             span += 2 + n;
@@ -299,4 +312,11 @@ double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int 
         best = left_part_done(r, k, most, short_one, short_code, best, depth_bound);
     }
     return best;
+}
+
+/* shaped_body for r's search (as anchor_bound). */
+double anchor_bound_shaped(const Search *s, const AnchorShape *shape, const int *pool, const Reply *r,
+                           double *depth_bound, WholeSpan *whole, int *nwhole) {
+    return r->plays_blank ? shaped_body(s, shape, pool, r, depth_bound, whole, nwhole, 1)
+                          : shaped_body(s, shape, pool, r, depth_bound, whole, nwhole, 0);
 }

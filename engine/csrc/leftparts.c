@@ -73,16 +73,12 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, uint32_t nm, int depth
         uint32_t bit = 1u << l;
         m &= m - 1;
         const DawgEdge *edge = &s->edges[node + POPCOUNT(nm & (bit - 1))];
-        int on_blank = take_tile(s, l);
-        uint32_t fits = edge->mask & (s->blanks_left > 0 ? s->all_letters : s->rmask);
+        uint32_t fits = edge->mask & usable_after(s, l);  /* the tile for l is taken only to walk on */
         if (!fits) {
-            /* no tile of the rack can follow it: no anchor extends it, and no longer left part starts with it */
-            return_tile(s, l, on_blank);
-            continue;
+            continue;  /* no tile of the rack can follow it: no anchor extends it, and no longer left part starts with it */
         }
         LeftPart *grown = GROWN_ARRAY(lp->items, lp->cap, lp->len + 1, 1024);
         if (grown == NULL) {
-            return_tile(s, l, on_blank);
             lp->failed = 1;
             return;
         }
@@ -95,10 +91,11 @@ static void walk(Search *s, LeftParts *lp, uint32_t node, uint32_t nm, int depth
         item->letter = (int8_t)l;
         item->points = (int16_t)(points + s->points[l]);
         if (depth + 1 < limit) {
+            int on_blank = take_tile(s, l);
             walk(s, lp, edge->child, edge->mask, depth + 1, points + s->points[l], limit);
+            return_tile(s, l, on_blank);
         }
         lp->items[at].skip = (uint32_t)lp->len;  /* the walk may have moved the list */
-        return_tile(s, l, on_blank);
     }
 }
 

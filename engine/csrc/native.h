@@ -186,6 +186,19 @@ static inline int take_tile(Search *s, int l) {
     return blank;
 }
 
+/* The letters a tile left on the rack can stand for once take_tile(s, l) has taken one for l, read without
+ * taking it (most letters placed go no further, and their tile need not be taken). */
+static inline uint32_t usable_after(const Search *s, int l) {
+    int count = s->counts[l];
+    return s->blanks_left - (count == 0) > 0 ? s->all_letters : s->rmask & ~((uint32_t)(count == 1) << l);
+}
+
+/* Whether `next` & usable_after(s, l) is not empty, in the form the search's inner loop runs fastest. */
+static inline int goes_on(const Search *s, int l, uint32_t next) {
+    int count = s->counts[l];
+    return next && (s->blanks_left - (count == 0) > 0 || (next & s->rmask & ~((uint32_t)(count == 1) << l)));
+}
+
 /* Put back what take_tile took. */
 static inline void return_tile(Search *s, int l, int on_blank) {
     s->blanks_left += on_blank;

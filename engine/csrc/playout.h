@@ -314,6 +314,9 @@ typedef struct {
      * whole-rack spans go to Kernel.wholes instead of the anchors' bounds, and their moves are searched
      * first (wholerack.c; reply_splits) */
     int split;
+    /* the second search of a rack with blanks (blanks_end): every move it needs plays a blank (those that
+     * play none were the first search's), so a span's tile values are the rack's highest but one, and a blank */
+    int plays_blank;
 } Reply;
 
 /* The parts of an anchor's bound that do not depend on the rack (anchorshape.c), for an anchor of a kept

@@ -68,6 +68,7 @@ int board_anchors(const Kernel *k, const Search *s, int view, int line, int ntil
 void reply_begin(Kernel *k, const int8_t *grid, const Hand *hand, int bag, Reply *r) {
     r->weight = leave_weight(bag);
     r->split = 0;
+    r->plays_blank = 0;
     r->top = (struct TopK){.k = 1, .count = 0, .items = &r->item, .weight = r->weight};
     search_setup(k, grid, hand, &r->top);
     Search *s = k->search;
@@ -347,6 +348,7 @@ void blanks_end(Kernel *k, const int8_t *grid, const Hand *hand, const Reply *fi
     /* a word found is offered on the same terms (below_top): with a blank on it, its leave keeps fewer
      * blanks than the rack; without one, the first search had it already */
     r->top.max_kept = r->values->max_used;
+    r->plays_blank = 1;
 }
 
 /* Whether the second search of a blank rack (blanks_end's r) searches its whole-rack spans apart: a full

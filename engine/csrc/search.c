@@ -14,7 +14,7 @@ static int buffer_reserve(IntBuffer *buffer, size_t more) {
 }
 
 /* One move out: the tiles placed, with `blank_set` (bit i: new tile i is a blank) and its score. */
-static void put_move(Search *s, uint32_t blank_set, int score) {
+static inline void put_move(Search *s, uint32_t blank_set, int score) {
     if (s->out_only == 1) {
         if (score > s->best_out) {
             s->best_out = score;
@@ -193,25 +193,25 @@ static inline __attribute__((always_inline)) void extend_square(Search *s, const
         int tp = s->points[l] * sq.lm;
         int main2 = main + tp + run_points;
         int cross2 = x < 0 ? cross : cross + (x + tp) * wm;
-        int on_blank = take_tile(s, l);
         s->pos[s->placed] = p;
         s->letter[s->placed] = l;
         s->placed++;
-        if (fin && (!out_only || ntiles + 1 == s->rack_len)) {
+        if (fin && (!out_only || ntiles + 1 == s->rack_len)) {  /* (emit reads the rack as it was: counts0) */
             int total = main2 * wmul2 + cross2 + (ntiles + 1 == s->rack_size ? s->bingo : 0);
             if (!below_top(s, total, s->rack_len - s->placed)) {
                 emit(s, total, wmul2);
             }
         }
-        if (deeper && (s->blanks_left > 0 || (deeper & s->rmask))) {
+        if (goes_on(s, l, deeper)) {  /* the tile for l is taken off the rack only to go on */
+            int on_blank = take_tile(s, l);
             if (out_only) {
                 extend_out(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
             } else {
                 extend_all(s, np, n2, main2, wmul2, cross2, ntiles + 1, 1);
             }
+            return_tile(s, l, on_blank);
         }
         s->placed--;
-        return_tile(s, l, on_blank);
         if (s->failed) {
             return;
         }
@@ -257,7 +257,7 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
     const Square square = square_at(s, anchor);  /* the anchor's, read once for every left part */
     const LeftPart *items = lp->items;
     size_t n = lp->len;
-    for (size_t i = 0; i < n && !s->failed;) {
+    for (size_t i = 0; i < n;) {
         const LeftPart *item = &items[i];
         int k = item->depth;
         while (taken >= k) {  /* the letters from k - 1 on are another left part's */
@@ -283,6 +283,9 @@ static void listed_left_parts(Search *s, const LeftParts *lp, int anchor, int li
             }
             s->left_k = 0;
             s->placed = 0;
+            if (s->failed) {  /* (only an extension can fail) */
+                break;
+            }
         }
         i = k < limit ? i + 1 : item->skip;
     }

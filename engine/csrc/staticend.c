@@ -170,6 +170,7 @@ static void endgame_begin(Kernel *k, const int8_t *grid, const Hand *hand, int o
                           KeptValues *values) {
     r->weight = 1.0;
     r->split = 0;
+    r->plays_blank = 0;
     r->top = (struct TopK){.k = 1, .count = 0, .items = &r->item, .weight = 1.0};
     search_setup(k, grid, hand, &r->top);
     Search *s = k->search;
