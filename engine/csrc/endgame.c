@@ -427,6 +427,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
     /* a node that searches its moves: the look-ups of the nodes at this ply before are no ancestor's of those
      * below (linecache.c) */
     sv->path_serial[sv->ply] = ++sv->serial;
+    sv->path_rack[sv->ply] = mover;
     int cut_before = sv->cut;
     sv->cut = 0;
     int original_alpha = alpha;

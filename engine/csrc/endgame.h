@@ -229,6 +229,7 @@ typedef struct {
     int ply;                     /* moves (passes too) on the path from the root to the node */
     long long serial;            /* nodes entered so far */
     long long path_serial[MAX_DEPTH + 1];  /* [ply]: the serial of the node at that ply of the path */
+    const ERack *path_rack[MAX_DEPTH + 1];  /* [ply]: the mover's rack at the node at that ply of the path */
     LineSeen seen[MAX_DEPTH + 1];          /* [ply]: the last look-up at that ply */
     uint32_t ply_dirty[MAX_DEPTH + 1];     /* [ply]: the lines whose stamps the path's move from that ply changed
                                             * (0: a pass) */
@@ -278,6 +279,16 @@ static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
     return t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u : ((uint64_t)allowed << 32) | (uint64_t)(uint32_t)(sum + 2) << 9;
 }
 
+/* Whether the rack holds the tiles of a move whose letters it has and which repeats a letter (linecache.c). */
+int holds(const ERack *rack, const EMove *move);
+
+/* Whether the mover can play cached move c of a line slot whose rack holds the mover's: its tiles are on the
+ * mover's rack. */
+static inline int can_play(const ERack *mover, const CMove *c) {
+    return (c->letters & ~mover->letters) == 0 && c->blanks <= mover->counts[MAX_LETTERS] &&
+           (!c->repeats || holds(mover, &c->move));
+}
+
 /* endgame.c, endgameorder.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
@@ -298,7 +309,6 @@ void lines_start(Solver *sv);
 void lines_stamp(Solver *sv);
 void lines_restore(Solver *sv, const EMove *move, int stamps);
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken);
-int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
 int move_order(const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);

@@ -32,8 +32,6 @@ static int precedes(int oa, const EMove *a, int ob, const EMove *b) {
 
 typedef struct {
     const ERack *mover;
-    uint32_t rmask;
-    int blanks;
     int bonus;       /* going out: twice the other's rack */
     int base;        /* the other's rack points less the mover's */
     const EMove *first;  /* the move tried before the others (a placement), or NULL */
@@ -42,8 +40,7 @@ typedef struct {
 /* Whether the mover can play cached move c (always, when `whole`: its slot's rack is the mover's) and it is
  * not the one tried first; its order and value. */
 static inline int take(const Scan *scan, int whole, const CMove *c, int *order, int *value) {
-    if (!whole && ((c->letters & ~scan->rmask) != 0 || c->blanks > scan->blanks ||
-                   (c->repeats && !holds(scan->mover, &c->move)))) {
+    if (!whole && !can_play(scan->mover, c)) {
         return 0;
     }
     if (scan->first != NULL && same_move(&c->move, scan->first)) {
@@ -68,7 +65,7 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         return -1;
     }
     EMove tried;
-    Scan scan = {mover, mover->letters, mover->counts[MAX_LETTERS], 2 * other->points, other->points - mover->points,
+    Scan scan = {mover, 2 * other->points, other->points - mover->points,
                  NULL};
     if (first != NULL && first->n > 0) {
         tried = *first;

@@ -244,36 +244,96 @@ int holds(const ERack *rack, const EMove *move) {
     return 1;
 }
 
+/* The moves the line memo keeps for line state (key, check) and a rack of the mover's side on the path from the
+ * root that holds the mover's (two plies up, else four...: the nearest, whose moves are the fewest), or NULL;
+ * *rack: that rack. The mover's own were looked for before. A side's rack only shrinks down a path, so the
+ * moves of such a rack are those of the mover's and more (line_moves keeps those the mover can play). */
+static const CMove *memo_found_above(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check,
+                                     size_t *len, uint64_t *start, const ERack **rack) {
+    for (int q = sv->ply - 2; q >= 0; q -= 2) {
+        const ERack *above = sv->path_rack[q];
+        if (above->size == mover->size) {
+            continue;  /* (the same rack: a pass between) */
+        }
+        const CMove *known = memo_find(sv, above, key, check, len, start);
+        if (known != NULL) {
+            *rack = above;
+            return known;
+        }
+    }
+    return NULL;
+}
+
+/* Point the slot at `len` moves kept in the line memo's ring from `start`. */
+static void slot_from_memo(LineSlot *slot, const CMove *known, size_t len, uint64_t start) {
+    /* the moves are read when the node's moves are gathered: fetched while the other lines are made ready */
+    for (size_t i = 0; i < len; i += 2) {
+        __builtin_prefetch(&known[i]);
+    }
+    slot->moves = known;
+    slot->len = len;
+    slot->start = len > 0 ? start : OWN_MOVES;
+}
+
+/* The slot's moves from the `len` the memo keeps from `start` for state (key, check) and rack `above` (which
+ * holds the mover's): those the mover can play, copied into the ring and kept there for the mover's rack (a
+ * look-up of the state by the mover's rack finds them from now on; *rack the mover's), else (no room in the
+ * ring) the kept ones themselves (*rack `above`). */
+static void kept_from_above(Solver *sv, const ERack *mover, LineSlot *slot, const CMove *known, size_t len,
+                            uint64_t start, uint64_t key, uint64_t check, const ERack **rack, const ERack *above) {
+    size_t count = 0;
+    for (size_t i = 0; i < len; i++) {
+        count += can_play(mover, &known[i]);
+    }
+    uint64_t at;
+    CMove *moves = memo_room(sv, count, &at);
+    if (moves == NULL) {
+        *rack = above;
+        slot_from_memo(slot, known, len, start);
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < len && n < count; i++) {
+        if (can_play(mover, &known[i])) {
+            moves[n++] = known[i];
+        }
+    }
+    memo_keep(sv, mover, key, check, at, count);
+    slot->moves = moves;
+    slot->len = count;
+    slot->start = count > 0 ? at : OWN_MOVES;
+}
+
 /* Line `index`'s moves for the mover in way `way`'s slot (whose stamp the caller sets): none when no anchor takes a
  * tile of the rack, else with `memo` the line memo's (linememo.c, seen where it keeps them) when it has the
- * line's state, else generated (and with `memo` kept in the memo). `usable`: the letters the rack can put
+ * line's state for the mover's rack or one above it on the path (memo_found_above), else generated (and with
+ * `memo` kept in the memo). *rack: the rack whose moves the slot holds. `usable`: the letters the rack can put
  * down; `loaded`: whether the generator holds the mover's rack (loaded here when it must generate). -1
  * (MemoryError set) when memory ran out. */
 static int line_ready(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, uint32_t usable,
-                      uint64_t key, uint64_t check, int *loaded) {
+                      uint64_t key, uint64_t check, int *loaded, const ERack **rack) {
     LineSlot *slot = &ways->slot[way];
     int memo = sv->use_memo;
     int anchors[SIZE];
     slot->len = 0;
     slot->start = OWN_MOVES;
-    if (memo) {
-        /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
-        size_t len;
-        uint64_t start;
-        const CMove *known = memo_find(sv, mover, key, check, &len, &start);
-        if (known != NULL) {
-            /* the moves are read when the node's moves are gathered: fetched while the other lines are made ready */
-            for (size_t i = 0; i < len; i += 2) {
-                __builtin_prefetch(&known[i]);
-            }
-            slot->moves = known;
-            slot->len = len;
-            slot->start = len > 0 ? start : OWN_MOVES;
-            return 0;
-        }
+    *rack = mover;
+    size_t len;
+    uint64_t start;
+    /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
+    const CMove *known = memo ? memo_find(sv, mover, key, check, &len, &start) : NULL;
+    if (known != NULL) {
+        slot_from_memo(slot, known, len, start);
+        return 0;
     }
     int nanchors = fitting_anchors(sv, index, usable, anchors);
     if (nanchors == 0) {
+        return 0;
+    }
+    const ERack *above;
+    known = memo ? memo_found_above(sv, mover, key, check, &len, &start, &above) : NULL;
+    if (known != NULL) {
+        kept_from_above(sv, mover, slot, known, len, start, key, check, rack, above);
         return 0;
     }
     if (!*loaded) {
@@ -419,14 +479,15 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         if (usable == 0) {
             usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : mover->letters;
         }
-        if (line_ready(sv, mover, ways, way, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
+        const ERack *rack;
+        if (line_ready(sv, mover, ways, way, index, usable, ways->key[way], ways->check[way], &loaded, &rack) < 0) {
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
         ways->newest = ways->stamp[way] > ways->newest ? ways->stamp[way] : ways->newest;
         ways->fill[way] = ++sv->fills;
-        memcpy(slot->counts, mover->counts, sizeof(slot->counts));
-        slot->size = mover->size;
+        memcpy(slot->counts, rack->counts, sizeof(slot->counts));
+        slot->size = rack->size;
     }
     seen->fills = sv->fills;
     seen->serial = sv->path_serial[sv->ply];
@@ -451,8 +512,6 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     }
     EMove *out = sv->moves + sv->nmoves;
     uint64_t *keys = sv->keys + sv->nmoves;
-    uint32_t rmask = mover->letters;
-    int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
@@ -468,7 +527,7 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
         }
         for (size_t i = 0; i < slot->len; i++) {
             const CMove *c = &slot->moves[i];
-            if ((c->letters & ~rmask) == 0 && c->blanks <= blanks && (!c->repeats || holds(mover, &c->move))) {
+            if (can_play(mover, c)) {
                 int order = c->order + (c->move.n == mover->size ? bonus : 0);
                 keys[count] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)count;
                 out[count++] = c->move;
