@@ -71,6 +71,7 @@ static int leaves_room(Solver *sv, size_t count) {
     return 0;
 }
 
+/* Free the leaves' room (with the solver). */
 void leaf_scan_free(Solver *sv) {
     PyMem_Free(sv->leaves);
 }
@@ -88,8 +89,7 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         return -1;
     }
     EMove tried;
-    Scan scan = {mover, 2 * other->points, other->points - mover->points,
-                 NULL};
+    Scan scan = {mover, 2 * other->points, other->points - mover->points, NULL};
     if (first != NULL && first->n > 0) {
         tried = *first;
         scan.first = &tried;
