@@ -32,6 +32,8 @@ static int precedes(int oa, const EMove *a, int ob, const EMove *b) {
 
 typedef struct {
     const ERack *mover;
+    uint32_t rmask;
+    int blanks;
     int bonus;       /* going out: twice the other's rack */
     int base;        /* the other's rack points less the mover's */
     const EMove *first;  /* the move tried before the others (a placement), or NULL */
@@ -40,7 +42,8 @@ typedef struct {
 /* Whether the mover can play cached move c (always, when `whole`: its slot's rack is the mover's) and it is
  * not the one tried first; its order and value. */
 static inline int take(const Scan *scan, int whole, const CMove *c, int *order, int *value) {
-    if (!whole && !can_play(scan->mover, c)) {
+    if (!whole && ((c->letters & ~scan->rmask) != 0 || c->blanks > scan->blanks ||
+                   (c->repeats && !holds(scan->mover, &c->move)))) {
         return 0;
     }
     if (scan->first != NULL && same_move(&c->move, scan->first)) {
@@ -50,30 +53,6 @@ static inline int take(const Scan *scan, int whole, const CMove *c, int *order, 
     *order = c->order + (out ? scan->bonus : 0);
     *value = out ? c->move.score + scan->bonus : c->move.score + c->move.played + scan->base;
     return 1;
-}
-
-/* A move of the scan that does not go out (its reply is a leaf), with its order. */
-struct Leaf {
-    int order;
-    const EMove *move;
-};
-
-/* Room for `count` leaves in sv->leaves; -1 (MemoryError set) when memory ran out. */
-static int leaves_room(Solver *sv, size_t count) {
-    size_t cap = sv->leaves_cap;
-    struct Leaf *grown = GROWN_ARRAY(sv->leaves, cap, count, 256);
-    if (grown == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    sv->leaves = grown;
-    sv->leaves_cap = cap;
-    return 0;
-}
-
-/* Free the leaves' room (with the solver). */
-void leaf_scan_free(Solver *sv) {
-    PyMem_Free(sv->leaves);
 }
 
 /* The moves of a depth-1 node after the move tried first (`first`, or NULL; *best_value and *best hold
@@ -89,23 +68,15 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         return -1;
     }
     EMove tried;
-    Scan scan = {mover, 2 * other->points, other->points - mover->points, NULL};
+    Scan scan = {mover, mover->letters, mover->counts[MAX_LETTERS], 2 * other->points, other->points - mover->points,
+                 NULL};
     if (first != NULL && first->n > 0) {
         tried = *first;
         scan.first = &tried;
     }
-    size_t total = 0;
-    for (int index = 0; index < LINES; index++) {
-        total += taken[index]->len;
-    }
-    if (leaves_room(sv, total) < 0) {
-        return -1;
-    }
-    /* the moves whose replies are leaves, kept with their orders: those before the hit in order are counted */
-    struct Leaf *leaf = sv->leaves;
-    long leaves = 0;
     const EMove *top = NULL, *hit = NULL;
     int top_value = -INFINITE_VALUE, top_order = 0, hit_value = 0, hit_order = 0;
+    long leaves = 0;
     for (int index = 0; index < LINES; index++) {
         int whole = taken[index]->size == mover->size;
         for (size_t i = 0; i < taken[index]->len; i++) {
@@ -114,10 +85,7 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
             if (!take(&scan, whole, c, &order, &value)) {
                 continue;
             }
-            if (c->move.n != mover->size) {
-                leaf[leaves].order = order;
-                leaf[leaves++].move = &c->move;
-            }
+            leaves += c->move.n != mover->size;
             if (top == NULL || value > top_value || (value == top_value && precedes(order, &c->move, top_order, top))) {
                 top = &c->move, top_value = value, top_order = order;
             }
@@ -132,9 +100,16 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
     if (hit != NULL) {
         /* the loop stops at the hit: the leaves before it in order, and its own */
         count = hit->n != mover->size;
-        for (long i = 0; i < leaves; i++) {
-            count += leaf[i].order > hit_order ||
-                     (leaf[i].order == hit_order && precedes(hit_order, leaf[i].move, hit_order, hit));
+        for (int index = 0; index < LINES; index++) {
+            int whole = taken[index]->size == mover->size;
+            for (size_t i = 0; i < taken[index]->len; i++) {
+                const CMove *c = &taken[index]->moves[i];
+                int order, value;
+                if (take(&scan, whole, c, &order, &value) && c->move.n != mover->size &&
+                    precedes(order, &c->move, hit_order, hit)) {
+                    count++;
+                }
+            }
         }
         top = hit, top_value = hit_value;
     } else {

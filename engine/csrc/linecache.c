@@ -111,11 +111,24 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
                         : line_hashed(sv, index, SQUARES + line, SIZE, check);
 }
 
-/* Whether a rack of packed counts `a` (ERack.held) is held by one of packed counts `b` of the same side: each count
- * (0 to 8) of a at most b's (the high bit of each byte of (b | 0x80...) - a staying set where b's is at least a's). */
-static inline int within(uint64_t a, uint64_t b) {
+/* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
+ * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
+static int within(const int8_t *a, const int8_t *b) {
     const uint64_t high = 0x8080808080808080ull;
-    return (((b | high) - a) & high) == high;
+    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if ((((y | high) - x) & high) != high) {
+            return 0;
+        }
+    }
+    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
+        if (a[i] > b[i]) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
@@ -158,73 +171,30 @@ static inline int slot_intact(const Solver *sv, const LineSlot *slot) {
     return memo_intact(sv, slot->start);
 }
 
-/* The generator's move (search.c's put_move: its tiles along the line being generated, those of bit i of blank_set
- * on blanks) as a line cache move, after the line's others in sv->fresh; s->failed set when memory ran out. */
-static void fresh_move(Search *s, uint32_t blank_set, int score) {
-    Solver *sv = s->sink_data;
-    if (sv->nfresh == sv->fresh_cap) {
-        size_t cap = sv->fresh_cap;
-        CMove *grown = GROWN_ARRAY(sv->fresh, cap, sv->nfresh + 1, 64);
-        if (grown == NULL) {
-            s->failed = 1;
-            return;
-        }
-        sv->fresh = grown;
-        sv->fresh_cap = cap;
-    }
-    CMove *c = &sv->fresh[sv->nfresh++];
-    EMove *e = &c->move;
-    int n = s->placed, played = 0, blanks = 0, repeats = 0;
-    uint32_t letters = 0;
-    int first = line_square(s->view, s->line, 0), stride = s->view == 0 ? 1 : SIZE;
-    e->n = (uint8_t)n;
-    e->view = (uint8_t)s->view;
-    e->score = (int16_t)score;
-    for (int i = 0; i < n; i++) {
-        int l = s->letter[i];
-        e->square[i] = (uint8_t)(first + s->pos[i] * stride);
-        if ((blank_set >> i) & 1) {
-            e->tile[i] = (uint8_t)(l | BLANK_FLAG);
-            blanks++;
-        } else {
-            uint32_t bit = 1u << l;
-            e->tile[i] = (uint8_t)l;
-            played += s->points[l];
-            repeats |= (letters & bit) != 0;
-            letters |= bit;
-        }
-    }
-    e->played = (int16_t)played;
-    c->order = move_order(e);
-    c->letters = letters;
-    c->blanks = (uint8_t)blanks;
-    c->repeats = (uint8_t)repeats;
-}
-
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
- * generator into way `way`'s slot, as search.c's search_line does on the whole board (its moves made line cache
- * moves as they are found, fresh_move): into the line memo's ring when `keep` (and kept there for state (key,
- * check) and the mover's rack), else into the way's own array; -1 (MemoryError set) when memory ran out. */
+ * generator into way `way`'s slot, as search.c's search_line does on the whole board: into the line memo's
+ * ring when `keep` (and kept there for state (key, check) and the mover's rack), else into the way's own array;
+ * -1 (MemoryError set) when memory ran out. */
 static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, const int *anchors,
                          int nanchors, int keep, uint64_t key, uint64_t check) {
     Search *s = &sv->gen;
     LineSlot *slot = &ways->slot[way];
     int view = index / SIZE, line = index % SIZE;
-    sv->nfresh = 0;
-    s->sink = fresh_move;
-    s->sink_data = sv;
+    s->out.len = 0;
     prepare_line(s, sv->rules, view, line);
     int previous = -1;
     for (int a = 0; a < nanchors && !s->failed; a++) {
         search_anchor(s, anchors[a], previous);
         previous = anchors[a];
     }
-    s->sink = NULL;
     if (s->failed) {
         PyErr_NoMemory();
         return -1;
     }
-    size_t count = sv->nfresh;
+    size_t count = 0;
+    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
+        count++;
+    }
     uint64_t start = OWN_MOVES;
     CMove *moves = keep ? memo_room(sv, count, &start) : NULL;
     if (moves == NULL) {
@@ -234,8 +204,24 @@ static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way
         moves = ways->own[way];
         start = OWN_MOVES;
     }
-    if (count > 0) {
-        memcpy(moves, sv->fresh, count * sizeof(CMove));
+    size_t i = 0;
+    for (size_t at = 0; at < s->out.len; i++) {
+        CMove *c = &moves[i];
+        emove_from(sv, s->out.data + at, &c->move);
+        c->order = move_order(&c->move);
+        c->letters = 0;
+        c->blanks = c->repeats = 0;
+        for (int k = 0; k < c->move.n; k++) {
+            int t = c->move.tile[k];
+            if (t & BLANK_FLAG) {
+                c->blanks++;
+            } else {
+                uint32_t bit = 1u << (t & LETTER_MASK);
+                c->repeats |= (c->letters & bit) != 0;
+                c->letters |= bit;
+            }
+        }
+        at += 3 + 3 * (size_t)s->out.data[at];
     }
     if (start != OWN_MOVES) {
         memo_keep(sv, mover, key, check, start, count);
@@ -258,96 +244,36 @@ int holds(const ERack *rack, const EMove *move) {
     return 1;
 }
 
-/* The moves the line memo keeps for line state (key, check) and a rack of the mover's side on the path from the
- * root that holds the mover's (two plies up, else four...: the nearest, whose moves are the fewest), or NULL;
- * *rack: that rack. The mover's own were looked for before. A side's rack only shrinks down a path, so the
- * moves of such a rack are those of the mover's and more (line_moves keeps those the mover can play). */
-static const CMove *memo_found_above(const Solver *sv, const ERack *mover, uint64_t key, uint64_t check,
-                                     size_t *len, uint64_t *start, const ERack **rack) {
-    for (int q = sv->ply - 2; q >= 0; q -= 2) {
-        const ERack *above = sv->path_rack[q];
-        if (above->size == mover->size) {
-            continue;  /* (the same rack: a pass between) */
-        }
-        const CMove *known = memo_find(sv, above, key, check, len, start);
-        if (known != NULL) {
-            *rack = above;
-            return known;
-        }
-    }
-    return NULL;
-}
-
-/* Point the slot at `len` moves kept in the line memo's ring from `start`. */
-static void slot_from_memo(LineSlot *slot, const CMove *known, size_t len, uint64_t start) {
-    /* the moves are read when the node's moves are gathered: fetched while the other lines are made ready */
-    for (size_t i = 0; i < len; i += 2) {
-        __builtin_prefetch(&known[i]);
-    }
-    slot->moves = known;
-    slot->len = len;
-    slot->start = len > 0 ? start : OWN_MOVES;
-}
-
-/* The slot's moves from the `len` the memo keeps from `start` for state (key, check) and rack `above` (which
- * holds the mover's): those the mover can play, copied into the ring and kept there for the mover's rack (a
- * look-up of the state by the mover's rack finds them from now on; *rack the mover's), else (no room in the
- * ring) the kept ones themselves (*rack `above`). */
-static void kept_from_above(Solver *sv, const ERack *mover, LineSlot *slot, const CMove *known, size_t len,
-                            uint64_t start, uint64_t key, uint64_t check, const ERack **rack, const ERack *above) {
-    size_t count = 0;
-    for (size_t i = 0; i < len; i++) {
-        count += can_play(mover, &known[i]);
-    }
-    uint64_t at;
-    CMove *moves = memo_room(sv, count, &at);
-    if (moves == NULL) {
-        *rack = above;
-        slot_from_memo(slot, known, len, start);
-        return;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < len && n < count; i++) {
-        if (can_play(mover, &known[i])) {
-            moves[n++] = known[i];
-        }
-    }
-    memo_keep(sv, mover, key, check, at, count);
-    slot->moves = moves;
-    slot->len = count;
-    slot->start = count > 0 ? at : OWN_MOVES;
-}
-
 /* Line `index`'s moves for the mover in way `way`'s slot (whose stamp the caller sets): none when no anchor takes a
  * tile of the rack, else with `memo` the line memo's (linememo.c, seen where it keeps them) when it has the
- * line's state for the mover's rack or one above it on the path (memo_found_above), else generated (and with
- * `memo` kept in the memo). *rack: the rack whose moves the slot holds. `usable`: the letters the rack can put
+ * line's state, else generated (and with `memo` kept in the memo). `usable`: the letters the rack can put
  * down; `loaded`: whether the generator holds the mover's rack (loaded here when it must generate). -1
  * (MemoryError set) when memory ran out. */
 static int line_ready(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, uint32_t usable,
-                      uint64_t key, uint64_t check, int *loaded, const ERack **rack) {
+                      uint64_t key, uint64_t check, int *loaded) {
     LineSlot *slot = &ways->slot[way];
     int memo = sv->use_memo;
     int anchors[SIZE];
     slot->len = 0;
     slot->start = OWN_MOVES;
-    *rack = mover;
-    size_t len;
-    uint64_t start;
-    /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
-    const CMove *known = memo ? memo_find(sv, mover, key, check, &len, &start) : NULL;
-    if (known != NULL) {
-        slot_from_memo(slot, known, len, start);
-        return 0;
+    if (memo) {
+        /* (kept only when generated: the state's anchors fit the rack's letters: a look-up need not find them) */
+        size_t len;
+        uint64_t start;
+        const CMove *known = memo_find(sv, mover, key, check, &len, &start);
+        if (known != NULL) {
+            /* the moves are read when the node's moves are gathered: fetched while the other lines are made ready */
+            for (size_t i = 0; i < len; i += 2) {
+                __builtin_prefetch(&known[i]);
+            }
+            slot->moves = known;
+            slot->len = len;
+            slot->start = len > 0 ? start : OWN_MOVES;
+            return 0;
+        }
     }
     int nanchors = fitting_anchors(sv, index, usable, anchors);
     if (nanchors == 0) {
-        return 0;
-    }
-    const ERack *above;
-    known = memo ? memo_found_above(sv, mover, key, check, &len, &start, &above) : NULL;
-    if (known != NULL) {
-        kept_from_above(sv, mover, slot, known, len, start, key, check, rack, above);
         return 0;
     }
     if (!*loaded) {
@@ -389,7 +315,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     uint64_t stamp = sv->line_stamp[index];
     int found = -1;
     for (int w = 0; w < LINE_WAYS && stamp <= ways->newest; w++) {
-        if (ways->stamp[w] == stamp && within(mover->held, ways->slot[w].held)) {
+        if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
             found = w;
             break;
         }
@@ -410,7 +336,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     *check = sv->check_of[index];
     found = -1;
     for (int w = 0; w < LINE_WAYS; w++) {
-        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->held, ways->slot[w].held)) {
+        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
             found = w;
             break;
         }
@@ -493,15 +419,14 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         if (usable == 0) {
             usable = mover->counts[MAX_LETTERS] > 0 ? sv->gen.all_letters : mover->letters;
         }
-        const ERack *rack;
-        if (line_ready(sv, mover, ways, way, index, usable, ways->key[way], ways->check[way], &loaded, &rack) < 0) {
+        if (line_ready(sv, mover, ways, way, index, usable, ways->key[way], ways->check[way], &loaded) < 0) {
             return -1;
         }
         ways->stamp[way] = sv->line_stamp[index];
         ways->newest = ways->stamp[way] > ways->newest ? ways->stamp[way] : ways->newest;
         ways->fill[way] = ++sv->fills;
-        slot->held = rack->held;
-        slot->size = rack->size;
+        memcpy(slot->counts, mover->counts, sizeof(slot->counts));
+        slot->size = mover->size;
     }
     seen->fills = sv->fills;
     seen->serial = sv->path_serial[sv->ply];
@@ -526,6 +451,8 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
     }
     EMove *out = sv->moves + sv->nmoves;
     uint64_t *keys = sv->keys + sv->nmoves;
+    uint32_t rmask = mover->letters;
+    int blanks = mover->counts[MAX_LETTERS];
     long count = 0;
     for (int index = 0; index < LINES; index++) {
         const LineSlot *slot = taken[index];
@@ -541,7 +468,7 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
         }
         for (size_t i = 0; i < slot->len; i++) {
             const CMove *c = &slot->moves[i];
-            if (can_play(mover, c)) {
+            if ((c->letters & ~rmask) == 0 && c->blanks <= blanks && (!c->repeats || holds(mover, &c->move))) {
                 int order = c->order + (c->move.n == mover->size ? bonus : 0);
                 keys[count] = ((uint64_t)(uint32_t)(ORDER_BIAS - order) << 32) | (uint64_t)count;
                 out[count++] = c->move;
@@ -586,7 +513,6 @@ int check_line_moves(Solver *sv, const ERack *mover, long count) {
 }
 
 void lines_free(Solver *sv) {
-    PyMem_Free(sv->fresh);
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {
