@@ -22,6 +22,9 @@ from engine.rack import Rack
 from engine.strategy import Equity, Situation
 from engine.tiles import bag_tile, board_tile
 
+#: equity points a play may give up before the kept tiles that explain it so weigh 1/e (chosen by arena, stop 43)
+TEMPERATURE = 2.0
+
 
 @dataclass
 class RackInference:
@@ -29,7 +32,7 @@ class RackInference:
 
     situation: Situation
     static: Equity
-    temperature: float = 2.0
+    temperature: float = TEMPERATURE
     floor: float = 0.02
     _before: Board = field(init=False)
     _used: list[int] = field(init=False)
@@ -85,4 +88,4 @@ def _rack(situation: Situation, tiles: list[int]) -> Rack:
     return Rack.from_bag_tiles(situation.rules.alphabet, tiles)
 
 
-__all__ = ["RackInference"]
+__all__ = ["TEMPERATURE", "RackInference"]

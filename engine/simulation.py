@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.confidence import PairedStop, metric
-from engine.inference import RackInference
+from engine.inference import TEMPERATURE, RackInference
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap, kept
 from engine.playout import NativePlayouts, NativeSession
@@ -68,7 +68,7 @@ class SimSettings:
     z: float = 3.0
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
     inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
-    inference_temperature: float = 2.0  # points a play may give up before its kept tiles weigh 1/e (arena, stop 43)
+    inference_temperature: float = TEMPERATURE  # engine.inference's default
     pre_endgame: int = 6  # tiles in the bag up to which every possible opponent rack is played out
     win_model: bool = True  # rank by wins through engine.winprob's chance (above pre_endgame), not the bare sign
     max_playouts: int = 20000  # candidate playouts (each iteration counts the candidates it plays)
