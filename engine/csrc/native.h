@@ -186,17 +186,25 @@ static inline int take_tile(Search *s, int l) {
     return blank;
 }
 
+/* Whether a blank is left once take_tile(s, l) has taken a tile for l (it takes a blank when no l is left). */
+static inline int blank_after(const Search *s, int l) {
+    return s->blanks_left - (s->counts[l] == 0) > 0;
+}
+
+/* The rack's letters once take_tile(s, l) has taken a tile for l (rmask without l when its last went). */
+static inline uint32_t rmask_after(const Search *s, int l) {
+    return s->rmask & ~((uint32_t)(s->counts[l] == 1) << l);
+}
+
 /* The letters a tile left on the rack can stand for once take_tile(s, l) has taken one for l, read without
  * taking it (most letters placed go no further, and their tile need not be taken). */
 static inline uint32_t usable_after(const Search *s, int l) {
-    int count = s->counts[l];
-    return s->blanks_left - (count == 0) > 0 ? s->all_letters : s->rmask & ~((uint32_t)(count == 1) << l);
+    return blank_after(s, l) ? s->all_letters : rmask_after(s, l);
 }
 
 /* Whether `next` & usable_after(s, l) is not empty, in the form the search's inner loop runs fastest. */
 static inline int goes_on(const Search *s, int l, uint32_t next) {
-    int count = s->counts[l];
-    return next && (s->blanks_left - (count == 0) > 0 || (next & s->rmask & ~((uint32_t)(count == 1) << l)));
+    return next && (blank_after(s, l) || (next & rmask_after(s, l)));
 }
 
 /* Put back what take_tile took. */
