@@ -258,7 +258,7 @@ static inline __attribute__((always_inline)) double shaped_body(const Search *s,
     for (int q = 0; q < KBOUNDS; q++) {
         depth_bound[q] = -1e300;
     }
-    const int *desc_points = r->desc_points;
+    const int *desc_points = r->desc_points, *step_at = r->step_at, *step_by = r->step_by, nsteps = r->nsteps;
     const double *leave_after = r->leave_after;
     const int rack_len = s->rack_len, rack_size = s->rack_size, bingo = s->bingo, split_on = r->split;
     const int short_check = r->anagrams != NULL && s->blanks0 == 0;
@@ -292,10 +292,15 @@ static inline __attribute__((always_inline)) double shaped_body(const Search *s,
         int last = nright < rack_len - k ? nright : rack_len - k;
         const int *span = pool + shape->span[k];
         for (int j = 1; j <= last; j++) {
-            int n = k + j, wmul = span[0], fixed = span[1], dot = 0;
-            const int *coef = span + 2;
-            for (int q = 0; q < n - plays_blank; q++) {  /* a blank played: on the lowest coefficient */
-                dot += coef[q] * desc_points[q];
+            int n = k + j, wmul = span[0], fixed = span[1];
+            /* the sum of the m highest coefficients times the m highest tile values, from the coefficients'
+             * sums (cum) and where the values step down (by parts: the same sum, a term a step); a blank
+             * played: on the lowest coefficient, m = n - 1 */
+            const int *cum = span + 2;
+            int m = n - plays_blank;
+            int dot = m > 0 ? cum[m - 1] * desc_points[m - 1] : 0;
+            for (int i = 0; i < nsteps && step_at[i] < m - 1; i++) {
+                dot += cum[step_at[i]] * step_by[i];
             }
             span += 2 + n;
             int alone = wmul * (left_alone + r_main[j]) + r_xalone[j];

@@ -150,6 +150,9 @@ static int shape_anchor(Shapes *shapes, const Search *s, const Anagrams *anagram
                 coef[n++] = a->lm[i] * wmul + a->cx[i];
             }
             sort_desc(coef, n);
+            for (int q = 1; q < n; q++) {
+                coef[q] += coef[q - 1];
+            }
             shapes->len += 2 + (size_t)n;
         }
     }

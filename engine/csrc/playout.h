@@ -304,6 +304,9 @@ typedef struct {
     KeptValues *values;
     int desc_points[MAX_RACK];  /* the rack's tile values, highest first */
     int desc_head;              /* the first of them from which on all are the same (0 for no tile) */
+    /* where the values step down: desc_points[step_at[i]] - desc_points[step_at[i] + 1] = step_by[i] > 0,
+     * in order (a span's tile values from its cumulative coefficients: anchor_bound_shaped) */
+    int step_at[MAX_RACK], step_by[MAX_RACK], nsteps;
     uint32_t usable;            /* letters a tile of the rack can stand for */
     const Anagrams *anagrams;   /* a whole rack without a blank: the lexicon's long words' letters (else NULL) */
     uint64_t rack_code;         /* then the rack's letters' code */
@@ -334,7 +337,8 @@ typedef struct {
     int lm[MAX_RACK], cx[MAX_RACK];     /* the letter multiplier, the cross word's multiplier on the tile */
     /* the spans of k rack tiles left of it, j = 1, 2... squares from it on, one after the other in the pool
      * from span[k]: the word multiplier, the points that do not depend on the tiles (the board tiles' times
-     * it and the cross words'), then the k + j coefficients of the tile values, highest first */
+     * it and the cross words'), then the k + j coefficients of the tile values sorted highest first, each
+     * summed with those before it (the sum of the first q + 1 at q) */
     int span[MAX_RACK];
 } AnchorShape;
 

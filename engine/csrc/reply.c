@@ -121,6 +121,13 @@ void reply_rack(Kernel *k, Reply *r) {
         }
         r->desc_points[b] = v;
     }
+    r->nsteps = 0;
+    for (int a = 0; a + 1 < n; a++) {
+        if (r->desc_points[a] > r->desc_points[a + 1]) {
+            r->step_at[r->nsteps] = a;
+            r->step_by[r->nsteps++] = r->desc_points[a] - r->desc_points[a + 1];
+        }
+    }
     r->desc_head = n > 0 ? n - 1 : 0;
     while (r->desc_head > 0 && r->desc_points[r->desc_head - 1] == r->desc_points[n - 1]) {
         r->desc_head--;
