@@ -225,6 +225,8 @@ typedef struct {
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
+    CMove *fresh;                /* the moves of the line being generated (linecache.c's fresh_move), nfresh of them */
+    size_t nfresh, fresh_cap;
     uint64_t fills;              /* slots filled so far (LineWays.fill) */
     int ply;                     /* moves (passes too) on the path from the root to the node */
     long long serial;            /* nodes entered so far */

@@ -171,30 +171,73 @@ static inline int slot_intact(const Solver *sv, const LineSlot *slot) {
     return memo_intact(sv, slot->start);
 }
 
+/* The generator's move (search.c's put_move: its tiles along the line being generated, those of bit i of blank_set
+ * on blanks) as a line cache move, after the line's others in sv->fresh; s->failed set when memory ran out. */
+static void fresh_move(Search *s, uint32_t blank_set, int score) {
+    Solver *sv = s->sink_data;
+    if (sv->nfresh == sv->fresh_cap) {
+        size_t cap = sv->fresh_cap;
+        CMove *grown = GROWN_ARRAY(sv->fresh, cap, sv->nfresh + 1, 64);
+        if (grown == NULL) {
+            s->failed = 1;
+            return;
+        }
+        sv->fresh = grown;
+        sv->fresh_cap = cap;
+    }
+    CMove *c = &sv->fresh[sv->nfresh++];
+    EMove *e = &c->move;
+    int n = s->placed, played = 0, blanks = 0, repeats = 0;
+    uint32_t letters = 0;
+    int first = line_square(s->view, s->line, 0), stride = s->view == 0 ? 1 : SIZE;
+    e->n = (uint8_t)n;
+    e->view = (uint8_t)s->view;
+    e->score = (int16_t)score;
+    for (int i = 0; i < n; i++) {
+        int l = s->letter[i];
+        e->square[i] = (uint8_t)(first + s->pos[i] * stride);
+        if ((blank_set >> i) & 1) {
+            e->tile[i] = (uint8_t)(l | BLANK_FLAG);
+            blanks++;
+        } else {
+            uint32_t bit = 1u << l;
+            e->tile[i] = (uint8_t)l;
+            played += s->points[l];
+            repeats |= (letters & bit) != 0;
+            letters |= bit;
+        }
+    }
+    e->played = (int16_t)played;
+    c->order = move_order(e);
+    c->letters = letters;
+    c->blanks = (uint8_t)blanks;
+    c->repeats = (uint8_t)repeats;
+}
+
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
- * generator into way `way`'s slot, as search.c's search_line does on the whole board: into the line memo's
- * ring when `keep` (and kept there for state (key, check) and the mover's rack), else into the way's own array;
- * -1 (MemoryError set) when memory ran out. */
+ * generator into way `way`'s slot, as search.c's search_line does on the whole board (its moves made line cache
+ * moves as they are found, fresh_move): into the line memo's ring when `keep` (and kept there for state (key,
+ * check) and the mover's rack), else into the way's own array; -1 (MemoryError set) when memory ran out. */
 static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, const int *anchors,
                          int nanchors, int keep, uint64_t key, uint64_t check) {
     Search *s = &sv->gen;
     LineSlot *slot = &ways->slot[way];
     int view = index / SIZE, line = index % SIZE;
-    s->out.len = 0;
+    sv->nfresh = 0;
+    s->sink = fresh_move;
+    s->sink_data = sv;
     prepare_line(s, sv->rules, view, line);
     int previous = -1;
     for (int a = 0; a < nanchors && !s->failed; a++) {
         search_anchor(s, anchors[a], previous);
         previous = anchors[a];
     }
+    s->sink = NULL;
     if (s->failed) {
         PyErr_NoMemory();
         return -1;
     }
-    size_t count = 0;
-    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
-        count++;
-    }
+    size_t count = sv->nfresh;
     uint64_t start = OWN_MOVES;
     CMove *moves = keep ? memo_room(sv, count, &start) : NULL;
     if (moves == NULL) {
@@ -204,24 +247,8 @@ static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way
         moves = ways->own[way];
         start = OWN_MOVES;
     }
-    size_t i = 0;
-    for (size_t at = 0; at < s->out.len; i++) {
-        CMove *c = &moves[i];
-        emove_from(sv, s->out.data + at, &c->move);
-        c->order = move_order(&c->move);
-        c->letters = 0;
-        c->blanks = c->repeats = 0;
-        for (int k = 0; k < c->move.n; k++) {
-            int t = c->move.tile[k];
-            if (t & BLANK_FLAG) {
-                c->blanks++;
-            } else {
-                uint32_t bit = 1u << (t & LETTER_MASK);
-                c->repeats |= (c->letters & bit) != 0;
-                c->letters |= bit;
-            }
-        }
-        at += 3 + 3 * (size_t)s->out.data[at];
+    if (count > 0) {
+        memcpy(moves, sv->fresh, count * sizeof(CMove));
     }
     if (start != OWN_MOVES) {
         memo_keep(sv, mover, key, check, start, count);
@@ -513,6 +540,7 @@ int check_line_moves(Solver *sv, const ERack *mover, long count) {
 }
 
 void lines_free(Solver *sv) {
+    PyMem_Free(sv->fresh);
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {
