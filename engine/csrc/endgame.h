@@ -82,6 +82,7 @@ typedef struct {
     uint32_t letters;  /* the letters of which it holds a tile (not the blanks) */
     int side;          /* 0: the root's mover, 1: the other (the line cache is kept per side) */
     uint64_t hash[2];  /* as the mover, as the other */
+    uint64_t held;     /* the counts packed, a byte each (racks_packed): those of the side's letters and blank */
 } ERack;
 
 /* A move of the line cache, with what it needs from the rack (in this order 32 bytes, not 36: two to a
@@ -100,7 +101,7 @@ _Static_assert(sizeof(CMove) == 32, "a line cache move is 32 bytes");
 /* The moves of one line of one view for one side, as generated for a rack (see linecache.c): where the line
  * memo keeps them in its ring (not copied), else in the way's own array (LineWays.own). */
 typedef struct {
-    int8_t counts[RACK_SLOTS];
+    uint64_t held;     /* the rack's counts packed (ERack.held) */
     int size;          /* the rack's tiles: a mover whose rack the slot's holds has the same counts when as many */
     const CMove *moves;
     size_t len;
@@ -225,6 +226,9 @@ typedef struct {
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
+    /* [side][slot]: the byte of ERack.held that holds the count of a letter (the blank: MAX_LETTERS) of the side's
+     * rack at the root, 0xFF for one it has none of (racks_packed): a side's rack only loses tiles */
+    uint8_t held_byte[2][RACK_SLOTS];
     CMove *fresh;                /* the moves of the line being generated (linecache.c's fresh_move), nfresh of them */
     size_t nfresh, fresh_cap;
     uint64_t fills;              /* slots filled so far (LineWays.fill) */
@@ -283,6 +287,7 @@ static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
 /* endgame.c, endgameorder.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
+void racks_packed(Solver *sv, ERack *mine, ERack *theirs);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);

@@ -111,24 +111,11 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
                         : line_hashed(sv, index, SQUARES + line, SIZE, check);
 }
 
-/* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
- * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
-static int within(const int8_t *a, const int8_t *b) {
+/* Whether a rack of packed counts `a` (ERack.held) is held by one of packed counts `b` of the same side: each count
+ * (0 to 8) of a at most b's (the high bit of each byte of (b | 0x80...) - a staying set where b's is at least a's). */
+static inline int within(uint64_t a, uint64_t b) {
     const uint64_t high = 0x8080808080808080ull;
-    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if ((((y | high) - x) & high) != high) {
-            return 0;
-        }
-    }
-    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
-        if (a[i] > b[i]) {
-            return 0;
-        }
-    }
-    return 1;
+    return (((b | high) - a) & high) == high;
 }
 
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
@@ -342,7 +329,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     uint64_t stamp = sv->line_stamp[index];
     int found = -1;
     for (int w = 0; w < LINE_WAYS && stamp <= ways->newest; w++) {
-        if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
+        if (ways->stamp[w] == stamp && within(mover->held, ways->slot[w].held)) {
             found = w;
             break;
         }
@@ -363,7 +350,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     *check = sv->check_of[index];
     found = -1;
     for (int w = 0; w < LINE_WAYS; w++) {
-        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
+        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->held, ways->slot[w].held)) {
             found = w;
             break;
         }
@@ -452,7 +439,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         ways->stamp[way] = sv->line_stamp[index];
         ways->newest = ways->stamp[way] > ways->newest ? ways->stamp[way] : ways->newest;
         ways->fill[way] = ++sv->fills;
-        memcpy(slot->counts, mover->counts, sizeof(slot->counts));
+        slot->held = mover->held;
         slot->size = mover->size;
     }
     seen->fills = sv->fills;
