@@ -284,6 +284,12 @@ static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
     return t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u : ((uint64_t)allowed << 32) | (uint64_t)(uint32_t)(sum + 2) << 9;
 }
 
+/* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
+ * per point of tile played (endgameorder.c). */
+static inline int move_order(const EMove *move) {
+    return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
+}
+
 /* endgame.c, endgameorder.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
@@ -307,7 +313,6 @@ void lines_restore(Solver *sv, const EMove *move, int stamps);
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken);
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
-int move_order(const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 /* linememo.c */

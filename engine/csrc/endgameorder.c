@@ -40,12 +40,6 @@ int grow_stack(Solver *sv, size_t need) {
     return 0;
 }
 
-/* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
- * per point of tile played. */
-int move_order(const EMove *move) {
-    return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
-}
-
 /* A move of the generator's output (n, view, score, then row, col, tile n times) as an EMove. */
 void emove_from(const Solver *sv, const int32_t *m, EMove *e) {
     e->n = (uint8_t)m[0];
