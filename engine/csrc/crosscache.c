@@ -13,16 +13,18 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     const int8_t *grid = sv->gen.grid;
     int step = view == 0 ? SIZE : 1;  /* across the line: down a column (view 0) or along a row (view 1) */
     int at = row * SIZE + col, line = view == 0 ? row : col;
+    /* the squares holding tiles across the line (bit `line` is the square's, empty): the runs either side are the
+     * set bits next to it, found from the highest clear bit below and the lowest above */
+    uint32_t across = view == 0 ? sv->occupied[1][col] : sv->occupied[0][row];
+    uint32_t below = ~across & ((1u << line) - 1);
+    int before = below == 0 ? line : line - 1 - (31 - __builtin_clz(below));
+    int after = LOWEST(~across >> (line + 1));
     uint8_t tiles[16] = {0};  /* (SIZE - 1 tiles at most: the words of CrossEntry.run, compared whole) */
-    int before = 0, after = 0;
-    for (int k = line - 1, q = at - step; k >= 0 && grid[q] != EMPTY; k--, q -= step) {
-        before++;
+    for (int k = 0, q = at - before * step; k < before; k++, q += step) {
+        tiles[k] = (uint8_t)grid[q];
     }
-    for (int k = line - before, q = at - before * step; k < line; k++, q += step) {
-        tiles[k - (line - before)] = (uint8_t)grid[q];
-    }
-    for (int k = line + 1, q = at + step; k < SIZE && grid[q] != EMPTY; k++, q += step) {
-        tiles[before + after++] = (uint8_t)grid[q];
+    for (int k = 0, q = at + step; k < after; k++, q += step) {
+        tiles[before + k] = (uint8_t)grid[q];
     }
     uint64_t run[2];
     memcpy(run, tiles, sizeof(run));
