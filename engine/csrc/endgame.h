@@ -229,6 +229,8 @@ typedef struct {
     /* [side][slot]: the byte of ERack.held that holds the count of a letter (the blank: MAX_LETTERS) of the side's
      * rack at the root, 0xFF for one it has none of (racks_packed): a side's rack only loses tiles */
     uint8_t held_byte[2][RACK_SLOTS];
+    struct Leaf *leaves;         /* leaf_scan's leaves (leafscan.c), room for leaves_cap */
+    size_t leaves_cap;
     CMove *fresh;                /* the moves of the line being generated (linecache.c's fresh_move), nfresh of them */
     size_t nfresh, fresh_cap;
     uint64_t fills;              /* slots filled so far (LineWays.fill) */
@@ -356,5 +358,6 @@ long out_pruned(const Solver *sv, const OutReplies *r, const EMove *moves, uint6
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);
+void leaf_scan_free(Solver *sv);
 
 #endif

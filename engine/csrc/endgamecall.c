@@ -243,6 +243,7 @@ done:
     PyMem_Free(sv->keys);
     big_free(sv->table, sv->table_bytes, sv->table_mapped);
     lines_free(sv);
+    leaf_scan_free(sv);
     memo_free(sv);
     PyMem_Free(sv);
     return result;
