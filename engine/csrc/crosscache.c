@@ -13,12 +13,10 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     const int8_t *grid = sv->gen.grid;
     int step = view == 0 ? SIZE : 1;  /* across the line: down a column (view 0) or along a row (view 1) */
     int at = row * SIZE + col, line = view == 0 ? row : col;
-    /* the squares holding tiles across the line (bit `line` is the square's, empty): the runs either side are the
-     * set bits next to it, found from the highest clear bit below and the lowest above */
-    uint32_t across = view == 0 ? sv->occupied[1][col] : sv->occupied[0][row];
-    uint32_t below = ~across & ((1u << line) - 1);
-    int before = below == 0 ? line : line - 1 - (31 - __builtin_clz(below));
-    int after = LOWEST(~across >> (line + 1));
+    /* the runs either side: from the squares holding tiles across the line (bit `line` is the square's) */
+    int first, last;
+    bit_run(view == 0 ? sv->occupied[1][col] : sv->occupied[0][row], line, &first, &last);
+    int before = line - first, after = last - line;
     uint8_t tiles[16] = {0};  /* (SIZE - 1 tiles at most: the words of CrossEntry.run, compared whole) */
     for (int k = 0, q = at - before * step; k < before; k++, q += step) {
         tiles[k] = (uint8_t)grid[q];

@@ -171,8 +171,9 @@ static Mark put_on_board(Solver *sv, const EMove *move) {
     sv->tiles += move->n;
     for (int k = 0; k < move->n; k++) {
         int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
-        int top, bottom, left, right;
-        run_ends(grid, row, col, &top, &bottom, &left, &right);
+        int top, bottom, left, right;  /* the runs of tiles through the square, from the occupied bits */
+        bit_run(sv->occupied[1][col], row, &top, &bottom);
+        bit_run(sv->occupied[0][row], col, &left, &right);
         /* the tiles of a move share one run along its line: its ends are worked out once */
         int along = k > 0 ? move->view : -1;
         if (along != 1 && top > 0) {

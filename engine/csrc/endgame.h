@@ -286,6 +286,14 @@ static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
     return t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u : ((uint64_t)allowed << 32) | (uint64_t)(uint32_t)(sum + 2) << 9;
 }
 
+/* The run of set bits of `bits` (at most 15: a line's Solver.occupied) through bit p, set or not (the runs either
+ * side joined through it): its first bit *first and its last *last, p itself when both neighbours are clear. */
+static inline void bit_run(uint32_t bits, int p, int *first, int *last) {
+    uint32_t below = ~bits & ((1u << p) - 1);
+    *first = below == 0 ? 0 : 32 - __builtin_clz(below);  /* above the highest clear bit below p */
+    *last = p + LOWEST(~bits >> (p + 1));                 /* (bits past the line's end are clear) */
+}
+
 /* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
  * per point of tile played (endgameorder.c). */
 static inline int move_order(const EMove *move) {
