@@ -27,10 +27,11 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     uint64_t run[2];
     memcpy(run, tiles, sizeof(run));
     CrossEntry *ways = sv->crosses[view * SQUARES + at];
+    uint8_t shape = (uint8_t)(1 + before * SIZE + after);
     for (int w = 0; w < CROSS_WAYS; w++) {
         CrossEntry *e = &ways[w];
         /* (the runs' lengths apart, the same words are the same tiles) */
-        if (e->valid && e->before == before && e->after == after && e->run[0] == run[0] && e->run[1] == run[1]) {
+        if (e->shape == shape && e->run[0] == run[0] && e->run[1] == run[1]) {
             *sum = e->sum;
             return e->allowed;
         }
@@ -39,9 +40,7 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     uint32_t allowed = cross_check(&sv->gen, view, line, p, sum);
     CrossEntry *e = &ways[sv->cross_next[view * SQUARES + at]];
     sv->cross_next[view * SQUARES + at] = (uint8_t)((sv->cross_next[view * SQUARES + at] + 1) % CROSS_WAYS);
-    e->valid = 1;
-    e->before = (uint8_t)before;
-    e->after = (uint8_t)after;
+    e->shape = shape;
     e->run[0] = run[0];
     e->run[1] = run[1];
     e->allowed = allowed;

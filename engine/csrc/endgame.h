@@ -160,7 +160,7 @@ typedef struct {
     uint64_t run[2];      /* the tiles of the run before the square, then of the one after, 0 beyond them */
     uint32_t allowed;
     int sum;
-    uint8_t valid, before, after;
+    uint8_t shape;        /* 1 + the runs' lengths (before * SIZE + after); 0: no entry */
 } CrossEntry;
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
