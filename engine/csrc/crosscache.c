@@ -13,24 +13,25 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     const int8_t *grid = sv->gen.grid;
     int step = view == 0 ? SIZE : 1;  /* across the line: down a column (view 0) or along a row (view 1) */
     int at = row * SIZE + col, line = view == 0 ? row : col;
+    /* the runs either side: from the squares holding tiles across the line (bit `line` is the square's) */
+    int first, last;
+    bit_run(view == 0 ? sv->occupied[1][col] : sv->occupied[0][row], line, &first, &last);
+    int before = line - first, after = last - line;
     uint8_t tiles[16] = {0};  /* (SIZE - 1 tiles at most: the words of CrossEntry.run, compared whole) */
-    int before = 0, after = 0;
-    for (int k = line - 1, q = at - step; k >= 0 && grid[q] != EMPTY; k--, q -= step) {
-        before++;
+    for (int k = 0, q = at - before * step; k < before; k++, q += step) {
+        tiles[k] = (uint8_t)grid[q];
     }
-    for (int k = line - before, q = at - before * step; k < line; k++, q += step) {
-        tiles[k - (line - before)] = (uint8_t)grid[q];
-    }
-    for (int k = line + 1, q = at + step; k < SIZE && grid[q] != EMPTY; k++, q += step) {
-        tiles[before + after++] = (uint8_t)grid[q];
+    for (int k = 0, q = at + step; k < after; k++, q += step) {
+        tiles[before + k] = (uint8_t)grid[q];
     }
     uint64_t run[2];
     memcpy(run, tiles, sizeof(run));
     CrossEntry *ways = sv->crosses[view * SQUARES + at];
+    uint8_t shape = (uint8_t)(1 + before * SIZE + after);
     for (int w = 0; w < CROSS_WAYS; w++) {
         CrossEntry *e = &ways[w];
         /* (the runs' lengths apart, the same words are the same tiles) */
-        if (e->valid && e->before == before && e->after == after && e->run[0] == run[0] && e->run[1] == run[1]) {
+        if (e->shape == shape && e->run[0] == run[0] && e->run[1] == run[1]) {
             *sum = e->sum;
             return e->allowed;
         }
@@ -39,9 +40,7 @@ uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum) {
     uint32_t allowed = cross_check(&sv->gen, view, line, p, sum);
     CrossEntry *e = &ways[sv->cross_next[view * SQUARES + at]];
     sv->cross_next[view * SQUARES + at] = (uint8_t)((sv->cross_next[view * SQUARES + at] + 1) % CROSS_WAYS);
-    e->valid = 1;
-    e->before = (uint8_t)before;
-    e->after = (uint8_t)after;
+    e->shape = shape;
     e->run[0] = run[0];
     e->run[1] = run[1];
     e->allowed = allowed;

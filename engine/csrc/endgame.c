@@ -84,6 +84,25 @@ void rack_rehash(ERack *rack) {
     }
 }
 
+/* Each side's byte of ERack.held per letter it holds at the root, and the two racks' held. At most 8 letters
+ * (MOVE_TILES): the counts of a side's rack, a sub-multiset of its rack at the root, fit one 64-bit word. */
+void racks_packed(Solver *sv, ERack *mine, ERack *theirs) {
+    ERack *racks[2] = {mine, theirs};
+    for (int side = 0; side < 2; side++) {
+        ERack *rack = racks[side];
+        int byte = 0;
+        rack->held = 0;
+        for (int slot = 0; slot < RACK_SLOTS; slot++) {
+            sv->held_byte[side][slot] = 0xFF;
+            if (rack->counts[slot] > 0 && byte < 8) {
+                sv->held_byte[side][slot] = (uint8_t)byte;
+                rack->held |= (uint64_t)(uint8_t)rack->counts[slot] << (8 * byte);
+                byte++;
+            }
+        }
+    }
+}
+
 /* The rack without the move's tiles (a blank for a blank-flagged tile). */
 static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, ERack *left) {
     *left = *rack;
@@ -94,6 +113,8 @@ static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, E
         left->hash[0] ^= rack_keys[0][slot][c] ^ rack_keys[0][slot][c - 1];
         left->hash[1] ^= rack_keys[1][slot][c] ^ rack_keys[1][slot][c - 1];
         left->counts[slot] = (int8_t)(c - 1);
+        int byte = sv->held_byte[rack->side][slot];
+        left->held -= byte < 8 ? (uint64_t)1 << (8 * byte) : 0;
         if (!(t & BLANK_FLAG)) {
             left->points -= sv->points[slot];
             if (c == 1) {
@@ -150,8 +171,9 @@ static Mark put_on_board(Solver *sv, const EMove *move) {
     sv->tiles += move->n;
     for (int k = 0; k < move->n; k++) {
         int row = move->square[k] / SIZE, col = move->square[k] % SIZE;
-        int top, bottom, left, right;
-        run_ends(grid, row, col, &top, &bottom, &left, &right);
+        int top, bottom, left, right;  /* the runs of tiles through the square, from the occupied bits */
+        bit_run(sv->occupied[1][col], row, &top, &bottom);
+        bit_run(sv->occupied[0][row], col, &left, &right);
         /* the tiles of a move share one run along its line: its ends are worked out once */
         int along = k > 0 ? move->view : -1;
         if (along != 1 && top > 0) {

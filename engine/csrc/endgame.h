@@ -82,6 +82,7 @@ typedef struct {
     uint32_t letters;  /* the letters of which it holds a tile (not the blanks) */
     int side;          /* 0: the root's mover, 1: the other (the line cache is kept per side) */
     uint64_t hash[2];  /* as the mover, as the other */
+    uint64_t held;     /* the counts packed, a byte each (racks_packed): those of the side's letters and blank */
 } ERack;
 
 /* A move of the line cache, with what it needs from the rack (in this order 32 bytes, not 36: two to a
@@ -100,7 +101,7 @@ _Static_assert(sizeof(CMove) == 32, "a line cache move is 32 bytes");
 /* The moves of one line of one view for one side, as generated for a rack (see linecache.c): where the line
  * memo keeps them in its ring (not copied), else in the way's own array (LineWays.own). */
 typedef struct {
-    int8_t counts[RACK_SLOTS];
+    uint64_t held;     /* the rack's counts packed (ERack.held) */
     int size;          /* the rack's tiles: a mover whose rack the slot's holds has the same counts when as many */
     const CMove *moves;
     size_t len;
@@ -159,7 +160,7 @@ typedef struct {
     uint64_t run[2];      /* the tiles of the run before the square, then of the one after, 0 beyond them */
     uint32_t allowed;
     int sum;
-    uint8_t valid, before, after;
+    uint8_t shape;        /* 1 + the runs' lengths (before * SIZE + after); 0: no entry */
 } CrossEntry;
 typedef struct {
     Search gen;        /* the move generator; gen.grid is the solver's board */
@@ -225,6 +226,13 @@ typedef struct {
     int nstamps;
     uint16_t occupied[2][SIZE];  /* [view][line]: bit p when square p of the line holds a tile */
     LineWays lines[2][LINES];    /* [side][view * SIZE + line] */
+    /* [side][slot]: the byte of ERack.held that holds the count of a letter (the blank: MAX_LETTERS) of the side's
+     * rack at the root, 0xFF for one it has none of (racks_packed): a side's rack only loses tiles */
+    uint8_t held_byte[2][RACK_SLOTS];
+    struct Leaf *leaves;         /* leaf_scan's leaves (leafscan.c), room for leaves_cap */
+    size_t leaves_cap;
+    CMove *fresh;                /* the moves of the line being generated (linecache.c's fresh_move), nfresh of them */
+    size_t nfresh, fresh_cap;
     uint64_t fills;              /* slots filled so far (LineWays.fill) */
     int ply;                     /* moves (passes too) on the path from the root to the node */
     long long serial;            /* nodes entered so far */
@@ -278,9 +286,24 @@ static inline uint64_t square_value(int t, uint32_t allowed, int sum) {
     return t != EMPTY ? (uint64_t)(uint8_t)t | 0x100u : ((uint64_t)allowed << 32) | (uint64_t)(uint32_t)(sum + 2) << 9;
 }
 
+/* The run of set bits of `bits` (at most 15: a line's Solver.occupied) through bit p, set or not (the runs either
+ * side joined through it): its first bit *first and its last *last, p itself when both neighbours are clear. */
+static inline void bit_run(uint32_t bits, int p, int *first, int *last) {
+    uint32_t below = ~bits & ((1u << p) - 1);
+    *first = below == 0 ? 0 : 32 - __builtin_clz(below);  /* above the highest clear bit below p */
+    *last = p + LOWEST(~bits >> (p + 1));                 /* (bits past the line's end are clear) */
+}
+
+/* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
+ * per point of tile played (endgameorder.c). */
+static inline int move_order(const EMove *move) {
+    return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
+}
+
 /* endgame.c, endgameorder.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
+void racks_packed(Solver *sv, ERack *mine, ERack *theirs);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);
@@ -300,7 +323,6 @@ void lines_restore(Solver *sv, const EMove *move, int stamps);
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken);
 int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
-int move_order(const EMove *move);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
 /* linememo.c */
@@ -344,5 +366,6 @@ long out_pruned(const Solver *sv, const OutReplies *r, const EMove *moves, uint6
 /* leafscan.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);
+void leaf_scan_free(Solver *sv);
 
 #endif

@@ -161,6 +161,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     mine.side = 0;
     theirs.side = 1;
+    racks_packed(sv, &mine, &theirs);
     sv->table_bytes = ((size_t)1 << table_bits) * sizeof(Entry);
     sv->table = big_calloc(sv->table_bytes, &sv->table_mapped);
     if (sv->table == NULL) {
@@ -242,6 +243,7 @@ done:
     PyMem_Free(sv->keys);
     big_free(sv->table, sv->table_bytes, sv->table_mapped);
     lines_free(sv);
+    leaf_scan_free(sv);
     memo_free(sv);
     PyMem_Free(sv);
     return result;

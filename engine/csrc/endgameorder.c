@@ -40,12 +40,6 @@ int grow_stack(Solver *sv, size_t need) {
     return 0;
 }
 
-/* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
- * per point of tile played. */
-int move_order(const EMove *move) {
-    return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
-}
-
 /* A move of the generator's output (n, view, score, then row, col, tile n times) as an EMove. */
 void emove_from(const Solver *sv, const int32_t *m, EMove *e) {
     e->n = (uint8_t)m[0];
@@ -178,22 +172,58 @@ static void sort_keys(const EMove *moves, uint64_t *keys, long n) {
 
 #define PICKS 6  /* moves taken by selection before the rest is sorted: most cutoffs come before */
 
-/* The index (from the node's base) of the i-th move in order: the first PICKS by selection, then the
- * rest sorted once. */
+/* Keys from..from + m - 1 become the m first in move order of keys[from .. count), in order (the others left
+ * after them in any order), found in one pass: each key is compared with the m-th best so far, most only once. */
+static void best_first(const EMove *moves, uint64_t *keys, long from, long count, int m) {
+    uint64_t best[PICKS];
+    long at[PICKS];
+    int n = 0;
+    if (m < 1 || m > PICKS) {
+        return;
+    }
+    for (long k = from; k < count; k++) {
+        uint64_t key = keys[k];
+        if (n == m && !before(moves, key, best[n - 1])) {
+            continue;
+        }
+        int j = n < m ? n++ : m - 1;
+        for (; j > 0 && before(moves, key, best[j - 1]); j--) {
+            best[j] = best[j - 1];
+            at[j] = at[j - 1];
+        }
+        best[j] = key;
+        at[j] = k;
+    }
+    for (int j = 0; j < n; j++) {
+        long source = at[j], target = from + j;
+        uint64_t t = keys[target];
+        keys[target] = keys[source];
+        keys[source] = t;
+        for (int q = j + 1; q < n; q++) {
+            at[q] = at[q] == target ? source : at[q];  /* the key that stood at the target went to the source */
+        }
+    }
+}
+
+/* The index (from the node's base) of the i-th move in order (i taken 0, 1, 2.. with the keys not changed
+ * between, but for those from 1 on after the 0th): the 0th by selection (the keys otherwise as they were:
+ * out_pruned reads them in their order), the next PICKS - 1 found together at the 1st, then the rest sorted
+ * once. (before is a total order of the moves: whatever the keys' order, the moves come in the same.) */
 size_t pick(const EMove *moves, uint64_t *keys, long count, long i) {
-    if (i < PICKS) {
-        long best = i;
-        for (long k = i + 1; k < count; k++) {
+    if (i == 0) {
+        long best = 0;
+        for (long k = 1; k < count; k++) {
             if (before(moves, keys[k], keys[best])) {
                 best = k;
             }
         }
-        uint64_t t = keys[i];
-        keys[i] = keys[best];
+        uint64_t t = keys[0];
+        keys[0] = keys[best];
         keys[best] = t;
+    } else if (i == 1) {
+        best_first(moves, keys, 1, count, count - 1 < PICKS - 1 ? (int)(count - 1) : PICKS - 1);
     } else if (i == PICKS) {
         sort_keys(moves, keys + i, count - i);
     }
     return (size_t)(keys[i] & 0xFFFFFFFFu);
 }
-

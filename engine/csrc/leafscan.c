@@ -55,6 +55,29 @@ static inline int take(const Scan *scan, int whole, const CMove *c, int *order, 
     return 1;
 }
 
+/* A move of the scan that does not go out (its reply is a leaf), with its order. */
+struct Leaf {
+    int order;
+    const EMove *move;
+};
+
+/* Room for `count` leaves in sv->leaves; -1 (MemoryError set) when memory ran out. */
+static int leaves_room(Solver *sv, size_t count) {
+    size_t cap = sv->leaves_cap;
+    struct Leaf *grown = GROWN_ARRAY(sv->leaves, cap, count, 256);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sv->leaves = grown;
+    sv->leaves_cap = cap;
+    return 0;
+}
+
+void leaf_scan_free(Solver *sv) {
+    PyMem_Free(sv->leaves);
+}
+
 /* The moves of a depth-1 node after the move tried first (`first`, or NULL; *best_value and *best hold
  * its value and it, or -INFINITE_VALUE): *best_value and *best become what value_of's loop would
  * leave, and the leaves it would visit are counted (sv->stop set when the budget runs out among them).
@@ -74,9 +97,18 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         tried = *first;
         scan.first = &tried;
     }
+    size_t total = 0;
+    for (int index = 0; index < LINES; index++) {
+        total += taken[index]->len;
+    }
+    if (leaves_room(sv, total) < 0) {
+        return -1;
+    }
+    /* the moves whose replies are leaves, kept with their orders: those before the hit in order are counted */
+    struct Leaf *leaf = sv->leaves;
+    long leaves = 0;
     const EMove *top = NULL, *hit = NULL;
     int top_value = -INFINITE_VALUE, top_order = 0, hit_value = 0, hit_order = 0;
-    long leaves = 0;
     for (int index = 0; index < LINES; index++) {
         int whole = taken[index]->size == mover->size;
         for (size_t i = 0; i < taken[index]->len; i++) {
@@ -85,7 +117,10 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
             if (!take(&scan, whole, c, &order, &value)) {
                 continue;
             }
-            leaves += c->move.n != mover->size;
+            if (c->move.n != mover->size) {
+                leaf[leaves].order = order;
+                leaf[leaves++].move = &c->move;
+            }
             if (top == NULL || value > top_value || (value == top_value && precedes(order, &c->move, top_order, top))) {
                 top = &c->move, top_value = value, top_order = order;
             }
@@ -100,16 +135,9 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
     if (hit != NULL) {
         /* the loop stops at the hit: the leaves before it in order, and its own */
         count = hit->n != mover->size;
-        for (int index = 0; index < LINES; index++) {
-            int whole = taken[index]->size == mover->size;
-            for (size_t i = 0; i < taken[index]->len; i++) {
-                const CMove *c = &taken[index]->moves[i];
-                int order, value;
-                if (take(&scan, whole, c, &order, &value) && c->move.n != mover->size &&
-                    precedes(order, &c->move, hit_order, hit)) {
-                    count++;
-                }
-            }
+        for (long i = 0; i < leaves; i++) {
+            count += leaf[i].order > hit_order ||
+                     (leaf[i].order == hit_order && precedes(hit_order, leaf[i].move, hit_order, hit));
         }
         top = hit, top_value = hit_value;
     } else {

@@ -111,24 +111,11 @@ static uint64_t line_key(const Solver *sv, int index, uint64_t *check) {
                         : line_hashed(sv, index, SQUARES + line, SIZE, check);
 }
 
-/* Whether every count of `a` is at most that of `b` (counts of 0 to 127: eight at a time, the high bit
- * of each byte of (b | 0x80...) - a staying set where b's count is at least a's). */
-static int within(const int8_t *a, const int8_t *b) {
+/* Whether a rack of packed counts `a` (ERack.held) is held by one of packed counts `b` of the same side: each count
+ * (0 to 8) of a at most b's (the high bit of each byte of (b | 0x80...) - a staying set where b's is at least a's). */
+static inline int within(uint64_t a, uint64_t b) {
     const uint64_t high = 0x8080808080808080ull;
-    for (int i = 0; i + 8 <= RACK_SLOTS; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if ((((y | high) - x) & high) != high) {
-            return 0;
-        }
-    }
-    for (int i = RACK_SLOTS / 8 * 8; i < RACK_SLOTS; i++) {
-        if (a[i] > b[i]) {
-            return 0;
-        }
-    }
-    return 1;
+    return (((b | high) - a) & high) == high;
 }
 
 /* The anchors of line `index` (view * SIZE + line), in order, as search.c's search_line finds them on the
@@ -171,30 +158,73 @@ static inline int slot_intact(const Solver *sv, const LineSlot *slot) {
     return memo_intact(sv, slot->start);
 }
 
+/* The generator's move (search.c's put_move: its tiles along the line being generated, those of bit i of blank_set
+ * on blanks) as a line cache move, after the line's others in sv->fresh; s->failed set when memory ran out. */
+static void fresh_move(Search *s, uint32_t blank_set, int score) {
+    Solver *sv = s->sink_data;
+    if (sv->nfresh == sv->fresh_cap) {
+        size_t cap = sv->fresh_cap;
+        CMove *grown = GROWN_ARRAY(sv->fresh, cap, sv->nfresh + 1, 64);
+        if (grown == NULL) {
+            s->failed = 1;
+            return;
+        }
+        sv->fresh = grown;
+        sv->fresh_cap = cap;
+    }
+    CMove *c = &sv->fresh[sv->nfresh++];
+    EMove *e = &c->move;
+    int n = s->placed, played = 0, blanks = 0, repeats = 0;
+    uint32_t letters = 0;
+    int first = line_square(s->view, s->line, 0), stride = s->view == 0 ? 1 : SIZE;
+    e->n = (uint8_t)n;
+    e->view = (uint8_t)s->view;
+    e->score = (int16_t)score;
+    for (int i = 0; i < n; i++) {
+        int l = s->letter[i];
+        e->square[i] = (uint8_t)(first + s->pos[i] * stride);
+        if ((blank_set >> i) & 1) {
+            e->tile[i] = (uint8_t)(l | BLANK_FLAG);
+            blanks++;
+        } else {
+            uint32_t bit = 1u << l;
+            e->tile[i] = (uint8_t)l;
+            played += s->points[l];
+            repeats |= (letters & bit) != 0;
+            letters |= bit;
+        }
+    }
+    e->played = (int16_t)played;
+    c->order = move_order(e);
+    c->letters = letters;
+    c->blanks = (uint8_t)blanks;
+    c->repeats = (uint8_t)repeats;
+}
+
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
- * generator into way `way`'s slot, as search.c's search_line does on the whole board: into the line memo's
- * ring when `keep` (and kept there for state (key, check) and the mover's rack), else into the way's own array;
- * -1 (MemoryError set) when memory ran out. */
+ * generator into way `way`'s slot, as search.c's search_line does on the whole board (its moves made line cache
+ * moves as they are found, fresh_move): into the line memo's ring when `keep` (and kept there for state (key,
+ * check) and the mover's rack), else into the way's own array; -1 (MemoryError set) when memory ran out. */
 static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, const int *anchors,
                          int nanchors, int keep, uint64_t key, uint64_t check) {
     Search *s = &sv->gen;
     LineSlot *slot = &ways->slot[way];
     int view = index / SIZE, line = index % SIZE;
-    s->out.len = 0;
+    sv->nfresh = 0;
+    s->sink = fresh_move;
+    s->sink_data = sv;
     prepare_line(s, sv->rules, view, line);
     int previous = -1;
     for (int a = 0; a < nanchors && !s->failed; a++) {
         search_anchor(s, anchors[a], previous);
         previous = anchors[a];
     }
+    s->sink = NULL;
     if (s->failed) {
         PyErr_NoMemory();
         return -1;
     }
-    size_t count = 0;
-    for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {
-        count++;
-    }
+    size_t count = sv->nfresh;
     uint64_t start = OWN_MOVES;
     CMove *moves = keep ? memo_room(sv, count, &start) : NULL;
     if (moves == NULL) {
@@ -204,24 +234,8 @@ static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way
         moves = ways->own[way];
         start = OWN_MOVES;
     }
-    size_t i = 0;
-    for (size_t at = 0; at < s->out.len; i++) {
-        CMove *c = &moves[i];
-        emove_from(sv, s->out.data + at, &c->move);
-        c->order = move_order(&c->move);
-        c->letters = 0;
-        c->blanks = c->repeats = 0;
-        for (int k = 0; k < c->move.n; k++) {
-            int t = c->move.tile[k];
-            if (t & BLANK_FLAG) {
-                c->blanks++;
-            } else {
-                uint32_t bit = 1u << (t & LETTER_MASK);
-                c->repeats |= (c->letters & bit) != 0;
-                c->letters |= bit;
-            }
-        }
-        at += 3 + 3 * (size_t)s->out.data[at];
+    if (count > 0) {
+        memcpy(moves, sv->fresh, count * sizeof(CMove));
     }
     if (start != OWN_MOVES) {
         memo_keep(sv, mover, key, check, start, count);
@@ -315,7 +329,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     uint64_t stamp = sv->line_stamp[index];
     int found = -1;
     for (int w = 0; w < LINE_WAYS && stamp <= ways->newest; w++) {
-        if (ways->stamp[w] == stamp && within(mover->counts, ways->slot[w].counts)) {
+        if (ways->stamp[w] == stamp && within(mover->held, ways->slot[w].held)) {
             found = w;
             break;
         }
@@ -336,7 +350,7 @@ static int way_kept(Solver *sv, const ERack *mover, LineWays *ways, int index, u
     *check = sv->check_of[index];
     found = -1;
     for (int w = 0; w < LINE_WAYS; w++) {
-        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->counts, ways->slot[w].counts)) {
+        if (ways->key[w] == *key && ways->check[w] == *check && within(mover->held, ways->slot[w].held)) {
             found = w;
             break;
         }
@@ -425,7 +439,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
         ways->stamp[way] = sv->line_stamp[index];
         ways->newest = ways->stamp[way] > ways->newest ? ways->stamp[way] : ways->newest;
         ways->fill[way] = ++sv->fills;
-        memcpy(slot->counts, mover->counts, sizeof(slot->counts));
+        slot->held = mover->held;
         slot->size = mover->size;
     }
     seen->fills = sv->fills;
@@ -513,6 +527,7 @@ int check_line_moves(Solver *sv, const ERack *mover, long count) {
 }
 
 void lines_free(Solver *sv) {
+    PyMem_Free(sv->fresh);
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {

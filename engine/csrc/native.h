@@ -125,7 +125,7 @@ typedef struct {
 
 struct TopK;
 
-typedef struct {
+typedef struct Search {
     /* inputs */
     const uint32_t *child, *mask, *ends;
     const DawgEdge *edges;
@@ -169,6 +169,10 @@ typedef struct {
     /* when set (the playout kernel's replies, reply.c): the rack's left parts, walked once and read by
      * every anchor instead of walking the DAWG again (leftparts.c) */
     struct LeftParts *lefts;
+    /* when set (the endgame's line cache, linecache.c): each move is handed to it (with sink_data) instead of
+     * being written to `out` */
+    void (*sink)(struct Search *s, uint32_t blank_set, int score);
+    void *sink_data;
     IntBuffer out;
     int failed;
     /* equity mode (top_equity): moves go to a top-k list instead of `out` */

@@ -25,6 +25,10 @@ static inline void put_move(Search *s, uint32_t blank_set, int score) {
         offer(s, blank_set, score);
         return;
     }
+    if (s->sink != NULL) {
+        s->sink(s, blank_set, score);
+        return;
+    }
     if (buffer_reserve(&s->out, 3 + 3 * (size_t)s->placed) < 0) {
         s->failed = 1;
         return;
