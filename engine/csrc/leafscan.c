@@ -74,6 +74,7 @@ static int leaves_room(Solver *sv, size_t count) {
     return 0;
 }
 
+/* Free the leaves' room (with the solver). */
 void leaf_scan_free(Solver *sv) {
     PyMem_Free(sv->leaves);
 }
