@@ -137,8 +137,7 @@ int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless,
         /* the loop stops at the hit: the leaves before it in order, and its own */
         count = hit->n != mover->size;
         for (long i = 0; i < leaves; i++) {
-            count += leaf[i].order > hit_order ||
-                     (leaf[i].order == hit_order && precedes(hit_order, leaf[i].move, hit_order, hit));
+            count += precedes(leaf[i].order, leaf[i].move, hit_order, hit);
         }
         top = hit, top_value = hit_value;
     } else {
