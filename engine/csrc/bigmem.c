@@ -15,8 +15,18 @@
 void *big_calloc(size_t size, int *mapped) {
     *mapped = 0;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p != MAP_FAILED) {
+    /* mapped with a huge page's room more and trimmed to start on a huge page's boundary: a table of a
+     * few huge pages mapped anywhere else would lie mostly in small ones */
+    const size_t huge = (size_t)2 << 20;
+    char *raw = mmap(NULL, size + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw != MAP_FAILED) {
+        char *p = (char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+        if (p > raw) {
+            munmap(raw, (size_t)(p - raw));
+        }
+        if (p + size < raw + size + huge) {
+            munmap(p + size, (size_t)(raw + size + huge - (p + size)));
+        }
         (void)madvise(p, size, MADV_HUGEPAGE);  /* a hint: refused, the pages are small ones */
         *mapped = 1;
         return p;

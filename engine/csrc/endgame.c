@@ -250,8 +250,37 @@ static Entry *lookup(const Solver *sv, uint64_t key) {
     return NULL;
 }
 
+/* The table at twice its size, its entries moved into it; 0, or -1 when memory ran out (it stays as it was).
+ * It starts small and grows as it fills, so that a small search touches (and the kernel zeroes) a table of
+ * its own size rather than the whole: an entry's place changes, not what a look-up finds. */
+static int table_grown(Solver *sv) {
+    uint64_t mask = sv->table_mask * 2 + 1;
+    size_t bytes = (size_t)(mask + 1) * sizeof(Entry);
+    int mapped;
+    Entry *table = big_calloc(bytes, &mapped);
+    if (table == NULL) {
+        return -1;
+    }
+    for (uint64_t j = 0; j <= sv->table_mask; j++) {
+        if (sv->table[j].used) {
+            uint64_t i = sv->table[j].key & mask;
+            while (table[i].used) {
+                i = (i + 1) & mask;
+            }
+            table[i] = sv->table[j];
+        }
+    }
+    big_free(sv->table, sv->table_bytes, sv->table_mapped);
+    sv->table = table;
+    sv->table_bytes = bytes;
+    sv->table_mapped = mapped;
+    sv->table_mask = mask;
+    sv->table_limit = (mask + 1) / 4 * 3;
+    return 0;
+}
+
 /* The entry to store `key` in: its own, else a free one while the table is less than 3/4 full (so that
- * no entry is lost, as in the reference's dict), else one in use, overwritten. */
+ * no entry is lost, as in the reference's dict; grown to its full size first), else one in use, overwritten. */
 static Entry *slot_for(Solver *sv, uint64_t key) {
     uint64_t i = key & sv->table_mask;
     while (sv->table[i].used) {
@@ -259,6 +288,12 @@ static Entry *slot_for(Solver *sv, uint64_t key) {
             return &sv->table[i];
         }
         i = (i + 1) & sv->table_mask;
+    }
+    if (sv->stored >= sv->table_limit && sv->table_mask < sv->table_mask_most && table_grown(sv) == 0) {
+        i = key & sv->table_mask;  /* (not in the table: a free place from its home on) */
+        while (sv->table[i].used) {
+            i = (i + 1) & sv->table_mask;
+        }
     }
     if (sv->stored >= sv->table_limit) {
         /* full: overwrite the first entry in use from the home slot on (no slot is taken into use, so

@@ -17,6 +17,7 @@
 #define MAX_DEPTH 256
 #define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
 #define TABLE_BITS_MAX 24
+#define TABLE_GROWTHS 4  /* the table starts 2^4 times smaller than its full size (at least 16 entries) and doubles as it fills */
 #define ORDER_BIAS (1 << 30)
 /* move order: points, twice the other's rack when going out, and per tile played and per point of
  * tile played (emptying the rack ends the game; a heavy tile kept costs its points at the end) */
@@ -177,8 +178,8 @@ typedef struct {
     Entry *table;
     size_t table_bytes;
     int table_mapped, memo_mapped, pool_mapped;  /* how each big table was had (bigmem.c) */
-    uint64_t table_mask;
-    uint64_t stored, table_limit;  /* entries in use, and how many may be before entries are overwritten */
+    uint64_t table_mask, table_mask_most;  /* its size less 1, now and grown to the full (endgame.c's table_grown) */
+    uint64_t stored, table_limit;  /* entries in use, and how many may be before it grows or entries are overwritten */
     long long nodes, max_nodes;
     PyObject *clock;   /* None or a callable returning seconds */
     double deadline;

@@ -7,6 +7,7 @@ on real boards of self-play with short racks."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -20,6 +21,7 @@ from engine.nativeendgame import solve_native
 from engine.rack import Rack
 from engine.rules import Ruleset
 from offline.endgames import Endgame, english, from_self_play
+from tests.engine.test_nativeendgame import real_endgames
 
 
 def plain(board: Board, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset,
@@ -82,3 +84,21 @@ def test_the_native_solver_finds_it_whatever_its_table_size(table_bits: int) -> 
         expected = plain(e.board, mine, theirs, 0, lexicon, rules)
         result = solve_native(e.board, mine, theirs, lexicon, rules, seconds=math.inf, table_bits=table_bits)
         assert result.complete and result.value == expected, (e.name, mine.text(), theirs.text())
+
+
+@pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
+def test_a_table_that_grows_searches_the_nodes_of_one_that_was_whole_from_the_start() -> None:
+    """The C table starts at a sixteenth of its size and doubles as it fills (engine/csrc/endgame.c's
+    table_grown): with 2**14 entries at most it grows from 2**10 in these searches, with 2**20 it never
+    does; neither fills (they end within 12,288 nodes), so an entry lost in a move would show as nodes
+    searched again."""
+    rules, lexicon, endgames = real_endgames()
+    quick = [e for e in endgames if e.name in ("g22", "g26", "g51", "g52")]
+    assert len(quick) == 4
+    for e in quick:
+        small, whole = (
+            solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=math.inf, max_nodes=12_000, table_bits=bits)
+            for bits in (14, 20)
+        )
+        assert small.complete and small.nodes > 1_024, e.name  # (more than the small table's first size)
+        assert small == replace(whole, seconds=small.seconds), e.name
