@@ -28,7 +28,7 @@ from engine.rack import Rack
 from engine.rules import Ruleset
 
 #: log2 of the C transposition table's entries at most (32 bytes each: 2**20 is 32 MB); it starts at a sixteenth of
-#: that and doubles as it fills, so that a short search touches a table of its own size (endgame.c, bigmem.c).
+#: that and grows fourfold as it fills, so that a short search touches a table of its own size (endgame.c, bigmem.c).
 TABLE_BITS = 20
 
 #: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 8 MB, and 16.8 MB of moves.

@@ -17,7 +17,7 @@
 #define MAX_DEPTH 256
 #define RACK_SLOTS (MAX_LETTERS + 1)  /* the letters, then the blank */
 #define TABLE_BITS_MAX 24
-#define TABLE_GROWTHS 4  /* the table starts 2^4 times smaller than its full size (at least 16 entries) and doubles as it fills */
+#define TABLE_GROWTHS 4  /* the table starts 2^4 times smaller than its full size (at least 16 entries) and grows as it fills */
 #define ORDER_BIAS (1 << 30)
 /* move order: points, twice the other's rack when going out, and per tile played and per point of
  * tile played (emptying the rack ends the game; a heavy tile kept costs its points at the end) */
