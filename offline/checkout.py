@@ -79,6 +79,12 @@ def parse_checkout(name: str) -> Checkout | None:
             f"strategy {name!r}: expected {CHECKOUT_PREFIX}PATH:SPEC, PATH a checkout of this project with its "
             "venv in PATH/.venv and SPEC a strategy name there, such as sim"
         )
+    return checkout_at(path, spec)
+
+
+def checkout_at(path: str, spec: str = "") -> Checkout:
+    """The checkout of this project at ``path``; CheckoutError says what is wrong with it (no directory, not a
+    checkout of this project, no built venv)."""
     root = Path(path).expanduser().absolute()
     if not root.is_dir():
         raise CheckoutError(f"checkout {path}: no such directory")
@@ -400,6 +406,7 @@ __all__ = [
     "CheckoutStrategy",
     "arena_strategy",
     "check_strategy_name",
+    "checkout_at",
     "parse_checkout",
     "served_checkout",
     "warm_up",

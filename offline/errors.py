@@ -25,4 +25,10 @@ class CheckoutError(OfflineError):
     message names the checkout and, for a move, the position."""
 
 
-__all__ = ["CheckoutError", "ClusterError", "LearnError", "OfflineError", "WorkDirError"]
+class AbTimeError(OfflineError):
+    """Two checkouts cannot be timed against each other (``offline.abtime``): a checkout's engine does not import,
+    is another checkout's or runs without its C extension, or a benchmark run failed or printed no figure. The
+    message names the checkout."""
+
+
+__all__ = ["AbTimeError", "CheckoutError", "ClusterError", "LearnError", "OfflineError", "WorkDirError"]

@@ -1,0 +1,232 @@
+"""Two checkouts timed against each other, alternated: ``python -m offline.abtime A B``.
+
+A step in the compiled core is kept only for a gain the clock shows, and on a shared machine one run of a
+benchmark varies by up to a tenth from the next: only runs of both checkouts made in turn, close together,
+compare. Each round runs a benchmark once in each checkout (A first in odd rounds, B first in even ones,
+so that a drift of the machine's speed favours neither), each run in a fresh process of the checkout's own
+Python with the checkout first on ``sys.path`` (its engine, extension and data, as ``checkout:PATH:SPEC``
+plays them), and reads the rate the benchmark prints. The summary gives each round's ratio A / B (above 1:
+A is faster), their median, their geometric mean with a 95% interval over rounds (Student's t on the
+logarithms; rounds are taken as independent), and in how many rounds A was the faster.
+
+The benchmarks: ``endgames``, the nodes per CPU second of the 20 real endgames (``offline.endgames
+--clock cpu``, or ``--nodes N`` each), and ``playouts``, the C kernel's candidate playouts per CPU second
+of ``offline.bench --sim`` on a positions file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from offline.checkout import checkout_at
+from offline.errors import AbTimeError, CheckoutError
+
+#: Student's t at 97.5% by degrees of freedom (1 to 30); above 30 the normal 1.96 is near enough.
+T_975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+_STDERR_TAIL = 600  # characters of a failed run's stderr quoted
+
+
+@dataclass(frozen=True)
+class Bench:
+    """A benchmark: the arguments after ``python``, and the line and field of its figure (a rate: higher is
+    faster)."""
+
+    args: tuple[str, ...]
+    line: str
+    field: str
+
+    def figure(self, output: str) -> float | None:
+        """The rate in a run's output, or None when it printed none."""
+        for text in output.splitlines():
+            if text.startswith(self.line):
+                for part in text.split("\t"):
+                    name, _, value = part.partition("=")
+                    if name == self.field:
+                        try:
+                            return float(value.replace(",", ""))
+                        except ValueError:
+                            return None
+        return None
+
+
+def endgames_bench(nodes: int | None = None) -> Bench:
+    """The 20 real endgames' nodes per CPU second, 2 s of CPU each, or ``nodes`` each without a limit of time."""
+    extra = ("--clock", "cpu") if nodes is None else ("--nodes", str(nodes), "--clock", "cpu")
+    return Bench(("-m", "offline.endgames", *extra), "# endgames", "nodes_per_cpu_s")
+
+
+def playouts_bench(positions: Path, limit: int) -> Bench:
+    """The C kernel's candidate playouts per CPU second on the first ``limit`` positions of a file."""
+    args = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit))
+    return Bench((*args, "--endgame-seconds", "0"), "# playouts", "native_per_cpu_s")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of the benchmark: the round, the checkout's label and its figure."""
+
+    round: int
+    label: str
+    figure: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The ratios A / B of the rounds and what they say."""
+
+    ratios: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.ratios)
+
+    @property
+    def geometric_mean(self) -> float:
+        return math.exp(statistics.fmean(math.log(r) for r in self.ratios))
+
+    def interval(self) -> tuple[float, float] | None:
+        """The 95% interval of the geometric mean (None with fewer than two rounds)."""
+        n = len(self.ratios)
+        if n < 2:
+            return None
+        logs = [math.log(r) for r in self.ratios]
+        half = (T_975[n - 2] if n - 1 <= len(T_975) else 1.96) * statistics.stdev(logs) / math.sqrt(n)
+        mean = statistics.fmean(logs)
+        return math.exp(mean - half), math.exp(mean + half)
+
+    @property
+    def a_faster(self) -> int:
+        return sum(r > 1 for r in self.ratios)
+
+
+def summarize(runs: Sequence[Run], a: str, b: str) -> Summary:
+    """The ratio of A's figure to B's in every round both ran.
+
+    >>> summarize([Run(1, "a", 110.0), Run(1, "b", 100.0), Run(2, "b", 100.0), Run(2, "a", 90.0)], "a", "b").ratios
+    (1.1, 0.9)
+    """
+    by_round: dict[int, dict[str, float]] = {}
+    for run in runs:
+        by_round.setdefault(run.round, {})[run.label] = run.figure
+    return Summary(tuple(f[a] / f[b] for _, f in sorted(by_round.items()) if a in f and b in f))
+
+
+def run_once(python: Path, root: Path, bench: Bench, label: str) -> float:
+    """The benchmark's figure from one run in checkout ``root``; AbTimeError when it fails or prints none."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    command = [str(python), *bench.args]
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    figure = bench.figure(done.stdout)
+    if done.returncode != 0 or figure is None:
+        tail = done.stderr.strip()[-_STDERR_TAIL:]
+        why = f"exit status {done.returncode}" if done.returncode != 0 else f"no {bench.field} in its output"
+        raise AbTimeError(f"checkout {label} ({root}): `{' '.join(command)}` gave {why}: {tail}")
+    return figure
+
+
+def native_check(python: Path, root: Path, label: str) -> None:
+    """AbTimeError unless the checkout's own engine runs with its C extension (a run of another checkout's
+    engine, or of the pure-Python one, would time the wrong code)."""
+    probe = "import engine, engine.native as n; print(engine.__file__); print(n.GENERATOR)"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([str(python), "-c", probe], cwd=root, env=env, capture_output=True, text=True, check=False)
+    lines = done.stdout.split()
+    if done.returncode != 0 or len(lines) != 2:
+        tail = done.stderr.strip()[-_STDERR_TAIL:]
+        raise AbTimeError(f"checkout {label} ({root}): its engine does not import: {tail}")
+    where, generator = Path(lines[0]).resolve(), lines[1]
+    if not where.is_relative_to(root.resolve()):
+        raise AbTimeError(f"checkout {label} ({root}): its Python imports the engine of {where.parent.parent}")
+    if generator != "native":
+        raise AbTimeError(
+            f"checkout {label} ({root}): its C extension is not in use ({generator}); build it there with "
+            "`.venv/bin/python setup.py build_ext --inplace`"
+        )
+
+
+def alternate(
+    rounds: int, labels: tuple[str, str], measure: Callable[[str], float], report: Callable[[Run], None]
+) -> list[Run]:
+    """``rounds`` rounds of one run each of the two, the first of ``labels`` first in odd rounds."""
+    runs = []
+    for number in range(1, rounds + 1):
+        order = labels if number % 2 == 1 else labels[::-1]
+        for label in order:
+            run = Run(number, label, measure(label))
+            runs.append(run)
+            report(run)
+    return runs
+
+
+def summary_line(summary: Summary, a: str, b: str) -> str:
+    """The closing line: the ratios' geometric mean with its interval, their median, the rounds A won."""
+    interval = summary.interval()
+    span = f" ({interval[0]:.3f} .. {interval[1]:.3f})" if interval else ""
+    return (
+        f"# {a} / {b}\trounds={len(summary.ratios)}\tgeometric_mean={summary.geometric_mean:.3f}{span}"
+        f"\tmedian={summary.median:.3f}\t{a}_faster_in={summary.a_faster}/{len(summary.ratios)}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m offline.abtime", description=__doc__.splitlines()[0])
+    parser.add_argument("a", type=Path, help="checkout A (a directory of this project with its .venv; . for this one)")
+    parser.add_argument("b", type=Path, help="checkout B, timed against A")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds of one run each (default 6)")
+    parser.add_argument(
+        "--bench", choices=("endgames", "playouts"), default="endgames",
+        help="endgames (the 20 real endgames' nodes per CPU second; default) or playouts (the C kernel's "
+        "candidate playouts per CPU second, offline.bench --sim)",
+    )  # fmt: skip
+    parser.add_argument("--nodes", type=int, metavar="N", help="endgames: N nodes each instead of 2 s of CPU")
+    parser.add_argument("--positions", type=Path, help="playouts: the positions file (the benchmark's format)")
+    parser.add_argument("--limit", type=int, default=60, help="playouts: the first N positions (default 60)")
+    parser.add_argument("--python", type=Path, help="the Python to run both with (default: each checkout's .venv)")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    if args.nodes is not None and args.nodes < 1:
+        parser.error(f"--nodes must be at least 1, got {args.nodes}")
+    if args.bench == "playouts":
+        if args.positions is None:
+            parser.error("--bench playouts needs --positions FILE")
+        if not args.positions.is_file():
+            parser.error(f"--positions {args.positions}: no such file")
+        bench = playouts_bench(args.positions.resolve(), args.limit)
+    else:
+        bench = endgames_bench(args.nodes)
+    try:
+        checkouts = {label: checkout_at(str(path)) for label, path in (("A", args.a), ("B", args.b))}
+        pythons = {label: args.python or c.python for label, c in checkouts.items()}
+        for label, c in checkouts.items():
+            native_check(pythons[label], c.root, label)
+        print(f"# A = {checkouts['A'].root}\tB = {checkouts['B'].root}\tbench = {' '.join(bench.args)}", flush=True)
+
+        def measure(label: str) -> float:
+            return run_once(pythons[label], checkouts[label].root, bench, label)
+
+        def report(run: Run) -> None:
+            print(f"round {run.round}\t{run.label}\t{bench.field}={run.figure:,.0f}", flush=True)
+
+        runs = alternate(args.rounds, ("A", "B"), measure, report)
+    except (AbTimeError, CheckoutError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(summary_line(summarize(runs, "A", "B"), "A", "B"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
