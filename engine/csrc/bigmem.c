@@ -24,9 +24,7 @@ void *big_calloc(size_t size, int *mapped) {
         if (p > raw) {
             munmap(raw, (size_t)(p - raw));
         }
-        if (p + size < raw + size + huge) {
-            munmap(p + size, (size_t)(raw + size + huge - (p + size)));
-        }
+        munmap(p + size, (size_t)(raw + huge - p));  /* (the room past the table: never none, p < raw + huge) */
         (void)madvise(p, size, MADV_HUGEPAGE);  /* a hint: refused, the pages are small ones */
         *mapped = 1;
         return p;

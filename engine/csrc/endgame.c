@@ -250,35 +250,59 @@ static Entry *lookup(const Solver *sv, uint64_t key) {
     return NULL;
 }
 
+/* The first free place of `table` (mask + 1 entries) from the home of `key` on (linear probing). */
+static inline uint64_t free_place(const Entry *table, uint64_t mask, uint64_t key) {
+    uint64_t i = key & mask;
+    while (table[i].used) {
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+/* `table` (mask + 1 entries, `mapped` as big_calloc said) becomes the solver's, the one before given back. */
+static void table_taken(Solver *sv, Entry *table, uint64_t mask, int mapped) {
+    big_free(sv->table, sv->table_bytes, sv->table_mapped);
+    sv->table = table;
+    sv->table_bytes = (size_t)(mask + 1) * sizeof(Entry);
+    sv->table_mapped = mapped;
+    sv->table_mask = mask;
+    sv->table_limit = (mask + 1) / 4 * 3;
+}
+
+/* The table of a solve: 2^table_bits entries at most, 2^TABLE_GROWTHS times fewer at first (at least 16); -1
+ * (MemoryError set) when memory ran out. It grows as it fills (table_grown), so that a small search touches
+ * (and the kernel zeroes) a table of its own size rather than the whole. */
+int table_start(Solver *sv, int table_bits) {
+    int first = table_bits - TABLE_GROWTHS < 4 ? 4 : table_bits - TABLE_GROWTHS;
+    uint64_t mask = ((uint64_t)1 << first) - 1;
+    int mapped;
+    Entry *table = big_calloc((size_t)(mask + 1) * sizeof(Entry), &mapped);
+    if (table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sv->table_mask_most = ((uint64_t)1 << table_bits) - 1;
+    table_taken(sv, table, mask, mapped);
+    return 0;
+}
+
 /* The table at four times its size (at most its full size), its entries moved into it; 0, or -1 when memory
- * ran out (it stays as it was). It starts small and grows as it fills, so that a small search touches (and
- * the kernel zeroes) a table of its own size rather than the whole: an entry's place changes, not what a
- * look-up finds. (Four times rather than twice: fewer entries moved and fewer pages zeroed on the way to the
- * full size.) */
+ * ran out (it stays as it was). An entry's place changes, not what a look-up finds. (Four times rather than
+ * twice: fewer entries moved and fewer pages zeroed on the way to the full size.) */
 static int table_grown(Solver *sv) {
     uint64_t mask = sv->table_mask * 4 + 3;
     mask = mask < sv->table_mask_most ? mask : sv->table_mask_most;
-    size_t bytes = (size_t)(mask + 1) * sizeof(Entry);
     int mapped;
-    Entry *table = big_calloc(bytes, &mapped);
+    Entry *table = big_calloc((size_t)(mask + 1) * sizeof(Entry), &mapped);
     if (table == NULL) {
         return -1;
     }
     for (uint64_t j = 0; j <= sv->table_mask; j++) {
         if (sv->table[j].used) {
-            uint64_t i = sv->table[j].key & mask;
-            while (table[i].used) {
-                i = (i + 1) & mask;
-            }
-            table[i] = sv->table[j];
+            table[free_place(table, mask, sv->table[j].key)] = sv->table[j];
         }
     }
-    big_free(sv->table, sv->table_bytes, sv->table_mapped);
-    sv->table = table;
-    sv->table_bytes = bytes;
-    sv->table_mapped = mapped;
-    sv->table_mask = mask;
-    sv->table_limit = (mask + 1) / 4 * 3;
+    table_taken(sv, table, mask, mapped);
     return 0;
 }
 
@@ -293,10 +317,7 @@ static Entry *slot_for(Solver *sv, uint64_t key) {
         i = (i + 1) & sv->table_mask;
     }
     if (sv->stored >= sv->table_limit && sv->table_mask < sv->table_mask_most && table_grown(sv) == 0) {
-        i = key & sv->table_mask;  /* (not in the table: a free place from its home on) */
-        while (sv->table[i].used) {
-            i = (i + 1) & sv->table_mask;
-        }
+        i = free_place(sv->table, sv->table_mask, key);  /* (it is not in the table) */
     }
     if (sv->stored >= sv->table_limit) {
         /* full: overwrite the first entry in use from the home slot on (no slot is taken into use, so

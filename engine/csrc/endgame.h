@@ -305,6 +305,7 @@ static inline int move_order(const EMove *move) {
 void make_keys(void);
 void rack_rehash(ERack *rack);
 void racks_packed(Solver *sv, ERack *mine, ERack *theirs);
+int table_start(Solver *sv, int table_bits);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first);

@@ -162,19 +162,9 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     mine.side = 0;
     theirs.side = 1;
     racks_packed(sv, &mine, &theirs);
-    int first_bits = table_bits - TABLE_GROWTHS < 4 ? 4 : table_bits - TABLE_GROWTHS;  /* (endgame.c's table_grown) */
-    sv->table_bytes = ((size_t)1 << first_bits) * sizeof(Entry);
-    sv->table = big_calloc(sv->table_bytes, &sv->table_mapped);
-    if (sv->table == NULL) {
-        PyErr_NoMemory();
+    if (table_start(sv, table_bits) < 0 || (sv->use_memo && memo_start(sv, memo_bits) < 0)) {
         goto done;
     }
-    if (sv->use_memo && memo_start(sv, memo_bits) < 0) {
-        goto done;
-    }
-    sv->table_mask = ((uint64_t)1 << first_bits) - 1;
-    sv->table_mask_most = ((uint64_t)1 << table_bits) - 1;
-    sv->table_limit = (sv->table_mask + 1) / 4 * 3;
     check_all(sv);
     lines_start(sv);
     uint64_t key = 0;
