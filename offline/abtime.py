@@ -123,16 +123,24 @@ def summarize(runs: Sequence[Run], a: str, b: str) -> Summary:
     return Summary(tuple(f[a] / f[b] for _, f in sorted(by_round.items()) if a in f and b in f))
 
 
+def in_checkout(python: Path, root: Path, args: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    """``python`` run with ``args`` in checkout ``root``, the checkout first on ``sys.path``; its output kept."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(python), *args], cwd=root, env=env, capture_output=True, text=True, check=False)
+
+
+def stderr_tail(done: subprocess.CompletedProcess[str]) -> str:
+    return done.stderr.strip()[-_STDERR_TAIL:]
+
+
 def run_once(python: Path, root: Path, bench: Bench, label: str) -> float:
     """The benchmark's figure from one run in checkout ``root``; AbTimeError when it fails or prints none."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    command = [str(python), *bench.args]
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    done = in_checkout(python, root, bench.args)
     figure = bench.figure(done.stdout)
     if done.returncode != 0 or figure is None:
-        tail = done.stderr.strip()[-_STDERR_TAIL:]
         why = f"exit status {done.returncode}" if done.returncode != 0 else f"no {bench.field} in its output"
-        raise AbTimeError(f"checkout {label} ({root}): `{' '.join(command)}` gave {why}: {tail}")
+        command = " ".join([str(python), *bench.args])
+        raise AbTimeError(f"checkout {label} ({root}): `{command}` gave {why}: {stderr_tail(done)}")
     return figure
 
 
@@ -140,12 +148,10 @@ def native_check(python: Path, root: Path, label: str) -> None:
     """AbTimeError unless the checkout's own engine runs with its C extension (a run of another checkout's
     engine, or of the pure-Python one, would time the wrong code)."""
     probe = "import engine, engine.native as n; print(engine.__file__); print(n.GENERATOR)"
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    done = subprocess.run([str(python), "-c", probe], cwd=root, env=env, capture_output=True, text=True, check=False)
+    done = in_checkout(python, root, ["-c", probe])
     lines = done.stdout.split()
     if done.returncode != 0 or len(lines) != 2:
-        tail = done.stderr.strip()[-_STDERR_TAIL:]
-        raise AbTimeError(f"checkout {label} ({root}): its engine does not import: {tail}")
+        raise AbTimeError(f"checkout {label} ({root}): its engine does not import: {stderr_tail(done)}")
     where, generator = Path(lines[0]).resolve(), lines[1]
     if not where.is_relative_to(root.resolve()):
         raise AbTimeError(f"checkout {label} ({root}): its Python imports the engine of {where.parent.parent}")
