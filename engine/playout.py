@@ -66,9 +66,11 @@ class NativePlayouts:
         check(situation.board, situation.rack, situation.lexicon, situation.rules)
         return cls(situation, player, native.leave_table(model))
 
-    def run(self, moves: Sequence[Move], draws: Sequence[Draw], plies: int = 2) -> list[list[float]]:
-        """The value of each move (columns) in each draw (rows) with ``plies`` replies, as
-        ``Simulator._play_out`` gives it."""
+    def run(
+        self, moves: Sequence[Move], draws: Sequence[Draw], plies: int = 2, to_end: bool = False
+    ) -> list[list[float]]:
+        """The value of each move (columns) in each draw (rows) with ``plies`` replies (``to_end``: and on to the
+        game's end once the bag is empty), as ``Simulator._play_out`` gives it."""
         if not draws:
             return []
         held = len(draws[0][0])
@@ -79,11 +81,13 @@ class NativePlayouts:
         result = native._module().playouts(
             native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
             list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
-            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies,
+            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies, int(to_end),
         )  # fmt: skip
         return value_rows(result, len(draws), len(moves))
 
-    def session(self, moves: Sequence[Move], held: int, bag: int, plies: int = 2) -> NativeSession:
+    def session(
+        self, moves: Sequence[Move], held: int, bag: int, plies: int = 2, to_end: bool = False
+    ) -> NativeSession:
         """The kernel set up once for ``moves`` and draws of ``held`` tiles for the opponent and ``bag`` in the
         bag: each ``NativeSession.run`` plays draws for some of the moves, as ``run`` would for them, on the
         board and rack as they are now (the session keeps a copy)."""
@@ -92,7 +96,7 @@ class NativePlayouts:
         made = native._module().playout_session(
             native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
             list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), held, bag,
-            self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies,
+            self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies, int(to_end),
         )  # fmt: skip
         return NativeSession(made, held, bag)
 

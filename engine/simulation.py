@@ -54,6 +54,8 @@ from engine.winprob import WinModel
 BATCH = 16
 #: The most static replies a playout plays after its candidate (the kernel's MAX_PLIES).
 MAX_PLIES = 8
+#: With ``to_end``, the most replies a playout plays on once the bag is empty (the kernel's TO_END_REPLIES).
+TO_END_REPLIES = 16
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class SimSettings:
     swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
     plies: int = 2  # static replies after a candidate in a playout, the opponent's first
     plies_below: int | None = None  # tiles in the bag: only below this ``plies`` replies, 2 above (None: always)
+    to_end: bool = False  # with the bag empty after the replies, play on to the game's end (_play_out)
     exact_candidates: int = 8  # one tile in the bag: the best placements re-ranked exactly (engine.preendgame)
     exact_nodes: int = 50_000  # the endgame search's nodes for each of those and each tile the bag can hold
 
@@ -207,12 +210,15 @@ class Simulator:
             playing = [(index, entry) for index, entry in enumerate(stats) if entry.alive]
             if kernel is None:
                 theirs, bag, _ = dealt[0]
-                row = [self._play_out(situation, entry.move, theirs, list(bag), model, plies) for _, entry in playing]
+                row = [
+                    self._play_out(situation, entry.move, theirs, list(bag), model, plies, settings.to_end)
+                    for _, entry in playing
+                ]
                 rows = [row]
             else:
                 if session is None:
                     held, bag_size = len(dealt[0][0]), len(dealt[0][1])
-                    session = kernel.session([entry.move for entry in stats], held, bag_size, plies)
+                    session = kernel.session([entry.move for entry in stats], held, bag_size, plies, settings.to_end)
                 rows = session.run(dealt, [index for index, _ in playing])
             for (_, _, weight), row in zip(dealt, rows, strict=True):
                 metrics = []
@@ -291,13 +297,24 @@ class Simulator:
         return draws
 
     def _play_out(
-        self, situation: Situation, move: Move, theirs: Rack, bag: list[int], model: LeaveModel, plies: int = 2
+        self,
+        situation: Situation,
+        move: Move,
+        theirs: Rack,
+        bag: list[int],
+        model: LeaveModel,
+        plies: int = 2,
+        to_end: bool = False,
     ) -> float:
         """Our ``move``, then ``plies`` static replies, the opponent's first (two: their best reply, our
         best reply): the points of the moves, ours minus theirs, and the value of the tiles each side's
         last reply kept (before its draw, weighted as the static player weighs a leave by the bag it was
         played with), as a static evaluation values a move. Going out ends the game: the other side's
-        rack counts twice."""
+        rack counts twice. With ``to_end``, when the bag is empty after those replies and nobody went out,
+        replies go on (at most ``TO_END_REPLIES`` more) until one goes out or both sides pass in turn (then,
+        and at that cap, the game ends as by scoreless turns: each side loses what it holds): with the bag
+        empty a leave counts for nothing at the horizon, so without this the tiles stuck on a rack would
+        not count."""
         board = situation.board
         rules = situation.rules
         placed = 0
@@ -308,7 +325,11 @@ class Simulator:
                 return spread + 2 * theirs.points()
             racks = [mine, theirs]  # ours, theirs
             kept_values = [0.0, 0.0]  # the tiles each side's last reply kept, valued
-            for ply in range(plies):
+            passed = False  # with to_end: the reply before passed
+            ply = 0
+            while ply < plies or (to_end and not bag):
+                if ply >= plies + TO_END_REPLIES:  # the cap: the game counted as over, by passes
+                    return spread - racks[0].points() + racks[1].points()
                 side = 1 - ply % 2  # the opponent replies first
                 reply = self._best(board, racks[side], racks[1 - side], bag, situation)
                 weight = leave_weight(len(bag))
@@ -320,6 +341,11 @@ class Simulator:
                     return spread + other if side == 0 else spread - other
                 if ply + 2 >= plies:  # this side's last reply: the horizon values what it keeps
                     kept_values[side] = weight * model.value(left)
+                if to_end and not bag:
+                    if isinstance(reply, Pass) and passed:  # both pass: the game ends, each loses what it holds
+                        return spread - racks[0].points() + racks[1].points()
+                    passed = isinstance(reply, Pass)
+                ply += 1
             return spread + kept_values[0] - kept_values[1]
         finally:
             for _ in range(placed):

@@ -339,7 +339,8 @@ def _simulating(options: str = "") -> Strategy:
     sign of a playout's lead near the end instead of by engine.winprob's chance; ``winsbelow=N`` ranks by
     the chance of winning with fewer than N tiles in the bag, by points above: 16 by default; ``plies=N``
     plays N static replies after each candidate in a playout, 2 by default, at most 8; ``pliesbelow=N``
-    plays them only with fewer than N tiles in the bag, 2 above; ``exact=N`` re-ranks the N best placements
+    plays them only with fewer than N tiles in the bag, 2 above; ``toend=1`` plays on to the game's end when the
+    bag is empty after them (0: not, the default); ``exact=N`` re-ranks the N best placements
     with one tile in the bag by their exact value, engine.preendgame, 8 by default, 0: none; ``exactnodes=N``:
     the nodes of each of its endgame searches, 50,000 by default; ``infer=T``: the inference's temperature, the
     equity points the opponent's last play may give up before a rack that explains it so weighs 1/e, 2 by
@@ -350,7 +351,7 @@ def _simulating(options: str = "") -> Strategy:
         "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
         "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
         "plies": "plies", "pliesbelow": "plies_below", "exact": "exact_candidates", "exactnodes": "exact_nodes",
-        "infer": "inference_temperature",
+        "infer": "inference_temperature", "toend": "to_end",
     }  # fmt: skip
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
@@ -364,9 +365,9 @@ def _simulating(options: str = "") -> Strategy:
         if key == "exact":
             if value < 0 or value != int(value):
                 raise ValueError(f"sim option exact={text!r}: expected a whole number of placements (0: none)")
-        elif key == "winmodel":
+        elif key in ("winmodel", "toend"):
             if value not in (0, 1):
-                raise ValueError(f"sim option winmodel={text!r}: expected 0 or 1")
+                raise ValueError(f"sim option {key}={text!r}: expected 0 or 1")
         elif key == "z" and not 0 < value < math.inf:
             raise ValueError(f"sim option z={text!r}: expected a positive number of standard errors")
         elif key == "infer" and not 0 < value < math.inf:
@@ -390,6 +391,7 @@ def _simulating(options: str = "") -> Strategy:
             by_wins_below=int(values.get("by_wins_below", settings.by_wins_below)),
             plies=int(values.get("plies", settings.plies)),
             plies_below=int(values["plies_below"]) if "plies_below" in values else settings.plies_below,
+            to_end=bool(values.get("to_end", settings.to_end)),
             exact_candidates=int(values.get("exact_candidates", settings.exact_candidates)),
             exact_nodes=int(values.get("exact_nodes", settings.exact_nodes)),
             inference_temperature=values.get("inference_temperature", settings.inference_temperature),
@@ -412,7 +414,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 #: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
 TABLE_PREFIX = "equity:"
-#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N,plies=N,pliesbelow=N``
+#: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N,plies=N,pliesbelow=N,toend=0|1``
 #: simulates with other settings.
 SIM_PREFIX = "sim:"
 #: ``level:NAME`` plays like a person of that level (``engine/levels.py``).

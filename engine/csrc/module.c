@@ -288,11 +288,12 @@ static PyMethodDef methods[] = {
      "then row, col, tile for each of its n tiles."},
     {"playouts", (PyCFunction)(void (*)(void))playouts, METH_VARARGS | METH_KEYWORDS,
      "playouts(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, draws, held, bag, swap_cost, "
-     "swap_min_bag, endgame_width, plies=2) -> bytes of doubles: the simulation's playouts (see "
-     "engine/csrc/playout.c) with `plies` replies after each candidate, one value per (draw, candidate)."},
+     "swap_min_bag, endgame_width, plies=2, to_end=0) -> bytes of doubles: the simulation's playouts (see "
+     "engine/csrc/playout.c) with `plies` replies after each candidate (to_end=1: and on to the game's end once "
+     "the bag is empty), one value per (draw, candidate)."},
     {"playout_session", (PyCFunction)(void (*)(void))playout_session, METH_VARARGS | METH_KEYWORDS,
      "playout_session(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, held, bag, swap_cost, "
-     "swap_min_bag, endgame_width, plies=2) -> PlayoutSession: playouts' set-up made once; its run(draws, "
+     "swap_min_bag, endgame_width, plies=2, to_end=0) -> PlayoutSession: playouts' set-up made once; its run(draws, "
      "playing) plays draws for the candidates playing (see engine/csrc/playoutsession.c)."},
     {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
      "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "

@@ -69,7 +69,9 @@ static double hand_leave(const Kernel *k, const Hand *h) {
 
 /* One playout: the candidate (already on `grid`, its rack `mine` before the refill; the board's
  * cross-checks in k->work, which each reply brings up to date), then k->plies static replies, the
- * opponent's first. */
+ * opponent's first. With k->to_end, when the bag is empty after them and nobody went out, replies go on
+ * (at most TO_END_REPLIES more) until one goes out or both sides pass in turn (the passes would go on
+ * until the scoreless turns end the game: each side loses what it holds); at that cap, the same. */
 static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidate, Hand mine, Hand theirs, Bag *bag) {
     int spread = candidate->score;
     if (candidate->kind == KIND_PLACE) {
@@ -88,7 +90,14 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
     double kept_values[2] = {0.0, 0.0};      /* the tiles each side's last reply kept, valued */
     /* the lines that may differ from the position's board: at first the candidate's */
     uint32_t all = (1u << 2 * SIZE) - 1, changed = k->share != NULL ? k->changed : all;
-    for (int ply = 0; ply < k->plies; ply++) {
+    int passed = 0;  /* with to_end: the reply before passed */
+    for (int ply = 0;; ply++) {
+        if (ply >= k->plies && !(k->to_end && bag_left(bag) == 0)) {
+            break;
+        }
+        if (ply >= k->plies + TO_END_REPLIES) {  /* the cap: the game counted as over, by passes */
+            return (double)(spread - hand_points(k, &mine) + hand_points(k, &theirs));
+        }
         int side = 1 - ply % 2;  /* the opponent replies first */
         Hand *hand = racks[side], *other = racks[1 - side];
         Play reply;
@@ -125,7 +134,14 @@ static double play_out(Kernel *k, int8_t *grid, int ntiles, const Play *candidat
         if (last) {
             kept_values[side] = weight * hand_leave(k, &kept);
         }
-        if (ply + 1 < k->plies && reply.kind == KIND_PLACE) {  /* the next reply is searched on this board */
+        if (k->to_end && bag_left(bag) == 0) {
+            if (reply.kind == KIND_PASS && passed) {  /* both pass: the game ends, each loses what it holds */
+                return (double)(spread - hand_points(k, &mine) + hand_points(k, &theirs));
+            }
+            passed = reply.kind == KIND_PASS;
+        }
+        int more = ply + 1 < k->plies || (k->to_end && bag_left(bag) == 0);
+        if (more && reply.kind == KIND_PLACE) {  /* the next reply is searched on this board */
             uint32_t touched = cross_update(k, grid, k->work, reply.tiles, reply.n);
             changed |= touched;
             k->shape_lines &= ~touched;  /* no longer the candidate's board's */
@@ -266,8 +282,12 @@ void playouts_close(Playouts *p) {
 
 int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTableObject *table, PyObject *grid,
                   PyObject *counts, int blanks, const Py_buffer *moves_view, int ncand, int held, int bag_size,
-                  double swap_cost, int swap_min_bag, int endgame_width, int plies) {
+                  double swap_cost, int swap_min_bag, int endgame_width, int plies, int to_end) {
     memset(p, 0, sizeof *p);
+    if (to_end != 0 && to_end != 1) {
+        PyErr_Format(PyExc_ValueError, "to_end is %d: 0 or 1", to_end);
+        return -1;
+    }
     if (plies < 2 || plies > MAX_PLIES) {
         PyErr_Format(PyExc_ValueError, "%d plies: a playout plays 2 to %d replies", plies, MAX_PLIES);
         return -1;
@@ -299,6 +319,7 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     k->swap_min_bag = swap_min_bag;
     k->endgame_width = endgame_width;
     k->plies = plies;
+    k->to_end = to_end;
     p->ncand = ncand;
     p->held = held;
     p->bag_size = bag_size;
@@ -487,17 +508,18 @@ int playouts_play(Playouts *p, const int32_t *draws, Py_ssize_t iterations, cons
 PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "leave", "grid", "counts", "blanks", "candidates", "ncandidates",
-                            "draws", "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", "plies", NULL};
+                            "draws", "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", "plies", "to_end",
+                            NULL};
     LexiconObject *lex;
     RulesObject *rules;
     LeaveTableObject *table;
     PyObject *grid, *counts, *moves_obj, *draws_obj;
-    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width, plies = 2;
+    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width, plies = 2, to_end = 0;
     double swap_cost;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiOiidii|i:playouts", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiOiidii|ii:playouts", names, &LexiconType, &lex,
                                      &RulesType, &rules, &LeaveTableType, &table, &grid, &counts, &blanks, &moves_obj,
                                      &ncand, &draws_obj, &held, &bag_size, &swap_cost, &swap_min_bag,
-                                     &endgame_width, &plies)) {
+                                     &endgame_width, &plies, &to_end)) {
         return NULL;
     }
     Py_buffer moves_view, draws_view;
@@ -513,7 +535,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     int *playing = NULL;
     Playouts p;
     if (playouts_open(&p, lex, rules, table, grid, counts, blanks, &moves_view, ncand, held, bag_size, swap_cost,
-                      swap_min_bag, endgame_width, plies) < 0) {
+                      swap_min_bag, endgame_width, plies, to_end) < 0) {
         goto released;
     }
     Py_ssize_t iterations = playouts_draws(&p, draws_view.buf, draws_view.len / 4);

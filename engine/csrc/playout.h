@@ -13,6 +13,7 @@
 #define KIND_PASS 2
 #define MAX_WIDTH 1024  /* unseen tiles per draw */
 #define MAX_PLIES 8     /* static replies a playout plays after its candidate */
+#define TO_END_REPLIES 16  /* with to_end, the most replies played on once the bag is empty (playout.c) */
 
 typedef struct {
     int counts[MAX_LETTERS];
@@ -135,6 +136,7 @@ typedef struct {
     int swap_min_bag;
     int endgame_width;
     int plies;       /* the static replies of a playout after the candidate, the opponent's first */
+    int to_end;      /* 1: with the bag empty after them, replies go on to the game's end (playout.c's play_out) */
     int failed;      /* out of memory */
     struct Share *share;  /* the opponent's replies shared between the candidates of a draw (NULL: none) */
     uint32_t changed;     /* the lines of the current candidate's board that differ from the position's */
@@ -182,7 +184,7 @@ typedef struct {
 /* playout.c */
 int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTableObject *table, PyObject *grid,
                   PyObject *counts, int blanks, const Py_buffer *moves_view, int ncand, int held, int bag_size,
-                  double swap_cost, int swap_min_bag, int endgame_width, int plies);
+                  double swap_cost, int swap_min_bag, int endgame_width, int plies, int to_end);
 Py_ssize_t playouts_draws(const Playouts *p, const int32_t *draws, Py_ssize_t n);
 int playouts_play(Playouts *p, const int32_t *draws, Py_ssize_t iterations, const int *playing, int nplaying,
                   double *values);

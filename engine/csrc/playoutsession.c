@@ -119,16 +119,17 @@ PyTypeObject SessionType = {
 PyObject *playout_session(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "leave", "grid", "counts", "blanks", "candidates", "ncandidates",
-                            "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", "plies", NULL};
+                            "held", "bag", "swap_cost", "swap_min_bag", "endgame_width", "plies", "to_end", NULL};
     LexiconObject *lex;
     RulesObject *rules;
     LeaveTableObject *table;
     PyObject *grid, *counts, *moves_obj;
-    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width, plies = 2;
+    int blanks, ncand, held, bag_size, swap_min_bag, endgame_width, plies = 2, to_end = 0;
     double swap_cost;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiiidii|i:playout_session", names, &LexiconType, &lex,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!OOiOiiidii|ii:playout_session", names, &LexiconType, &lex,
                                      &RulesType, &rules, &LeaveTableType, &table, &grid, &counts, &blanks, &moves_obj,
-                                     &ncand, &held, &bag_size, &swap_cost, &swap_min_bag, &endgame_width, &plies)) {
+                                     &ncand, &held, &bag_size, &swap_cost, &swap_min_bag, &endgame_width, &plies,
+                                     &to_end)) {
         return NULL;
     }
     Py_buffer moves_view;
@@ -145,7 +146,7 @@ PyObject *playout_session(PyObject *module, PyObject *args, PyObject *kwargs) {
     self->rules = NULL;
     self->table = NULL;
     if (playouts_open(&self->p, lex, rules, table, grid, counts, blanks, &moves_view, ncand, held, bag_size,
-                      swap_cost, swap_min_bag, endgame_width, plies) < 0) {
+                      swap_cost, swap_min_bag, endgame_width, plies, to_end) < 0) {
         PyBuffer_Release(&moves_view);
         Py_DECREF(self);
         return NULL;

@@ -101,6 +101,37 @@ def test_more_plies_change_the_values() -> None:
     assert differ >= 2
 
 
+@pytest.mark.parametrize("plies", [2, 3])
+def test_playouts_to_the_end_equal_the_reference(plies: int) -> None:
+    """With ``to_end`` a playout whose bag is empty after its replies plays on until a side goes out or both
+    pass: the same values as the reference on the late positions, and some end where the horizon did not."""
+    count = changed = 0
+    for index, situation in enumerate(situations()):
+        if situation.bag_count > 14:
+            continue
+        equity, kernel, simulator = kernel_and_reference(situation, index)
+        candidates = [*equity.best(situation, 4), *odd_candidates(situation)]
+        dealt = [simulator._deal(situation) for _ in range(3)]
+        rows = kernel.run(candidates, dealt, plies, to_end=True)
+        model = equity._model(situation.rules)
+        for (theirs, bag, _), row in zip(dealt, rows, strict=True):
+            expected = [
+                simulator._play_out(situation, move, theirs, list(bag), model, plies, to_end=True)
+                for move in candidates
+            ]
+            assert row == expected, (plies, situation.bag_count, situation.rack.text(), candidates)
+            count += len(row)
+        changed += rows != kernel.run(candidates, dealt, plies)
+    assert count >= 60 and changed >= 3
+
+
+def test_to_end_out_of_range_is_refused() -> None:
+    situation = situations()[2]
+    equity, kernel, simulator = kernel_and_reference(situation, 1)
+    with pytest.raises(ValueError, match="to_end is 2: 0 or 1"):
+        kernel.run(equity.best(situation, 2), [simulator._deal(situation)], 2, to_end=2)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("plies", [0, 1, 9])
 def test_plies_out_of_range_are_refused(plies: int) -> None:
     situation = situations()[2]

@@ -172,6 +172,16 @@ def test_plies_options_in_the_name() -> None:
             strategy_named(f"sim:plies={bad}")
 
 
+def test_to_end_option_in_the_name() -> None:
+    """``toend=1`` plays a playout on to the game's end once the bag is empty; off by default."""
+    sim = strategy_named("sim:toend=1,seconds=0")
+    assert isinstance(sim, Sim) and sim.settings.to_end is True
+    assert SimSettings().to_end is False
+    assert strategy_named("sim:toend=0").settings.to_end is False  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="toend='2': expected 0 or 1"):
+        strategy_named("sim:toend=2")
+
+
 def test_inference_weights_racks_that_explain_the_last_play() -> None:
     """After a greedy-looking play, racks whose best move was that play weigh more than racks that
     had something much better; an unexplainable play still gets racks (it falls back to uniform)."""
