@@ -151,6 +151,9 @@ def playout_cases() -> list[Case]:
         Case("playouts: 1 ply", call(plies=1), ValueError, "1 plies: a playout plays 2 to 8"),
         Case("playouts: 9 plies", call(plies=9), ValueError, "9 plies"),
         Case("playouts: plies a string", call(plies="4"), TypeError, ""),
+        Case("playouts: to the end run", lambda: _expect_values(call(to_end=1)), ValueError, "^ran$"),
+        Case("playouts: to_end 2", call(to_end=2), ValueError, "to_end is 2: 0 or 1"),
+        Case("playouts: to_end a string", call(to_end="1"), TypeError, ""),
         Case("playouts: a table of 3 letters", call(leave=small), ValueError, "leave table has 3 letters"),
         Case("playouts: a leave list", call(leave=[0.0] * 8), TypeError, "LeaveTable"),
         Case("playouts: a rack of 8", call(counts=[8] + [0] * 25), ValueError, "a rack of 8 tiles"),
@@ -189,6 +192,7 @@ def session_cases(
         Case("session: the valid run", lambda: _expect_values(run()), ValueError, "^ran$"),
         Case("session: two candidates, the second", lambda: _expect_values(second), ValueError, "^ran$"),
         Case("session: 1 ply", run(plies=1), ValueError, "1 plies"),
+        Case("session: to_end -1", run(to_end=-1), ValueError, "to_end is -1: 0 or 1"),
         Case("session: 0 candidates", run(ncandidates=0), ValueError, "0 candidates"),
         Case("session: a taken square", run(candidates=moves(0, 1, 4, 7, 15, a)), ValueError, "off the board"),
         Case("session: held 8", run(held=8, bag=19), ValueError, "holds 8 tiles"),
@@ -263,15 +267,16 @@ def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple
         candidates = [*equity.best(situation, 6), *odd_candidates(situation), *equity.best(situation, 1)]
         dealt = [simulator._deal(situation) for _ in range(draws)]
         plies = 2 + index % 3  # deeper playouts too: their later replies on boards of their own
-        rows = kernel.run(candidates, dealt, plies)
+        to_end = index % 2 == 1  # and playouts on to the game's end once the bag is empty
+        rows = kernel.run(candidates, dealt, plies, to_end)
         count += sum(len(row) for row in rows)
         # the same draws one by one in a session, for every other candidate (a simulation's runs)
-        session = kernel.session(candidates, len(dealt[0][0]), len(dealt[0][1]), plies)
+        session = kernel.session(candidates, len(dealt[0][0]), len(dealt[0][1]), plies, to_end)
         playing = list(range(len(candidates) - 1, -1, -2))
         if [session.run([draw], playing)[0] for draw in dealt] != [[row[i] for i in playing] for row in rows]:
             mismatches.append(f"bag {situation.bag_count} plies {plies}: a session's values are not the call's")
         if reference:
-            mismatches += _mismatches(equity, simulator, situation, candidates, dealt, rows, plies)
+            mismatches += _mismatches(equity, simulator, situation, candidates, dealt, rows, plies, to_end)
         assert len(encode_moves(candidates)) >= 3 * len(candidates)
     return count, mismatches
 
@@ -310,16 +315,16 @@ def blank_workload(games: int = 2, deals: int = 1, *, reference: bool = True) ->
 
 def _mismatches(
     equity: Equity, simulator: Simulator, situation: Situation, candidates: list[Move], draws: list[Draw],
-    rows: list[list[float]], plies: int = 2,
+    rows: list[list[float]], plies: int = 2, to_end: bool = False,
 ) -> list[str]:  # fmt: skip
     """Where the kernel's ``rows`` (one per draw) differ from the reference's playouts of the same draws."""
     model = equity._model(situation.rules)
     found = []
     for (theirs, bag, _), row in zip(draws, rows, strict=True):
         for move, value in zip(candidates, row, strict=True):
-            expected = simulator._play_out(situation, move, theirs, list(bag), model, plies)
+            expected = simulator._play_out(situation, move, theirs, list(bag), model, plies, to_end)
             if value != expected:
-                where = f"bag {situation.bag_count} rack {theirs.text()} plies {plies} {move}"
+                where = f"bag {situation.bag_count} rack {theirs.text()} plies {plies} to_end {to_end} {move}"
                 found.append(f"{where}: kernel {value}, reference {expected}")
     return found
 
