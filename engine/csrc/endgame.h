@@ -279,7 +279,11 @@ typedef struct {
     int stamps;           /* Solver.nstamps before */
 } Mark;
 
+/* endgamekeys.c: the Zobrist keys of a square's tile, of a rack slot's count ([side as mover 0, as other 1]),
+ * of the scoreless turns in a row */
 extern uint64_t square_keys[SQUARES][TILE_CODES];
+extern uint64_t rack_keys[2][RACK_SLOTS][MAX_RACK + 1];
+extern uint64_t scoreless_keys[64];
 
 /* What line_key hashes of a square holding tile t (EMPTY: none) whose cross-check and cross word's points
  * are allowed and sum. */
@@ -301,10 +305,11 @@ static inline int move_order(const EMove *move) {
     return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
 }
 
-/* endgame.c, endgameorder.c */
+/* endgamekeys.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
 void racks_packed(Solver *sv, ERack *mine, ERack *theirs);
+/* endgame.c, endgameorder.c */
 int table_start(Solver *sv, int table_bits);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
