@@ -37,6 +37,7 @@ from engine.move import Move, Placement
 from engine.movegen import generate, generate_flat
 from engine.rack import Rack
 from engine.rules import Ruleset
+from engine.simulation import SimSettings
 from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
 from engine.tiles import Alphabet
 from offline import endgames
@@ -233,6 +234,15 @@ def main(argv: list[str] | None = None) -> int:
         default="sim:candidates=6,iterations=40,seconds=0",
         help="the fixed-work sim strategy (default: sim:candidates=6,iterations=40,seconds=0)",
     )
+    parser.add_argument(
+        "--sim-candidates",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="--sim: the static best N moves played out for the playouts per CPU second, a line for each N"
+        f" (default: 8, the count of every earlier stop's figure, and the default sim's {SimSettings().candidates};"
+        " the more candidates, the more of the opponent's reply they share)",
+    )
     parser.add_argument("--sim-draws", type=int, default=64, help="--sim: draws per position for the kernel")
     parser.add_argument("--sim-python-draws", type=int, default=4, help="--sim: of those, played in Python")
     parser.add_argument(
@@ -263,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(f"{option}: {exc}")
         if min(args.sim_draws, args.sim_python_draws) < 1:
             parser.error("--sim-draws and --sim-python-draws must be at least 1")
+        if args.sim_candidates is not None and min(args.sim_candidates) < 1:
+            parser.error(f"--sim-candidates must be at least 1, not {min(args.sim_candidates)}")
     if args.decide:
         try:
             search = decision_for(generator, strategy_named(args.decide))
@@ -308,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# sim figures\tpositions file={args.positions.name}\t{native.describe()}", flush=True)
         report(
             [(pos.name, situation_of(pos, lexicon, rules)) for pos in positions],
-            candidates=8, draws=args.sim_draws, python_draws=args.sim_python_draws,
+            candidates=args.sim_candidates or sorted({8, SimSettings().candidates}),
+            draws=args.sim_draws, python_draws=args.sim_python_draws,
             default=args.sim_default, fixed=args.sim_fixed,
         )  # fmt: skip
         print(f"# machine\tcalibration_ms_start={calibration_start:.1f}\tcalibration_ms_end={calibration_ms():.1f}")

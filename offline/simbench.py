@@ -141,16 +141,25 @@ def sim_strategy(name: str) -> Callable[[], Sim]:
 
 
 def report(
-    positions: Sequence[Named], *, candidates: int, draws: int, python_draws: int, default: str, fixed: str
+    positions: Sequence[Named],
+    *,
+    candidates: Sequence[int],
+    draws: int,
+    python_draws: int,
+    default: str,
+    fixed: str,
 ) -> list[str]:
-    """The figures' lines: playouts per CPU second, the default decision, the fixed-work decision."""
-    rates = playout_rates(positions, candidates, draws, python_draws)
-    lines = [
-        f"# playouts\tpositions={rates.positions}\tcandidates={candidates}\tdraws_native={draws}"
-        f"\tdraws_python={python_draws}\tnative_per_cpu_s={rates.native:,.0f}\tpython_per_cpu_s={rates.python:,.0f}"
-        f"\tratio={rates.native / rates.python if rates.python else 0.0:.1f}"
-    ]
-    print(lines[-1], flush=True)
+    """The figures' lines: playouts per CPU second (a line for each count of candidates, in the order
+    given), the default decision, the fixed-work decision."""
+    lines: list[str] = []
+    for count in candidates:
+        rates = playout_rates(positions, count, draws, python_draws)
+        lines.append(
+            f"# playouts\tpositions={rates.positions}\tcandidates={count}\tdraws_native={draws}"
+            f"\tdraws_python={python_draws}\tnative_per_cpu_s={rates.native:,.0f}"
+            f"\tpython_per_cpu_s={rates.python:,.0f}\tratio={rates.native / rates.python if rates.python else 0.0:.1f}"
+        )
+        print(lines[-1], flush=True)
     for label in (default, fixed):
         lines.append(decision_line(label, decisions(sim_strategy(label), positions)))
         print(lines[-1], flush=True)

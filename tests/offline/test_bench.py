@@ -205,12 +205,24 @@ def test_decide_names_an_unknown_strategy(files: tuple[Path, Path], capsys: pyte
 def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     positions, words = files
     arguments = ["--positions", str(positions), "--lexicon", str(words), "--sim", "--sim-draws", "3"]
-    arguments += ["--sim-python-draws", "2", "--sim-default", "sim:candidates=2,iterations=3"]
+    arguments += [
+        "--sim-python-draws",
+        "2",
+        "--sim-default",
+        "sim:candidates=2,iterations=3",
+        "--sim-candidates",
+        "3",
+        "1",
+    ]
     assert main([*arguments, "--sim-fixed", "sim:candidates=3,iterations=4,seconds=0"]) == 0
     out = capsys.readouterr().out
-    rates = dict(field.split("=", 1) for field in out.split("# playouts\t")[1].splitlines()[0].split("\t"))
-    assert rates["positions"] == "2" and rates["draws_native"] == "3" and rates["draws_python"] == "2"
-    assert min(float(rates[key].replace(",", "")) for key in ("native_per_cpu_s", "python_per_cpu_s")) > 0
+    lines = [line for line in out.splitlines() if line.startswith("# playouts\t")]
+    assert len(lines) == 2  # one for each count of candidates, in the order given
+    for line, candidates in zip(lines, ("3", "1"), strict=True):
+        rates = dict(field.split("=", 1) for field in line.split("\t")[1:])
+        assert rates["positions"] == "2" and rates["draws_native"] == "3" and rates["draws_python"] == "2"
+        assert rates["candidates"] == candidates
+        assert min(float(rates[key].replace(",", "")) for key in ("native_per_cpu_s", "python_per_cpu_s")) > 0
     assert "# decision sim:candidates=2,iterations=3\tpositions=2\tmedian_ms=" in out
     fixed = out.split("# decision sim:candidates=3,iterations=4,seconds=0\t")[1].splitlines()[0]
     assert "max_ms=" in fixed and ("(start)" in fixed or "(mid)" in fixed)
@@ -219,6 +231,13 @@ def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys
     fields = dict(field.split("=", 1) for field in fixed.split("\t") if "=" in field)
     # four iterations of three candidates, or four when the best swap joins them
     assert fields["playouts_median"] in ("12", "14", "16") and fields["playouts_max"] in ("12", "16")
+
+
+def test_sim_refuses_no_candidates(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    positions, words = files
+    with pytest.raises(SystemExit):
+        main(["--positions", str(positions), "--lexicon", str(words), "--sim", "--sim-candidates", "8", "0"])
+    assert "--sim-candidates must be at least 1, not 0" in capsys.readouterr().err
 
 
 def test_sim_names_a_strategy_that_does_not_simulate(
