@@ -7,8 +7,9 @@ each kept before its draw and weighted by the bag it was played with, as the sim
 its horizon), the tiles in the bag and whether the mover went on to win, and fits the model's three
 parameters by maximum likelihood on the first four fifths of the games. It prints, on the last fifth
 (not fitted on), the Brier score of the model against the bare sign of the lead (what a playout's
-"won" was), by tiles in the bag. ``--write`` stores the fit in ``engine/data/winprob.toml``, the
-other rulesets' fits kept.
+"won" was) and, for a ruleset other than the fallback (5), against the fallback's stored model (what the
+ruleset would use without a fit of its own), by tiles in the bag. ``--write`` stores the fit in
+``engine/data/winprob.toml``, the other rulesets' fits kept.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from engine.move import kept as kept_tiles
 from engine.rules import RULESET_IDS, Ruleset
 from engine.strategy import Equity, Situation, leave_weight
 from engine.wholefile import write_whole
-from engine.winprob import WinModel
+from engine.winprob import FALLBACK_RULESET, WinModel
 from offline.workers import worker_lexicon
 
 #: Where the fits live (package data of ``engine``).
@@ -147,21 +148,24 @@ def sign(s: Sample) -> float:
     return 1.0 if s.lead > 0 else 0.5 if s.lead == 0 else 0.0
 
 
-def report(model: WinModel, held_out: Sequence[Sample]) -> list[str]:
-    """The held-out Brier scores of the model and of the sign of the lead, by tiles in the bag."""
-    lines = [f"held out: {len(held_out):,} positions; Brier score (lower is better), model vs sign of the lead"]
-    def chance(s: Sample) -> float:
-        return model.probability(s.lead, s.bag)
+def report(model: WinModel, held_out: Sequence[Sample], other: WinModel | None = None) -> list[str]:
+    """The held-out Brier scores of the model and of the sign of the lead, by tiles in the bag; with ``other``
+    (another ruleset's fit, the one a ruleset without its own would use) its scores on the same positions too."""
+    named: list[tuple[str, Callable[[Sample], float]]] = [("model", lambda s: model.probability(s.lead, s.bag))]
+    if other is not None:
+        named.append((f"ruleset {other.ruleset}'s model", lambda s: other.probability(s.lead, s.bag)))
+    named.append(("sign", sign))
+    title = " vs ".join(name if name != "sign" else "sign of the lead" for name, _ in named)
+    lines = [f"held out: {len(held_out):,} positions; Brier score (lower is better), {title}"]
+
+    def scores(part: Sequence[Sample]) -> str:
+        return ", ".join(f"{name} {brier(part, chance):.4f}" for name, chance in named)
 
     for low, high in BUCKETS:
         part = [s for s in held_out if low <= s.bag <= high]
         if part:
-            lines.append(
-                f"  bag {low:>2}-{high:<3} {len(part):>7,} positions: model {brier(part, chance):.4f}"
-                f", sign {brier(part, sign):.4f}"
-            )
-    everything = f"model {brier(held_out, chance):.4f}, sign {brier(held_out, sign):.4f}"
-    lines.append(f"  all {len(held_out):>20,} positions: {everything}")
+            lines.append(f"  bag {low:>2}-{high:<3} {len(part):>7,} positions: {scores(part)}")
+    lines.append(f"  all {len(held_out):>20,} positions: {scores(held_out)}")
     return lines
 
 
@@ -213,9 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     train = [s for game in games[:cut] for s in game]
     held_out = [s for game in games[cut:] for s in game]
     model = fit(args.ruleset, train, sum(placed) / max(len(placed), 1))
-    print(f"ruleset {args.ruleset}: {cut} games ({len(train):,} positions) fitted: tempo {model.tempo:.2f}, "
-          f"scale {model.scale:.2f}, per_tile {model.per_tile:.3f}, tiles per placement {model.tiles_per_move:.2f}")
-    for line in report(model, held_out):
+    print(
+        f"ruleset {args.ruleset}: {cut} games ({len(train):,} positions) fitted: tempo {model.tempo:.2f}, "
+        f"scale {model.scale:.2f}, per_tile {model.per_tile:.3f}, tiles per placement {model.tiles_per_move:.2f}"
+    )
+    # what the fit buys over the model this ruleset would otherwise use (stored fits only: a fresh checkout's)
+    other = None if args.ruleset == FALLBACK_RULESET else WinModel.for_ruleset(FALLBACK_RULESET)
+    for line in report(model, held_out, other):
         print(line)
     if args.write:
         source = f"python -m offline.winfit --ruleset {args.ruleset} --games {args.games} --seed {args.seed} --write"

@@ -70,6 +70,28 @@ def test_the_fit_finds_the_parameters_samples_were_drawn_from() -> None:
     assert winfit.brier(fresh, lambda s: fitted.probability(s.lead, s.bag)) < winfit.brier(fresh, winfit.sign)
 
 
+def test_the_report_sets_the_fit_beside_another_rulesets_model_and_the_sign() -> None:
+    truth = WinModel(3, tempo=15.0, scale=13.0, per_tile=0.6, tiles_per_move=3.9)
+    other = WinModel(5, tempo=21.0, scale=14.6, per_tile=0.64, tiles_per_move=4.5)
+    rng = random.Random(5)
+    held_out = []
+    for _ in range(4000):
+        lead, bag = rng.uniform(-100, 140), rng.randrange(0, 90)
+        held_out.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    lines = winfit.report(truth, held_out, other)
+    assert (
+        lines[0]
+        == "held out: 4,000 positions; Brier score (lower is better), model vs ruleset 5's model vs sign of the lead"
+    )
+    scores = dict(part.rsplit(" ", 1) for part in lines[-1].split(": ", 1)[1].split(", "))
+    assert float(scores["model"]) < float(scores["ruleset 5's model"]) < float(scores["sign"])
+    assert float(scores["model"]) == pytest.approx(
+        winfit.brier(held_out, lambda s: truth.probability(s.lead, s.bag)), abs=5e-5
+    )
+    assert all("ruleset 5's model" in line for line in lines[1:])  # every bucket and the whole
+    assert "ruleset 5's model" not in "\n".join(winfit.report(truth, held_out))
+
+
 def test_too_few_samples_are_refused() -> None:
     with pytest.raises(EngineError, match="3 samples are too few"):
         winfit.fit(5, [Sample(1.0, 1, 1.0)] * 3, 4.0)
