@@ -8,7 +8,8 @@ build time, load time, file size and memory. ``--generator native|python`` picks
 array) instead of ``generate`` (Placement objects); the first line says which ran. Compare figures
 within one run: absolute times vary between machines and runs. ``--sim`` prints the simulation's
 figures instead (``offline/simbench.py``): candidate playouts per CPU second in C and in Python, and
-per decision of the default ``sim`` and of a fixed-work ``sim`` the time and the iterations reached.
+per decision of the default ``sim`` and of a fixed-work ``sim`` the time and the iterations reached; the
+20 real endgames follow either way unless ``--endgame-seconds 0``.
 """
 
 from __future__ import annotations
@@ -185,6 +186,13 @@ def default_lexicon() -> Path:
     return bundled_path(ENGLISH_WORDS)
 
 
+def endgame_lines(seconds: float, solver: str) -> None:
+    """Print the 20 real endgames' figures (nodes per CPU second, how many solved within ``seconds``); 0 skips them."""
+    if seconds > 0:
+        for line in endgames.bench(seconds, solver):
+            print(line, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m offline.bench", description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -226,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the simulation's figures instead of the generation's: candidate playouts per CPU second (C"
         " kernel and Python reference), then per decision of --sim-default and of --sim-fixed the time"
-        " (median, p95, the slowest) and the iterations reached (offline/simbench.py)",
+        " (median, p95, the slowest) and the iterations reached (offline/simbench.py), then the 20 real"
+        " endgames as without --sim (--endgame-seconds 0 skips them)",
     )
     parser.add_argument("--sim-default", default="sim", help="the time-budgeted sim strategy (default: sim)")
     parser.add_argument(
@@ -324,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             draws=args.sim_draws, python_draws=args.sim_python_draws,
             default=args.sim_default, fixed=args.sim_fixed,
         )  # fmt: skip
+        endgame_lines(args.endgame_seconds, args.endgame_solver)
         print(f"# machine\tcalibration_ms_start={calibration_start:.1f}\tcalibration_ms_end={calibration_ms():.1f}")
         return 0
     for pos in positions:
@@ -384,9 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# lexicon\tbuild_s={build_text}\tload_ms={min(loads) * 1000:.1f}\t"
         f"file_bytes={file_size}\tmemory_bytes={memory}"
     )
-    if args.endgame_seconds > 0:
-        for line in endgames.bench(args.endgame_seconds, args.endgame_solver):
-            print(line, flush=True)
+    endgame_lines(args.endgame_seconds, args.endgame_solver)
     print(f"# machine\tcalibration_ms_start={calibration_start:.1f}\tcalibration_ms_end={calibration_ms():.1f}")
     return 0
 

@@ -213,6 +213,8 @@ def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys
         "--sim-candidates",
         "3",
         "1",
+        "--endgame-seconds",
+        "0",
     ]
     assert main([*arguments, "--sim-fixed", "sim:candidates=3,iterations=4,seconds=0"]) == 0
     out = capsys.readouterr().out
@@ -231,6 +233,23 @@ def test_sim_prints_playout_rates_and_decisions(files: tuple[Path, Path], capsys
     fields = dict(field.split("=", 1) for field in fixed.split("\t") if "=" in field)
     # four iterations of three candidates, or four when the best swap joins them
     assert fields["playouts_median"] in ("12", "14", "16") and fields["playouts_max"] in ("12", "16")
+
+
+@needs_native
+def test_sim_also_prints_the_real_endgames_unless_told_not_to(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions, words = files
+    arguments = ["--positions", str(positions), "--lexicon", str(words), "--sim", "--sim-draws", "1"]
+    arguments += ["--sim-python-draws", "1", "--sim-candidates", "1", "--sim-default", "sim:candidates=1,iterations=1"]
+    arguments += ["--sim-fixed", "sim:candidates=1,iterations=1,seconds=0"]
+    assert main([*arguments, "--endgame-seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    summary = [line for line in out.splitlines() if line.startswith("# endgames\t")]
+    assert len(summary) == 1 and "\tsolved_within_0.01s=" in summary[0] and "/20\t" in summary[0]
+    assert out.index("# decision") < out.index("# endgames\t") < out.index("# machine")
+    assert main([*arguments, "--endgame-seconds", "0"]) == 0
+    assert "# endgames" not in capsys.readouterr().out
 
 
 def test_sim_refuses_no_candidates(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
