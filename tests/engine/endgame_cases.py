@@ -19,7 +19,7 @@ from typing import Any
 from engine import native
 from engine.dawg import Dawg
 from engine.rules import Ruleset
-from tests.engine.native_cases import BLANK, EMPTY, SIZE, Case, empty_grid, module, valid_arguments
+from tests.engine.native_cases import BLANK, EMPTY, SIZE, Case, empty_grid, module, run_cases, valid_arguments
 from tests.engine.randomgames import english_sample
 
 COUNTS = [1, 0, 1] + [0] * 16 + [1] + [0] * 6  # A, C, T
@@ -146,17 +146,6 @@ def fuzz(seed: int, rounds: int) -> Counter[str]:
     return seen
 
 
-def run_cases() -> list[str]:
-    """Every case, its name printed before it runs (so that a crash names it); the failures."""
-    failures = []
-    for case in endgame_cases():
-        print(f"case: {case.name}", flush=True)
-        failure = case.failure()
-        if failure:
-            failures.append(failure)
-    return failures
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.engine.endgame_cases", description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("cases", "fuzz"), help="the hostile cases, or the fuzz")
@@ -164,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=200, help="random positions the fuzz solves (default 200)")
     args = parser.parse_args(argv)
     if args.what == "cases":
-        print(json.dumps({"cases": len(endgame_cases()), "failures": run_cases()}))
+        cases = endgame_cases()
+        print(json.dumps({"cases": len(cases), "failures": run_cases(cases)}))
     else:
         print(json.dumps(fuzz(args.seed, args.rounds)))
     return 0

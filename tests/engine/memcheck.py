@@ -34,7 +34,7 @@ from engine.tiles import BLANK_FLAG
 from offline.bench import read_positions
 from offline.endgames import DEFAULT_FILE, english, read
 from tests.engine import endgame_cases
-from tests.engine.native_cases import WORDS, before_set_types, fuzz, module, run_cases
+from tests.engine.native_cases import WORDS, all_cases, before_set_types, fuzz, module, run_cases
 from tests.engine.playout_cases import blank_workload, playout_cases
 from tests.engine.playout_cases import workload as playout_workload
 from tests.engine.randomgames import play_random, random_games
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     count, made, more = search_positions()
     failures += more
     print(f"positions: {count} searched, {made.text()} ({time.perf_counter() - start:.1f} s)", flush=True)
-    failures += run_cases()
+    failures += run_cases(all_cases())
     print(f"hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     searched, more = search_overlay(seed=7, words=200)
     failures += more
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         f" ({time.perf_counter() - start:.1f} s)",
         flush=True,
     )
-    failures += endgame_cases.run_cases()
+    failures += run_cases(endgame_cases.endgame_cases())
     endgames = endgame_cases.fuzz(seed=5, rounds=args.fuzz_rounds // 5)
     solved = real_endgames()
     print(

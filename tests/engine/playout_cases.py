@@ -29,7 +29,7 @@ from engine.rules import Ruleset
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
 from engine.tiles import BLANK
-from tests.engine.native_cases import SIZE, Case, empty_grid, module
+from tests.engine.native_cases import SIZE, Case, empty_grid, module, run_cases
 
 EN = Ruleset.for_id(5)
 
@@ -351,14 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", choices=("cases", "workload"))
     args = parser.parse_args(argv)
     if args.what == "cases":
-        failures = []
         cases = playout_cases()
-        for case in cases:
-            print(f"case: {case.name}", flush=True)
-            failure = case.failure()
-            if failure:
-                failures.append(failure)
-        print(json.dumps({"cases": len(cases), "failures": failures}))
+        print(json.dumps({"cases": len(cases), "failures": run_cases(cases)}))
     else:
         count, mismatches = workload()
         print(json.dumps({"playouts": count, "mismatches": mismatches}))

@@ -6,41 +6,22 @@ segfault or an abort fails a test (naming the case it was in) instead of killing
 
 from __future__ import annotations
 
-import json
-import signal
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine import native
+from tests.engine.freshrun import run_module
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
-ROOT = Path(__file__).resolve().parents[2]
 #: Corrupted lexicons per fuzz seed; each accepted one is searched on three random boards.
 FUZZ_ROUNDS = 5000
 
 
 def run(*arguments: str) -> dict[str, Any]:
     """``python -m tests.engine.native_cases ARGUMENTS`` in a fresh interpreter: its closing JSON line."""
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.engine.native_cases", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    lines = done.stdout.splitlines()
-    if done.returncode < 0:
-        last = next((line for line in reversed(lines) if line.startswith("case: ")), "no case started")
-        pytest.fail(f"crashed with {signal.Signals(-done.returncode).name} ({last}):\n{done.stderr[-2000:]}")
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    return run_module("tests.engine.native_cases", *arguments)
 
 
 def test_every_hostile_input_raises_a_named_error() -> None:

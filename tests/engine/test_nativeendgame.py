@@ -6,14 +6,9 @@ the strategies use it when the extension is built and the reference otherwise; h
 
 from __future__ import annotations
 
-import json
 import math
-import signal
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,11 +25,11 @@ from engine.rules import Ruleset
 from engine.simulation import Sim
 from engine.strategy import EndgameBudget, Equity, Situation
 from offline.endgames import DEFAULT_FILE, Endgame, english, from_self_play, read
+from tests.engine.freshrun import run_module
 from tests.engine.test_endgame import ENDGAMES, minimax, small_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def figures(result: EndgameResult) -> tuple[object, ...]:
@@ -195,21 +190,7 @@ def test_the_strategies_play_the_native_solvers_move() -> None:
 
 def run(*arguments: str) -> dict[str, Any]:
     """``python -m tests.engine.endgame_cases ARGUMENTS`` in a fresh interpreter: its closing JSON line."""
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.engine.endgame_cases", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    lines = done.stdout.splitlines()
-    if done.returncode < 0:
-        last = next((line for line in reversed(lines) if line.startswith("case: ")), "no case started")
-        pytest.fail(f"crashed with {signal.Signals(-done.returncode).name} ({last}):\n{done.stderr[-2000:]}")
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    return run_module("tests.engine.endgame_cases", *arguments, timeout=600)
 
 
 def test_every_hostile_input_to_the_endgame_raises_a_named_error() -> None:

@@ -5,13 +5,8 @@ without the kernel, the reference where the kernel cannot stand in, hostile inpu
 
 from __future__ import annotations
 
-import json
 import random
-import signal
-import subprocess
-import sys
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -24,11 +19,11 @@ from engine.rack import Rack
 from engine.simulation import SimSettings, Simulator
 from engine.strategy import Equity, Situation
 from engine.tiles import BLANK
+from tests.engine.freshrun import run_module
 from tests.engine.playout_cases import blank_workload, english, kernel_and_reference, odd_candidates, positions
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
-ROOT = Path(__file__).resolve().parents[2]
 DRAWS_WITH_BLANKS = 2  # per position with a blank among the unseen tiles
 
 
@@ -175,16 +170,7 @@ def test_a_batch_of_draws_of_different_sizes_is_refused() -> None:
 
 
 def test_every_hostile_input_raises_a_named_error() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.engine.playout_cases", "cases"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    lines = done.stdout.splitlines()
-    if done.returncode < 0:
-        last = next((line for line in reversed(lines) if line.startswith("case: ")), "no case started")
-        pytest.fail(f"crashed with {signal.Signals(-done.returncode).name} ({last}):\n{done.stderr[-2000:]}")
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(lines[-1])
+    result = run_module("tests.engine.playout_cases", "cases")
     assert result["cases"] >= 30 and result["failures"] == []
 
 
