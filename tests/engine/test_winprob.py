@@ -51,33 +51,32 @@ def test_every_ruleset_has_a_fit_of_its_own_and_the_shipped_fits_say_where_they_
         assert entry["source"].startswith("python -m offline.winfit")
 
 
+def drawn(truth: WinModel, count: int, rng: random.Random) -> list[Sample]:
+    """``count`` positions of random leads and bags, each won with the chance ``truth`` gives it."""
+    samples = []
+    for _ in range(count):
+        lead, bag = rng.uniform(-120, 160), rng.randrange(0, 90)
+        samples.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    return samples
+
+
 def test_the_fit_finds_the_parameters_samples_were_drawn_from() -> None:
     truth = WinModel(5, tempo=18.0, scale=12.0, per_tile=0.7, tiles_per_move=4.0)
     rng = random.Random(3)
-    samples = []
-    for _ in range(6000):
-        lead, bag = rng.uniform(-120, 160), rng.randrange(0, 90)
-        samples.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    samples = drawn(truth, 6000, rng)
     fitted = winfit.fit(5, samples, 4.0)
     assert fitted.tempo == pytest.approx(18.0, abs=3.0)
     assert fitted.scale == pytest.approx(12.0, rel=0.3)
     assert fitted.per_tile == pytest.approx(0.7, rel=0.3)
     # and it predicts better than the bare sign of the lead on samples it was not fitted on
-    fresh = []
-    for _ in range(2000):
-        lead, bag = rng.uniform(-120, 160), rng.randrange(0, 90)
-        fresh.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    fresh = drawn(truth, 2000, rng)
     assert winfit.brier(fresh, lambda s: fitted.probability(s.lead, s.bag)) < winfit.brier(fresh, winfit.sign)
 
 
 def test_the_report_sets_the_fit_beside_another_rulesets_model_and_the_sign() -> None:
     truth = WinModel(3, tempo=15.0, scale=13.0, per_tile=0.6, tiles_per_move=3.9)
     other = WinModel(5, tempo=21.0, scale=14.6, per_tile=0.64, tiles_per_move=4.5)
-    rng = random.Random(5)
-    held_out = []
-    for _ in range(4000):
-        lead, bag = rng.uniform(-100, 140), rng.randrange(0, 90)
-        held_out.append(Sample(lead, bag, 1.0 if rng.random() < truth.probability(lead, bag) else 0.0))
+    held_out = drawn(truth, 4000, random.Random(5))
     lines = winfit.report(truth, held_out, other)
     assert (
         lines[0]
