@@ -19,7 +19,7 @@ from bot.exit_status import EXIT_ERRORS, EXIT_OK, fail
 from bot.stopping import Stopped
 from bot.views import ruleset_id
 from engine.errors import EngineError, LexiconError
-from engine.strategy import STRATEGIES
+from engine.strategy import SIM_OPTIONS, STRATEGIES
 from offline.arena import arena_lines, compare_lines
 from offline.checkout import CLOCKS
 from offline.errors import OfflineError
@@ -58,7 +58,8 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         description="Play strategy A against strategy B on the local game engine: every shuffled bag is played "
         "twice with the seats swapped (a mirrored pair), over several processes. Prints wins, draws and losses, "
         "the win rate with a 95% confidence interval over pairs, mean scores and margin, bingos and swaps per "
-        f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}, equity:FILE, sim:OPTIONS, "
+        f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}, equity:FILE, sim:OPTIONS (NAME=VALUE "
+        f"pairs, comma-separated: {', '.join(SIM_OPTIONS)}; see the README's \"Strategies and the arena\"), "
         "level:NAME, or checkout:PATH:SPEC, the strategy SPEC of another checkout of this project at PATH (an "
         "older commit, say) played through PATH/.venv/bin/python, with the same word list.",
     )

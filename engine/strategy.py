@@ -330,6 +330,15 @@ def _move_key(move: Move) -> tuple[int, tuple[object, ...]]:
 SIM_ENDGAME_NODES = 500_000
 
 
+#: The options of ``sim:NAME=VALUE,...`` and the SimSettings field each sets (``_simulating`` says what they mean).
+SIM_OPTIONS = {
+    "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
+    "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
+    "plies": "plies", "pliesbelow": "plies_below", "exact": "exact_candidates", "exactnodes": "exact_nodes",
+    "infer": "inference_temperature", "toend": "to_end",
+}  # fmt: skip
+
+
 #: The strategies by name, for the command line and the config.
 def _simulating(options: str = "") -> Strategy:
     """``sim``, or ``sim:candidates=6,iterations=60,playouts=2000,z=2.5,endgame=100000,seconds=0`` (0
@@ -347,12 +356,7 @@ def _simulating(options: str = "") -> Strategy:
     default)."""
     from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
-    names = {
-        "candidates": "candidates", "iterations": "max_iterations", "playouts": "max_playouts", "z": "z",
-        "seconds": "seconds", "winmodel": "win_model", "endgame": "endgame", "winsbelow": "by_wins_below",
-        "plies": "plies", "pliesbelow": "plies_below", "exact": "exact_candidates", "exactnodes": "exact_nodes",
-        "infer": "inference_temperature", "toend": "to_end",
-    }  # fmt: skip
+    names = SIM_OPTIONS
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
         key, _, text = part.partition("=")
@@ -456,4 +460,6 @@ def _table(path: str, ruleset_id: int) -> LeaveModel:
     return read_table(path, Ruleset.for_id(ruleset_id))
 
 
-__all__ = ["Equity", "Greedy", "Situation", "Strategy", "leave_weight", "strategy_named", "unseen_tiles"]
+__all__ = [
+    "SIM_OPTIONS", "Equity", "Greedy", "Situation", "Strategy", "leave_weight", "strategy_named", "unseen_tiles",
+]  # fmt: skip

@@ -19,6 +19,7 @@ from bot.config import parse_config
 from bot.errors import ConfigError
 from bot.turn import Outcome, outcome_text
 from dictionaries.build import progress_bar
+from engine.strategy import SIM_OPTIONS
 from offline.workers import progress_printer
 from tests.bot.conftest import Sandbox
 from tests.sandbox.helpers import sandbox_command
@@ -64,6 +65,8 @@ def test_help_and_errors_read_right(capsys: pytest.CaptureFixture[str]) -> None:
         main(["arena", "--help"])
     out = capsys.readouterr().out
     assert "95% confidence" in out and "%%" not in out
+    # every option sim:OPTIONS takes is named there (the parser's own table)
+    assert f"{', '.join(SIM_OPTIONS)};" in " ".join(out.split())
     assert main(["dict", "build", "xx", "list.txt"]) == 2
     assert capsys.readouterr().err.startswith("wordfeud-bot dict build: unknown ruleset 'xx'")
 
