@@ -356,12 +356,11 @@ def _simulating(options: str = "") -> Strategy:
     default)."""
     from engine.simulation import MAX_PLIES, Sim, SimSettings  # noqa: PLC0415 - the simulation builds on this module
 
-    names = SIM_OPTIONS
     values: dict[str, float] = {}
     for part in filter(None, options.split(",")):
         key, _, text = part.partition("=")
-        if key not in names:
-            raise ValueError(f"sim option {key!r} is not one of {', '.join(names)}")
+        if key not in SIM_OPTIONS:
+            raise ValueError(f"sim option {key!r} is not one of {', '.join(SIM_OPTIONS)}")
         try:
             value = float(text)
         except ValueError:
@@ -380,7 +379,7 @@ def _simulating(options: str = "") -> Strategy:
             raise ValueError(f"sim option {key}={text!r}: expected a whole number of at least 1")
         elif key == "plies" and not 2 <= value <= MAX_PLIES:
             raise ValueError(f"sim option plies={text!r}: expected 2 to {MAX_PLIES} replies")
-        values[names[key]] = value
+        values[SIM_OPTIONS[key]] = value
     settings = SimSettings()
     if values:
         seconds = values.get("seconds", settings.seconds)

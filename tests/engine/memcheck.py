@@ -145,11 +145,6 @@ def search_overlay(seed: int, words: int) -> tuple[int, list[str]]:
     return searches, failures
 
 
-def playout_failures() -> list[str]:
-    """The playout kernel's hostile cases that did not raise as they must."""
-    return [failure for case in playout_cases() if (failure := case.failure())]
-
-
 def real_endgames() -> int:
     """The C endgame on the bench's first real 7-tile endgames, under a node budget (the line cache checked
     against a fresh generation at every node): how many were searched."""
@@ -180,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overlay: {searched} searches after patches ({time.perf_counter() - start:.1f} s)", flush=True)
     seen = fuzz(seed=7, rounds=args.fuzz_rounds)
     print(f"fuzz: {dict(seen)} ({time.perf_counter() - start:.1f} s)")
-    failures += [f"playouts: {case}" for case in playout_failures()]
+    failures += [f"playouts: {case}" for case in run_cases(playout_cases())]
     playouts, mismatches = playout_workload(games=1, draws=1, reference=False)
     failures += mismatches
     with_blanks, mismatches = blank_workload(games=1, reference=False)

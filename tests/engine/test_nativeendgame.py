@@ -31,7 +31,6 @@ from tests.engine.test_endgame import ENDGAMES, minimax, small_endgames
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 
 
-
 def figures(result: EndgameResult) -> tuple[object, ...]:
     """Everything but the seconds."""
     return result.move, result.value, result.depth, result.complete, result.nodes
