@@ -1,17 +1,15 @@
-"""``python -m offline.abtime``: two checkouts timed in turn. The checkouts here are fake: a directory with an
-``engine/strategy.py`` and a ``.venv/bin/python`` that is a shell script, which answers the engine probe as the
-test wrote it, prints the figure the test chose for a benchmark run, and notes in a shared log which checkout
-ran, so that the order of the runs shows."""
+"""``python -m offline.abtime``: two checkouts timed in turn. The checkouts here are fake
+(tests/offline/fakecheckouts.py): each benchmark run prints the figure the test chose."""
 
 from __future__ import annotations
 
 import math
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from offline.abtime import Run, Summary, alternate, endgames_bench, main, playouts_bench, summarize
+from tests.offline import fakecheckouts
 
 ENDGAMES_LINE = "# endgames\tsolver=active\tsolved_within_2s=20/20\tnodes_per_cpu_s={figure}\tnodes=3004271\tcpu_s=4.56"
 
@@ -19,27 +17,9 @@ ENDGAMES_LINE = "# endgames\tsolver=active\tsolved_within_2s=20/20\tnodes_per_cp
 def fake_checkout(
     root: Path, log: Path, figure: str, *, generator: str = "native", engine_at: str = "", status: int = 0
 ) -> Path:
-    """A checkout at ``root`` whose Python reports ``generator`` and its engine at ``engine_at`` (default: its
-    own), and whose benchmark runs print ``figure`` and end with ``status``."""
-    (root / "engine").mkdir(parents=True)
-    (root / "engine" / "strategy.py").write_text("", encoding="utf-8")
-    python = root / ".venv" / "bin" / "python"
-    python.parent.mkdir(parents=True)
-    where = engine_at or f"{root}/engine/__init__.py"
-    line = ENDGAMES_LINE.format(figure=figure)
-    python.write_text(
-        textwrap.dedent(f"""\
-            #!/bin/sh
-            if [ "$1" = "-c" ]; then printf '%s\\n%s\\n' '{where}' '{generator}'; exit 0; fi
-            echo "{root.name} $PYTHONPATH $*" >> '{log}'
-            printf '%s\\n' '{line}'
-            echo 'a warning on stderr' >&2
-            exit {status}
-            """),
-        encoding="utf-8",
-    )
-    python.chmod(0o755)
-    return root
+    """A checkout whose benchmark runs print the endgames' line with ``figure`` (fakecheckouts.fake_checkout)."""
+    lines = [ENDGAMES_LINE.format(figure=figure)]
+    return fakecheckouts.fake_checkout(root, log, lines, generator=generator, engine_at=engine_at, status=status)
 
 
 def test_a_figure_is_read_from_its_line_and_field_only() -> None:

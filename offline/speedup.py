@@ -1,0 +1,153 @@
+"""How many times faster a checkout's look-ahead is than an older one's, in one run: ``python -m offline.speedup OLD``.
+
+Issue 29 set its speed targets as multiples of what the look-ahead did at f30788a (its "today": candidate
+playouts in Python over the compiled generator, and the endgame solver in Python), and it measured those on a
+machine whose speed moves by a third between hours of one day. A target stated as a multiple is checked as a
+ratio measured in one run. Each round runs OLD's own code through ``offline/speedprobe.py`` (its Python
+playouts of the static best 8 candidates, and its solver on the 20 real endgames with 2 s of CPU each) and the
+new checkout's ``python -m offline.bench --sim`` (its C kernel's candidate playouts per CPU second with 8 and
+with 25 candidates, and the same endgames); OLD first in odd rounds. Each run is a fresh process of the
+checkout's own Python with its own engine (checked first, as ``offline.abtime`` does). The summary gives, per
+figure, the new one over the old one: their geometric mean with a 95% interval over the rounds, and their
+median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from offline.abtime import Bench, Run, Summary, alternate, in_checkout, native_check, stderr_tail, summary_line
+from offline.checkout import Checkout, checkout_at
+from offline.endgames import DEFAULT_FILE
+from offline.errors import AbTimeError, CheckoutError
+
+PROBE = Path(__file__).with_name("speedprobe.py")
+
+#: What each side's run prints, and the ratio it feeds: (label, new side's bench line and field, old side's field).
+FIGURES = (
+    ("playouts, 8 candidates: new C / old Python", "native_playouts_per_cpu_s_8", "playouts_per_cpu_s"),
+    ("playouts, 25 candidates: new C / old Python", "native_playouts_per_cpu_s_25", "playouts_per_cpu_s"),
+    ("endgame nodes per CPU second: new / old", "endgame_nodes_per_cpu_s", "endgame_nodes_per_cpu_s"),
+)
+
+
+@dataclass(frozen=True)
+class Sides:
+    """The two runs: the argument lists after ``python`` for the old and for the new checkout."""
+
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+
+
+def sides(positions: Path, limit: int, draws: int) -> Sides:
+    """The old side's probe and the new side's bench, on the first ``limit`` positions and the real endgames."""
+    old = (str(PROBE), "--positions", str(positions), "--endgames", str(DEFAULT_FILE), "--limit", str(limit),
+           "--draws", str(draws))  # fmt: skip
+    new = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit),
+           "--sim-candidates", "8", "25")  # fmt: skip
+    return Sides(old, new)
+
+
+def new_figures(output: str) -> dict[str, float]:
+    """The new side's figures by FIGURES' key: the C playouts of each count of candidates and the endgame nodes."""
+    found: dict[str, float] = {}
+    for line in output.splitlines():
+        fields = dict(part.partition("=")[::2] for part in line.split("\t")[1:])
+        if line.startswith("# playouts\t") and "native_per_cpu_s" in fields:
+            found[f"native_playouts_per_cpu_s_{fields.get('candidates', '')}"] = _number(fields["native_per_cpu_s"])
+        elif line.startswith("# endgames\t") and "nodes_per_cpu_s" in fields:
+            found["endgame_nodes_per_cpu_s"] = _number(fields["nodes_per_cpu_s"])
+    return found
+
+
+def old_figures(output: str) -> dict[str, float]:
+    """The old side's figures by field (``speedprobe.py``'s line)."""
+    found: dict[str, float] = {}
+    for field in ("playouts_per_cpu_s", "endgame_nodes_per_cpu_s"):
+        figure = Bench((), "# baseline", field).figure(output)
+        if figure is not None:
+            found[field] = figure
+    return found
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return float("nan")
+
+
+def run_side(checkout: Checkout, args: Sequence[str], label: str, wanted: Sequence[str], new: bool) -> dict[str, float]:
+    """One run's figures; AbTimeError names the checkout when it fails or lacks one of ``wanted``."""
+    done = in_checkout(checkout.python, checkout.root, args)
+    figures = new_figures(done.stdout) if new else old_figures(done.stdout)
+    missing = [name for name in wanted if not figures.get(name, float("nan")) > 0]
+    if done.returncode != 0 or missing:
+        why = f"exit status {done.returncode}" if done.returncode != 0 else f"no {', '.join(missing)} in its output"
+        command = " ".join([str(checkout.python), *args])
+        raise AbTimeError(f"checkout {label} ({checkout.root}): `{command}` gave {why}: {stderr_tail(done)}")
+    return figures
+
+
+def ratios(rounds: dict[int, dict[str, dict[str, float]]]) -> list[tuple[str, Summary]]:
+    """Per FIGURES entry, the new figure over the old one in each round that has both sides."""
+    out = []
+    for label, new_key, old_key in FIGURES:
+        values = tuple(
+            sides_["new"][new_key] / sides_["old"][old_key] for _, sides_ in sorted(rounds.items()) if len(sides_) == 2
+        )
+        out.append((label, Summary(values)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m offline.speedup", description=__doc__.splitlines()[0])
+    parser.add_argument("old", type=Path, help="the older checkout (a directory of this project with its .venv)")
+    parser.add_argument("--new", type=Path, default=Path("."), help="the newer checkout (default: this one, .)")
+    parser.add_argument("--positions", type=Path, required=True, help="positions file (the benchmark's format)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of one run of each side (default 3)")
+    parser.add_argument("--limit", type=int, default=60, help="the first N positions (default 60)")
+    parser.add_argument("--draws", type=int, default=16, help="the old side's draws per position (default 16)")
+    args = parser.parse_args(argv)
+    for name in ("rounds", "limit", "draws"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    if not args.positions.is_file():
+        parser.error(f"--positions {args.positions}: no such file")
+    runs = sides(args.positions.resolve(), args.limit, args.draws)
+    rounds: dict[int, dict[str, dict[str, float]]] = {}
+    try:
+        checkouts = {"old": checkout_at(str(args.old)), "new": checkout_at(str(args.new))}
+        for label, checkout in checkouts.items():
+            native_check(checkout.python, checkout.root, label)
+        print(f"# old = {checkouts['old'].root}\tnew = {checkouts['new'].root}", flush=True)
+
+        last: dict[str, float] = {}
+
+        def measure(label: str) -> float:
+            new = label == "new"
+            wanted = [key for _, key, _ in FIGURES] if new else [key for _, _, key in FIGURES]
+            last.clear()
+            last.update(run_side(checkouts[label], runs.new if new else runs.old, label, wanted, new))
+            return 0.0  # (the figures are several: report keeps them)
+
+        def report(run: Run) -> None:
+            rounds.setdefault(run.round, {})[run.label] = dict(last)
+            shown = "\t".join(f"{name}={value:,.0f}" for name, value in sorted(last.items()))
+            print(f"round {run.round}\t{run.label}\t{shown}", flush=True)
+
+        alternate(args.rounds, ("old", "new"), measure, report)
+    except (AbTimeError, CheckoutError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for label, summary in ratios(rounds):
+        print(summary_line(summary, "new", "old").replace("# new / old", f"# {label}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
