@@ -97,9 +97,8 @@ def ratios(rounds: dict[int, dict[str, dict[str, float]]]) -> list[tuple[str, Su
     """Per FIGURES entry, the new figure over the old one in each round that has both sides."""
     out = []
     for label, new_key, old_key in FIGURES:
-        values = tuple(
-            sides_["new"][new_key] / sides_["old"][old_key] for _, sides_ in sorted(rounds.items()) if len(sides_) == 2
-        )
+        both = [by_side for _, by_side in sorted(rounds.items()) if len(by_side) == 2]
+        values = tuple(by_side["new"][new_key] / by_side["old"][old_key] for by_side in both)
         out.append((label, Summary(values)))
     return out
 
