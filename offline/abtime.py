@@ -22,7 +22,7 @@ import os
 import statistics
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,14 +133,21 @@ def stderr_tail(done: subprocess.CompletedProcess[str]) -> str:
     return done.stderr.strip()[-_STDERR_TAIL:]
 
 
+def run_failed(
+    python: Path, root: Path, args: Sequence[str], label: str, done: subprocess.CompletedProcess[str], missing: str
+) -> AbTimeError:
+    """The error of a run in checkout ``label`` that failed, or printed no ``missing`` figure; it names the command."""
+    why = f"exit status {done.returncode}" if done.returncode != 0 else f"no {missing} in its output"
+    command = " ".join([str(python), *args])
+    return AbTimeError(f"checkout {label} ({root}): `{command}` gave {why}: {stderr_tail(done)}")
+
+
 def run_once(python: Path, root: Path, bench: Bench, label: str) -> float:
     """The benchmark's figure from one run in checkout ``root``; AbTimeError when it fails or prints none."""
     done = in_checkout(python, root, bench.args)
     figure = bench.figure(done.stdout)
     if done.returncode != 0 or figure is None:
-        why = f"exit status {done.returncode}" if done.returncode != 0 else f"no {bench.field} in its output"
-        command = " ".join([str(python), *bench.args])
-        raise AbTimeError(f"checkout {label} ({root}): `{command}` gave {why}: {stderr_tail(done)}")
+        raise run_failed(python, root, bench.args, label, done, bench.field)
     return figure
 
 
@@ -162,17 +169,23 @@ def native_check(python: Path, root: Path, label: str) -> None:
         )
 
 
+def turns(rounds: int, labels: tuple[str, str]) -> Iterator[tuple[int, str]]:
+    """The runs of ``rounds`` rounds as (round, label): one run each of the two, the first of ``labels`` first in
+    odd rounds."""
+    for number in range(1, rounds + 1):
+        for label in labels if number % 2 == 1 else labels[::-1]:
+            yield number, label
+
+
 def alternate(
     rounds: int, labels: tuple[str, str], measure: Callable[[str], float], report: Callable[[Run], None]
 ) -> list[Run]:
-    """``rounds`` rounds of one run each of the two, the first of ``labels`` first in odd rounds."""
+    """``rounds`` rounds of one run each of the two, in the order of ``turns``."""
     runs = []
-    for number in range(1, rounds + 1):
-        order = labels if number % 2 == 1 else labels[::-1]
-        for label in order:
-            run = Run(number, label, measure(label))
-            runs.append(run)
-            report(run)
+    for number, label in turns(rounds, labels):
+        run = Run(number, label, measure(label))
+        runs.append(run)
+        report(run)
     return runs
 
 

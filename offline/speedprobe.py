@@ -7,7 +7,8 @@ static best 8 candidates of each position on draws dealt as ``offline.bench --si
 solver (``engine.endgame.solve``) on the real endgames with 2 s of CPU each. It prints one line:
 ``# baseline<TAB>playouts=..<TAB>playouts_per_cpu_s=..<TAB>endgames=..<TAB>endgame_nodes=..<TAB>
 endgame_nodes_per_cpu_s=..``. It uses only what every checkout since f30788a (issue 29's "today") has, so it
-reads the endgames' file itself (``offline/endgames.py``, which reads it here, came later).
+plays out the positions itself as ``offline/simbench.py``'s Python figure does and reads the endgames' file itself
+as ``offline/endgames.py`` does (both came later).
 """
 
 from __future__ import annotations

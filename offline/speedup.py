@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from offline.abtime import Bench, Run, Summary, alternate, in_checkout, native_check, stderr_tail, summary_line
+from offline.abtime import Bench, Summary, in_checkout, native_check, run_failed, summary_line, turns
 from offline.checkout import Checkout, checkout_at
 from offline.endgames import DEFAULT_FILE
 from offline.errors import AbTimeError, CheckoutError
@@ -53,14 +53,17 @@ def sides(positions: Path, limit: int, draws: int) -> Sides:
 
 
 def new_figures(output: str) -> dict[str, float]:
-    """The new side's figures by FIGURES' key: the C playouts of each count of candidates and the endgame nodes."""
+    """The new side's figures by FIGURES' key: the C playouts of each count of candidates (a line each, read by
+    ``Bench.figure``) and the endgame nodes."""
     found: dict[str, float] = {}
+    rate, count = Bench((), "# playouts", "native_per_cpu_s"), Bench((), "# playouts", "candidates")
     for line in output.splitlines():
-        fields = dict(part.partition("=")[::2] for part in line.split("\t")[1:])
-        if line.startswith("# playouts\t") and "native_per_cpu_s" in fields:
-            found[f"native_playouts_per_cpu_s_{fields.get('candidates', '')}"] = _number(fields["native_per_cpu_s"])
-        elif line.startswith("# endgames\t") and "nodes_per_cpu_s" in fields:
-            found["endgame_nodes_per_cpu_s"] = _number(fields["nodes_per_cpu_s"])
+        figure, candidates = rate.figure(line), count.figure(line)
+        if figure is not None and candidates is not None:
+            found[f"native_playouts_per_cpu_s_{candidates:.0f}"] = figure
+    nodes = Bench((), "# endgames", "nodes_per_cpu_s").figure(output)
+    if nodes is not None:
+        found["endgame_nodes_per_cpu_s"] = nodes
     return found
 
 
@@ -74,22 +77,13 @@ def old_figures(output: str) -> dict[str, float]:
     return found
 
 
-def _number(text: str) -> float:
-    try:
-        return float(text.replace(",", ""))
-    except ValueError:
-        return float("nan")
-
-
 def run_side(checkout: Checkout, args: Sequence[str], label: str, wanted: Sequence[str], new: bool) -> dict[str, float]:
     """One run's figures; AbTimeError names the checkout when it fails or lacks one of ``wanted``."""
     done = in_checkout(checkout.python, checkout.root, args)
     figures = new_figures(done.stdout) if new else old_figures(done.stdout)
-    missing = [name for name in wanted if not figures.get(name, float("nan")) > 0]
+    missing = [name for name in wanted if not figures.get(name, 0.0) > 0]
     if done.returncode != 0 or missing:
-        why = f"exit status {done.returncode}" if done.returncode != 0 else f"no {', '.join(missing)} in its output"
-        command = " ".join([str(checkout.python), *args])
-        raise AbTimeError(f"checkout {label} ({checkout.root}): `{command}` gave {why}: {stderr_tail(done)}")
+        raise run_failed(checkout.python, checkout.root, args, label, done, ", ".join(missing))
     return figures
 
 
@@ -125,21 +119,13 @@ def main(argv: list[str] | None = None) -> int:
             native_check(checkout.python, checkout.root, label)
         print(f"# old = {checkouts['old'].root}\tnew = {checkouts['new'].root}", flush=True)
 
-        last: dict[str, float] = {}
-
-        def measure(label: str) -> float:
+        for number, label in turns(args.rounds, ("old", "new")):
             new = label == "new"
             wanted = [key for _, key, _ in FIGURES] if new else [key for _, _, key in FIGURES]
-            last.clear()
-            last.update(run_side(checkouts[label], runs.new if new else runs.old, label, wanted, new))
-            return 0.0  # (the figures are several: report keeps them)
-
-        def report(run: Run) -> None:
-            rounds.setdefault(run.round, {})[run.label] = dict(last)
-            shown = "\t".join(f"{name}={value:,.0f}" for name, value in sorted(last.items()))
-            print(f"round {run.round}\t{run.label}\t{shown}", flush=True)
-
-        alternate(args.rounds, ("old", "new"), measure, report)
+            figures = run_side(checkouts[label], runs.new if new else runs.old, label, wanted, new)
+            rounds.setdefault(number, {})[label] = figures
+            shown = "\t".join(f"{name}={value:,.0f}" for name, value in sorted(figures.items()))
+            print(f"round {number}\t{label}\t{shown}", flush=True)
     except (AbTimeError, CheckoutError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
