@@ -126,16 +126,33 @@ def worker_needs(ruleset: int, tables: tuple[str, ...] = ()) -> Needs:
     return needs
 
 
-def progress_printer(unit: str, stream: TextIO | None = None) -> Callable[[int, int], None]:
-    """A ``show(done, total)`` for long runs: a tqdm bar (count, elapsed time, estimate of the rest) on a
-    terminal; elsewhere (a log file, a pipe) one plain line when the work is done, never a carriage return.
+#: Seconds between the plain progress lines of ``progress_printer`` when the output is not a terminal.
+PLAIN_EVERY = 60.0
 
-    The bar starts at the first count it is shown, so work already done (a resumed run) does not make the
-    estimate optimistic.
+
+def progress_printer(
+    unit: str, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic, every: float = PLAIN_EVERY
+) -> Callable[[int, int], None]:
+    """A ``show(done, total)`` for long runs: a tqdm bar (count, elapsed time, estimate of the rest) on a
+    terminal; elsewhere (a log file, a pipe) a plain line at most every ``every`` seconds of ``clock`` with the
+    count, the time so far and an estimate of the rest, and one when the work is done; never a carriage return.
+
+    The bar and the estimate start at the first count shown, so work already done (a resumed run) does not make
+    the estimate optimistic.
+
+    >>> import io; out = io.StringIO(); ticks = iter([0.0, 1.0, 61.0, 75.0])
+    >>> show = progress_printer("games", out, clock=lambda: next(ticks))
+    >>> for done in (100, 300, 400):
+    ...     show(done, 400)
+    >>> print(out.getvalue(), end="")
+    300/400 games, 61 s, about 30 s to go
+    400/400 games, 75 s
     """
     out = stream or sys.stderr
-    started = time.monotonic()
+    started = clock()
     bar: list[tqdm[NoReturn]] = []
+    first: list[tuple[int, float]] = []  # the first count shown, and when
+    last_line = [started]
 
     def show(done: int, total: int) -> None:
         if out.isatty():
@@ -146,7 +163,16 @@ def progress_printer(unit: str, stream: TextIO | None = None) -> Callable[[int, 
             bar[0].update(done - bar[0].n)
             if done == total:
                 bar[0].close()
-        elif done == total:
-            print(f"{done}/{total} {unit}, {time.monotonic() - started:.0f} s", file=out, flush=True)
+            return
+        now = clock()
+        if not first:
+            first.append((done, now))
+        if done == total:
+            print(f"{done}/{total} {unit}, {now - started:.0f} s", file=out, flush=True)
+        elif now - last_line[0] >= every:
+            last_line[0] = now
+            rate = (done - first[0][0]) / (now - first[0][1]) if now > first[0][1] else 0.0
+            rest = f", about {(total - done) / rate:.0f} s to go" if rate > 0 else ""
+            print(f"{done}/{total} {unit}, {now - started:.0f} s{rest}", file=out, flush=True)
 
     return show

@@ -86,6 +86,22 @@ def test_a_dry_run_logs_one_plain_line(sandbox: Sandbox, tmp_path: Path, caplog:
     wiring.store.close()
 
 
+def test_plain_progress_lines_come_once_a_minute_with_an_estimate_from_this_runs_own_pace() -> None:
+    stream = io.StringIO()
+    now = [100.0]
+    show = progress_printer("games", stream, clock=lambda: now[0])
+    # a resumed run: 5,000 of 20,000 games were played before; then 100 games a second
+    for second in range(0, 151):
+        now[0] = 100.0 + second
+        show(5000 + 100 * second, 20000)
+    lines = stream.getvalue().splitlines()
+    assert lines == [
+        "11000/20000 games, 60 s, about 90 s to go",
+        "17000/20000 games, 120 s, about 30 s to go",
+        "20000/20000 games, 150 s",
+    ]
+
+
 def test_progress_is_a_bar_on_a_terminal_and_plain_lines_elsewhere() -> None:
     for stream in (io.StringIO(), Terminal()):
         show = progress_printer("pairs", stream)
