@@ -4,7 +4,9 @@
 that checkout first on ``sys.path``, times that checkout's own code: its candidate playouts in Python over its
 compiled generator (``Simulator._play_out``: the playout before the C kernel, and its reference since), the
 static best 8 candidates of each position on draws dealt as ``offline.bench --sim`` deals them; and its endgame
-solver (``engine.endgame.solve``) on the real endgames with 2 s of CPU each. It prints one line:
+solver (``engine.endgame.solve``) on the real endgames with 2 s of CPU each (``--endgame-seconds``). It prints a
+line per endgame as ``python -m offline.endgames --clock cpu`` does (whether it finished, its value, depth, nodes and
+CPU seconds: the old solver's time to the exact answer, to set beside the new one's), then the summary:
 ``# baseline<TAB>playouts=..<TAB>playouts_per_cpu_s=..<TAB>endgames=..<TAB>endgame_nodes=..<TAB>
 endgame_nodes_per_cpu_s=..``. It uses only what every checkout since f30788a (issue 29's "today") has, so it
 plays out the positions itself as ``offline/simbench.py``'s Python figure does and reads the endgames' file itself
@@ -76,19 +78,25 @@ def endgames(path: Path, rules: Ruleset) -> Iterator[tuple[str, Board, Rack, Rac
 
 
 def endgame_nodes(path: Path, limit: int, seconds: float, rules: Ruleset, lexicon: Dawg) -> tuple[int, int, float]:
-    """The endgames solved (``limit`` at most, 0: all; ``seconds`` of CPU each), their nodes and CPU seconds."""
+    """The endgames solved (``limit`` at most, 0: all; ``seconds`` of CPU each), their nodes and CPU seconds; a line
+    for each in ``offline/endgames.py``'s format, its seconds on the CPU clock."""
     count = nodes = 0
     spent = 0.0
-    for _, board, mine, theirs, scoreless in endgames(path, rules):
+    for name, board, mine, theirs, scoreless in endgames(path, rules):
         if limit and count == limit:
             break
         started = time.process_time()
         result = solve(
             board, mine, theirs, lexicon, rules, scoreless=scoreless, seconds=seconds, clock=time.process_time
         )
-        spent += time.process_time() - started
+        took = time.process_time() - started
+        spent += took
         nodes += result.nodes
         count += 1
+        print(
+            f"# endgame {name}\t{mine.text()} vs {theirs.text()}\tcomplete={result.complete}\tvalue={result.value}"
+            f"\tdepth={result.depth}\tnodes={result.nodes}\tseconds={took:.3f}"
+        )
     return count, nodes, spent
 
 

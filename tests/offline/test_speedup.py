@@ -55,6 +55,10 @@ def test_the_probe_times_the_playouts_and_endgames_of_the_checkout_that_runs_it(
     done = probe(positions, "--draws", "2", "--candidates", "3", "--endgame-limit", "1", "--endgame-seconds", "0.05")
     assert done.returncode == 0, done.stderr
     assert "\tplayouts=6\t" in done.stdout and "\tendgames=1\t" in done.stdout  # 3 candidates on 2 draws, 1 endgame
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("# endgame ")]  # the first one's own line
+    fields = dict(field.split("=") for field in line.split("\t")[2:])
+    assert line.startswith("# endgame g4\tEEILNOT vs ABDHIIL\t") and fields["complete"] in ("True", "False"), line
+    assert int(fields["nodes"]) > 0 and 0 < float(fields["seconds"]) < 5, line
     figures = old_figures(done.stdout)
     assert figures["playouts_per_cpu_s"] > 0 and figures["endgame_nodes_per_cpu_s"] > 0
 
