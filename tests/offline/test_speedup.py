@@ -58,7 +58,7 @@ def test_the_probe_times_the_playouts_and_endgames_of_the_checkout_that_runs_it(
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("# endgame ")]  # the first one's own line
     fields = dict(field.split("=") for field in line.split("\t")[2:])
     assert line.startswith("# endgame g4\tEEILNOT vs ABDHIIL\t") and fields["complete"] in ("True", "False"), line
-    assert int(fields["nodes"]) > 0 and 0 < float(fields["seconds"]) < 5, line
+    assert int(fields["nodes"]) > 0 and float(fields["seconds"]) > 0, line
     figures = old_figures(done.stdout)
     assert figures["playouts_per_cpu_s"] > 0 and figures["endgame_nodes_per_cpu_s"] > 0
 
