@@ -90,8 +90,8 @@ def run_side(checkout: Checkout, args: Sequence[str], label: str, wanted: Sequen
 def ratios(rounds: dict[int, dict[str, dict[str, float]]]) -> list[tuple[str, Summary]]:
     """Per FIGURES entry, the new figure over the old one in each round that has both sides."""
     out = []
+    both = [by_side for _, by_side in sorted(rounds.items()) if len(by_side) == 2]
     for label, new_key, old_key in FIGURES:
-        both = [by_side for _, by_side in sorted(rounds.items()) if len(by_side) == 2]
         values = tuple(by_side["new"][new_key] / by_side["old"][old_key] for by_side in both)
         out.append((label, Summary(values)))
     return out
