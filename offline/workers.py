@@ -151,10 +151,11 @@ def progress_printer(
     out = stream or sys.stderr
     started = clock()
     bar: list[tqdm[NoReturn]] = []
-    first: list[tuple[int, float]] = []  # the first count shown, and when
-    last_line = [started]
+    first: tuple[int, float] | None = None  # the first count shown, and when
+    last_line = started
 
     def show(done: int, total: int) -> None:
+        nonlocal first, last_line
         if out.isatty():
             if not bar:
                 from tqdm import tqdm  # noqa: PLC0415 - when a bar is drawn: every command would pay ~40 ms
@@ -165,13 +166,14 @@ def progress_printer(
                 bar[0].close()
             return
         now = clock()
-        if not first:
-            first.append((done, now))
+        if first is None:
+            first = (done, now)
         if done == total:
             print(f"{done}/{total} {unit}, {now - started:.0f} s", file=out, flush=True)
-        elif now - last_line[0] >= every:
-            last_line[0] = now
-            rate = (done - first[0][0]) / (now - first[0][1]) if now > first[0][1] else 0.0
+        elif now - last_line >= every:
+            last_line = now
+            first_done, first_at = first
+            rate = (done - first_done) / (now - first_at) if now > first_at else 0.0
             rest = f", about {(total - done) / rate:.0f} s to go" if rate > 0 else ""
             print(f"{done}/{total} {unit}, {now - started:.0f} s{rest}", file=out, flush=True)
 
