@@ -10,6 +10,7 @@ directory are fixed by its ``manifest.json``: asking for other ones is an error,
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -195,6 +196,24 @@ def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: 
     return Fit(LearnedLeave(rules.id, features, tuple(weights), baseline, details), tuple(changes))
 
 
+def player_table_about(player: str) -> dict[str, object] | None:
+    """The ``about`` of the table an ``equity:FILE`` player played the games with, so that a table learned
+    from it and copied over it keeps the lineage; None for other players or a file without one.
+
+    >>> player_table_about("greedy") is None
+    True
+    """
+    path = table_file(player)
+    if path is None:
+        return None
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # the games were played with it; only the record of its own making is lost
+    about = document.get("about") if isinstance(document, dict) else None
+    return dict(about) if isinstance(about, dict) else None
+
+
 def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
     """A short human summary of a fitted table: the tiles from most to least valuable, some examples."""
     singles = sorted(((table.weight(s), s) for s in [*rules.alphabet.symbols, "?"]), reverse=True)
@@ -227,6 +246,8 @@ def learn(
     counts = read_samples(work, games, settings.chunk)
     about: dict[str, object] = {"games": games, **settings.as_dict()}
     del about["chunk"]
+    if (lineage := player_table_about(settings.player)) is not None:
+        about["player_table"] = lineage
     fit = fit_table(counts, rules, ridge=ridge, rounds=rounds, about=about)
     out.parent.mkdir(parents=True, exist_ok=True)
     workdir.write_whole(out, fit.table.to_json())

@@ -92,3 +92,17 @@ def test_command_writes_a_table_the_arena_can_load(tmp_path: Path, capsys: pytes
         main([*argv, "--explore", "2"])
     assert exit_info.value.code == 2
     assert "expected a number from 0 to 1, got '2'" in capsys.readouterr().err
+
+
+def test_a_table_learned_from_a_table_keeps_its_lineage(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    common = ["learn-leaves", "--games", "1", "--workers", "1", "--chunk", "1"]
+    assert main([*common, "--work", str(tmp_path / "w1"), "--player", "greedy", "--out", str(first)]) == 0
+    player = f"equity:{first}"
+    assert main([*common, "--work", str(tmp_path / "w2"), "--player", player, "--out", str(second)]) == 0
+    about = LearnedLeave.from_json(second.read_text(encoding="utf-8"), EN).about
+    assert about["player"] == player
+    lineage = about["player_table"]
+    assert isinstance(lineage, dict) and lineage["player"] == "greedy" and lineage["games"] == 1
+    first_about = LearnedLeave.from_json(first.read_text(encoding="utf-8"), EN).about
+    assert "player_table" not in first_about  # greedy played with no table
