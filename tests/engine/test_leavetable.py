@@ -190,6 +190,10 @@ def test_every_ruleset_ships_a_table_in_which_a_blank_is_the_best_tile(ruleset: 
     assert shipped is not None and shipped.about["ruleset"] == ruleset
     games = shipped.about["games"]
     assert isinstance(games, int) and games >= 3000
+    player = shipped.about["player"]
+    if isinstance(player, str) and player.startswith("equity:"):  # learned from a table: its lineage is kept
+        lineage = shipped.about.get("player_table")
+        assert isinstance(lineage, dict) and lineage["ruleset"] == ruleset and lineage["games"]
     singles = {t: shipped.value(Rack.from_text(t, rules.alphabet)) for t in [*rules.alphabet.symbols, "?"]}
     assert max(singles, key=lambda t: singles[t]) == "?" and singles["?"] > 10
     assert min(singles.values()) < 0  # some tile is worse to keep than nothing
