@@ -10,7 +10,6 @@ directory are fixed by its ``manifest.json``: asking for other ones is an error,
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -19,9 +18,10 @@ from functools import partial
 from pathlib import Path
 
 from engine.arena import pair_seed
+from engine.errors import LeaveTableError
 from engine.leastsquares import RidgeProblem
 from engine.leavesamples import sample_game
-from engine.leavetable import LearnedLeave, LeaveFeatures
+from engine.leavetable import LearnedLeave, LeaveFeatures, read_table
 from engine.rack import Rack
 from engine.rules import Ruleset
 from engine.strategy import strategy_named, table_file
@@ -196,22 +196,21 @@ def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: 
     return Fit(LearnedLeave(rules.id, features, tuple(weights), baseline, details), tuple(changes))
 
 
-def player_table_about(player: str) -> dict[str, object] | None:
+def player_table_about(player: str, rules: Ruleset) -> dict[str, object] | None:
     """The ``about`` of the table an ``equity:FILE`` player played the games with, so that a table learned
     from it and copied over it keeps the lineage; None for other players or a file without one.
 
-    >>> player_table_about("greedy") is None
+    >>> player_table_about("greedy", Ruleset.for_id(5)) is None
     True
     """
     path = table_file(player)
     if path is None:
         return None
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        about = read_table(path, rules).about
+    except LeaveTableError:
         return None  # the games were played with it; only the record of its own making is lost
-    about = document.get("about") if isinstance(document, dict) else None
-    return dict(about) if isinstance(about, dict) else None
+    return dict(about) or None
 
 
 def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
@@ -246,7 +245,7 @@ def learn(
     counts = read_samples(work, games, settings.chunk)
     about: dict[str, object] = {"games": games, **settings.as_dict()}
     del about["chunk"]
-    if (lineage := player_table_about(settings.player)) is not None:
+    if (lineage := player_table_about(settings.player, rules)) is not None:
         about["player_table"] = lineage
     fit = fit_table(counts, rules, ridge=ridge, rounds=rounds, about=about)
     out.parent.mkdir(parents=True, exist_ok=True)
