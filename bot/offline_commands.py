@@ -61,7 +61,9 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}, equity:FILE, sim:OPTIONS (NAME=VALUE "
         f"pairs, comma-separated: {', '.join(SIM_OPTIONS)}; see the README's \"Strategies and the arena\"), "
         "level:NAME, or checkout:PATH:SPEC, the strategy SPEC of another checkout of this project at PATH (an "
-        "older commit, say) played through PATH/.venv/bin/python, with the same word list.",
+        "older commit, say) played through PATH/.venv/bin/python, with the same word list; or, to measure what "
+        "hidden information is worth, see:rack:SIM or see:kept:SIM, a sim that is shown the opponent's rack or "
+        "the tiles it kept at its last move (a cheat; wall clock only).",
     )
     arena_parser.add_argument("a", help="strategy A (the one the figures are about)")
     arena_parser.add_argument("b", help="strategy B (checkout:PATH:SPEC: SPEC as the checkout at PATH plays it)")

@@ -24,6 +24,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from engine.dawg import Dawg
 from engine.game import Game
@@ -37,6 +38,7 @@ __all__ = [
     "Greedy",
     "Interval",
     "PairedDifference",
+    "Watcher",
     "compare_pairs",
     "complete_pairs",
     "pair_seed",
@@ -70,6 +72,16 @@ class GameRecord:
         return self.scores[self.seat_of_a] - self.scores[1 - self.seat_of_a]
 
 
+@runtime_checkable
+class Watcher(Protocol):
+    """A player the arena shows the whole game (both racks, the bag) before each of its decisions: only an
+    instrument that measures what hidden information is worth (``offline.clairvoyance``), no player of the bot's."""
+
+    def watch(self, game: Game) -> None:
+        """See ``game`` as it stands, the watcher to move."""
+        ...
+
+
 def pair_seed(seed: int, pair: int) -> int:
     """The bag seed of pair ``pair`` of a match seeded ``seed`` (independent of how pairs are split up)."""
     return random.Random(f"{seed}:{pair}").randrange(2**63)
@@ -83,8 +95,11 @@ def play_game(players: Sequence[Strategy], rules: Ruleset, lexicon: Dawg, seed: 
     seconds = [0.0, 0.0]
     while not game.is_over:
         seat = game.current
+        player = by_seat[seat]
+        if isinstance(player, Watcher):
+            player.watch(game)
         started = time.perf_counter()
-        choice = by_seat[seat].best(Situation.of(game), 1)[0]
+        choice = player.best(Situation.of(game), 1)[0]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
         bingos[seat] += isinstance(choice, Placement) and len(choice.tiles) == rules.rack_size

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
 
 from engine.board import Board
 from engine.move import Placement, Swap
@@ -26,9 +27,22 @@ from engine.tiles import bag_tile, board_tile
 TEMPERATURE = 2.0
 
 
+class RackSource(Protocol):
+    """Deals the opponent's rack and the bag's order for each iteration of a simulation."""
+
+    #: whether the simulation may play every rack the opponent can hold instead, once each (the pre-endgame)
+    enumerable: ClassVar[bool]
+
+    def deal(self, rng: random.Random) -> tuple[Rack, list[int], float]:
+        """The opponent's rack, the bag (in a random order) and the weight of this draw."""
+        ...
+
+
 @dataclass
 class RackInference:
     """Draws the opponent's rack for one situation (``situation.last_play`` is their last placement)."""
+
+    enumerable: ClassVar[bool] = True  # in the pre-endgame every rack is played out, weighted by its ways only
 
     situation: Situation
     static: Equity
@@ -88,4 +102,4 @@ def _rack(situation: Situation, tiles: list[int]) -> Rack:
     return Rack.from_bag_tiles(situation.rules.alphabet, tiles)
 
 
-__all__ = ["TEMPERATURE", "RackInference"]
+__all__ = ["TEMPERATURE", "RackInference", "RackSource"]

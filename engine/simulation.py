@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.confidence import PairedStop, metric
-from engine.inference import TEMPERATURE, RackInference
+from engine.inference import TEMPERATURE, RackInference, RackSource
 from engine.leave import LeaveModel
 from engine.move import Move, Pass, Placement, Swap, kept
 from engine.playout import NativePlayouts, NativeSession
@@ -165,7 +165,7 @@ class Simulator:
         *,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
-        inference: RackInference | None = None,
+        inference: RackSource | None = None,
         native: bool = True,
     ) -> None:
         self.static = static
@@ -277,8 +277,11 @@ class Simulator:
 
     def _every_rack(self, situation: Situation) -> list[tuple[Rack, list[int], float]] | None:
         """In the pre-endgame, every distinct rack the opponent can hold (the rest in the bag, in a random
-        order) with the number of ways to hold it; None when there are more than the iteration limit."""
+        order) with the number of ways to hold it; None when there are more than the iteration limit, or when
+        the rack source is one the enumeration may not replace."""
         if not 1 <= situation.bag_count <= self.settings.pre_endgame:
+            return None
+        if self.inference is not None and not self.inference.enumerable:
             return None
         held = len(situation.unseen) - situation.bag_count
         racks = opponent_racks(situation.unseen, held, self.settings.max_iterations)
@@ -470,15 +473,20 @@ class Sim:
         seed = f"{sorted(situation.board.tiles())}:{situation.rack.text()}:{situation.bag_count}"
         # the replies inside the simulation are static: an endgame search there would cost seconds each
         player = Equity(self.static.leave, source=self.static.source, swap_cost=self.static.swap_cost)
-        inference = None
-        if self.settings.inference and situation.last_play is not None:
-            inference = RackInference(situation, player, self.settings.inference_temperature)
+        inference = self.rack_source(situation, player)
         # the C kernel plays placements and swaps; a pass (a census may ask for one) is played in Python
         native = self.native and not any(isinstance(move, Pass) for move in moves)
         simulator = Simulator(
             player, self.settings, rng=random.Random(seed), clock=self.clock, inference=inference, native=native
         )
         return simulator.simulate(situation, moves)
+
+    def rack_source(self, situation: Situation, player: Equity) -> RackSource | None:
+        """Where the simulation's opponent racks come from: the inference from their last placement, or
+        uniform draws from the unseen tiles (None). ``offline.clairvoyance`` gives its players another."""
+        if self.settings.inference and situation.last_play is not None:
+            return RackInference(situation, player, self.settings.inference_temperature)
+        return None
 
 
 __all__ = ["MAX_PLIES", "CandidateStats", "Sim", "SimResult", "SimSettings", "Simulator"]

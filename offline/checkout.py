@@ -39,6 +39,7 @@ from engine.rules import Ruleset
 from engine.score import validate
 from engine.strategy import Situation, Strategy, strategy_named
 from engine.tiles import board_tile
+from offline.clairvoyance import is_seeing, seeing_strategy
 from offline.errors import CheckoutError
 from offline.strategyserver import CPU_CLOCK_FLAG, rule_numbers
 
@@ -116,7 +117,10 @@ def served_checkout(name: str, clock: str = "wall") -> Checkout | None:
 
 def arena_strategy(name: str, clock: str = "wall") -> Strategy:
     """A strategy by name for the arena: ``checkout:PATH:SPEC`` or any name ``strategy_named`` knows, on
-    the wall clock or (``clock="cpu"``) in a server of its own on that process's CPU time."""
+    the wall clock or (``clock="cpu"``) in a server of its own on that process's CPU time; or a seeing player,
+    ``see:SIGHT:SPEC`` (``offline.clairvoyance``, wall clock only)."""
+    if is_seeing(name):
+        return seeing_strategy(name, clock)
     checkout = served_checkout(name, clock)
     if checkout is None:
         return strategy_named(name)
@@ -126,6 +130,9 @@ def arena_strategy(name: str, clock: str = "wall") -> Strategy:
 def check_strategy_name(name: str, clock: str = "wall") -> None:
     """Fail now on a name that could not play: for a served strategy, a server is started and asked for
     SPEC (a SPEC the other checkout does not know is a CheckoutError quoting its answer), then ended."""
+    if is_seeing(name):
+        seeing_strategy(name, clock)
+        return
     checkout = served_checkout(name, clock)
     if checkout is None:
         strategy_named(name)

@@ -25,10 +25,18 @@ class CheckoutError(OfflineError):
     message names the checkout and, for a move, the position."""
 
 
+class ClairvoyanceError(OfflineError):
+    """A seeing player (``see:SIGHT:SPEC``, ``offline.clairvoyance``) cannot play: an unknown sight, a SPEC that is
+    no sim, the CPU clock, a move asked without the game shown, or what it was shown does not fit the position.
+    The message names the player's name or the tiles."""
+
+
 class AbTimeError(OfflineError):
     """Two checkouts cannot be timed against each other (``offline.abtime``): a checkout's engine does not import,
     is another checkout's or runs without its C extension, or a benchmark run failed or printed no figure. The
     message names the checkout."""
 
 
-__all__ = ["AbTimeError", "CheckoutError", "ClusterError", "LearnError", "OfflineError", "WorkDirError"]
+__all__ = [
+    "AbTimeError", "CheckoutError", "ClairvoyanceError", "ClusterError", "LearnError", "OfflineError", "WorkDirError",
+]  # fmt: skip
