@@ -34,40 +34,25 @@ SEE_PREFIX = "see:"
 SIGHTS = ("rack", "kept")
 
 
-class SeenRack:
-    """Deals the opponent's true rack every time; the other unseen tiles go to the bag in a random order."""
+class SeenTiles:
+    """Deals the tiles of the opponent's rack that were seen plus a random draw of the rest of its rack from the
+    other unseen tiles, which go to the bag in a random order (the whole rack seen: only the bag's order varies)."""
 
     enumerable: ClassVar[bool] = False
 
-    def __init__(self, situation: Situation, rack: Rack) -> None:
-        self.rack = rack
-        self.bag = _less(situation.unseen, rack.bag_tiles(), "rack")
-
-    def deal(self, rng: random.Random) -> tuple[Rack, list[int], float]:
-        bag = list(self.bag)
-        rng.shuffle(bag)
-        return self.rack, bag, 1.0
-
-
-class SeenKept:
-    """Deals the tiles the opponent kept plus a random draw of the rest of its rack from the other unseen tiles."""
-
-    enumerable: ClassVar[bool] = False
-
-    def __init__(self, situation: Situation, kept: Rack) -> None:
+    def __init__(self, situation: Situation, seen: Rack) -> None:
         self.alphabet = situation.rules.alphabet
-        self.kept = kept.bag_tiles()
-        self.rest = _less(situation.unseen, self.kept, "kept tiles")
-        self.drawn = len(situation.unseen) - situation.bag_count - len(self.kept)  # the rack's tiles not kept
+        self.seen = seen.bag_tiles()
+        self.rest = _less(situation.unseen, self.seen)
+        held = len(situation.unseen) - situation.bag_count
+        self.drawn = held - len(self.seen)  # the rack's tiles not seen
         if self.drawn < 0:
-            raise ClairvoyanceError(
-                f"the opponent kept {len(self.kept)} tiles but holds {len(situation.unseen) - situation.bag_count}"
-            )
+            raise ClairvoyanceError(f"{len(self.seen)} of the opponent's tiles were seen but it holds {held}")
 
     def deal(self, rng: random.Random) -> tuple[Rack, list[int], float]:
         rest = list(self.rest)
         rng.shuffle(rest)
-        rack = Rack.from_bag_tiles(self.alphabet, [*self.kept, *rest[: self.drawn]])
+        rack = Rack.from_bag_tiles(self.alphabet, [*self.seen, *rest[: self.drawn]])
         return rack, rest[self.drawn :], 1.0
 
 
@@ -77,32 +62,31 @@ class Clairvoyant(Sim):
     def __init__(self, sim: Sim, sight: str, name: str) -> None:
         super().__init__(sim.static, sim.settings, name=name, clock=sim.clock, native=sim.native)
         self.sight = sight
-        self._rack: Rack | None = None  # the opponent's rack as last shown
-        self._kept: Rack | None = None  # what of it the opponent kept at its last move
+        self._seen: Rack | None = None  # what the sight showed of the opponent's rack before this decision
 
     def watch(self, game: Game) -> None:
-        """Take note of the opponent's rack and of what it kept at its last move (before its first move, nothing:
-        all it holds was drawn)."""
+        """Take note of the opponent's rack, or (``kept``) of what it kept at its last move: its rack less the
+        tiles that move drew (before its first move, nothing: all it holds was drawn)."""
         other = 1 - game.current
         rack = game.racks[other]
+        if self.sight == "rack":
+            self._seen = rack
+            return
         last = game.history[-1] if game.history and game.history[-1].player == other else None
         drawn = rack.bag_tiles() if last is None else list(last.drawn)
-        self._rack = rack
-        self._kept = rack.leave([board_tile(tile) for tile in drawn])
+        self._seen = rack.leave([board_tile(tile) for tile in drawn])
 
-    def rack_source(self, situation: Situation, player: Equity) -> SeenRack | SeenKept:
-        if self._rack is None or self._kept is None:
+    def rack_source(self, situation: Situation, player: Equity) -> SeenTiles:
+        if self._seen is None:
             raise ClairvoyanceError(f"{self.name} was asked to move without being shown the game (arenas only)")
-        if self.sight == "rack":
-            return SeenRack(situation, self._rack)
-        return SeenKept(situation, self._kept)
+        return SeenTiles(situation, self._seen)
 
     def budgeted(self, seconds: float) -> Clairvoyant:
         budgeted = Sim.budgeted(self, seconds)
         if budgeted is self:
             return self
         seeing = Clairvoyant(budgeted, self.sight, self.name)
-        seeing._rack, seeing._kept = self._rack, self._kept
+        seeing._seen = self._seen
         return seeing
 
 
@@ -127,13 +111,13 @@ def seeing_strategy(name: str, clock: str = "wall") -> Clairvoyant:
     return Clairvoyant(sim, sight, name)
 
 
-def _less(unseen: tuple[int, ...], tiles: list[int], what: str) -> list[int]:
+def _less(unseen: tuple[int, ...], tiles: list[int]) -> list[int]:
     """The unseen tiles less ``tiles``, sorted; ClairvoyanceError if some of those are not unseen."""
     pool = Counter(unseen)
     missing = Counter(tiles) - pool
     if missing:
-        raise ClairvoyanceError(f"the opponent's {what} hold tiles that are not unseen: {sorted(missing.elements())}")
+        raise ClairvoyanceError(f"the opponent's tiles seen are not all unseen: {sorted(missing.elements())}")
     return sorted((pool - Counter(tiles)).elements())
 
 
-__all__ = ["SEE_PREFIX", "SIGHTS", "Clairvoyant", "SeenKept", "SeenRack", "is_seeing", "seeing_strategy"]
+__all__ = ["SEE_PREFIX", "SIGHTS", "Clairvoyant", "SeenTiles", "is_seeing", "seeing_strategy"]

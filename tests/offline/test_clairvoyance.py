@@ -16,7 +16,7 @@ from engine.rack import Rack
 from engine.simulation import Simulator
 from engine.strategy import Equity, Greedy, Situation
 from offline.arena import run_arena
-from offline.clairvoyance import Clairvoyant, SeenKept, SeenRack, seeing_strategy
+from offline.clairvoyance import Clairvoyant, SeenTiles, seeing_strategy
 from offline.errors import ClairvoyanceError
 from tests.lexicons import EN, english
 
@@ -42,7 +42,7 @@ def test_a_seen_rack_is_dealt_every_time_and_only_the_bag_order_varies() -> None
     game = game_after(3)
     situation = Situation.of(game)
     source = shown("rack", game).rack_source(situation, Equity())
-    assert isinstance(source, SeenRack)
+    assert isinstance(source, SeenTiles)
     rng = random.Random(1)
     deals = [source.deal(rng) for _ in range(5)]
     theirs = game.racks[1 - game.current]
@@ -59,7 +59,7 @@ def test_the_kept_tiles_are_the_rack_less_what_its_last_move_drew() -> None:
     assert last.drawn and sum(kept.values()) == len(theirs) - len(last.drawn)
     situation = Situation.of(game)
     source = shown("kept", game).rack_source(situation, Equity())
-    assert isinstance(source, SeenKept)
+    assert isinstance(source, SeenTiles)
     rng = random.Random(2)
     deals = [source.deal(rng) for _ in range(20)]
     for rack, bag, weight in deals:
@@ -72,10 +72,10 @@ def test_the_kept_tiles_are_the_rack_less_what_its_last_move_drew() -> None:
 def test_before_the_opponents_first_move_nothing_is_known_to_be_kept() -> None:
     game = game_after(0)
     source = shown("kept", game).rack_source(Situation.of(game), Equity())
-    assert isinstance(source, SeenKept) and source.kept == [] and source.drawn == EN.rack_size
+    assert isinstance(source, SeenTiles) and source.seen == [] and source.drawn == EN.rack_size
 
 
-class Counting(SeenRack):
+class Counting(SeenTiles):
     """A seen rack that counts its deals; ``enumerable`` as the test sets it."""
 
     enumerable: ClassVar[bool] = False
@@ -167,4 +167,4 @@ def test_a_time_budget_keeps_what_it_sees() -> None:
     seer = shown("kept", game)
     budgeted = seer.budgeted(0.5)
     assert isinstance(budgeted, Clairvoyant) and budgeted.sight == "kept" and budgeted.settings.seconds == 0.5
-    assert isinstance(budgeted.rack_source(Situation.of(game), Equity()), SeenKept)
+    assert isinstance(budgeted.rack_source(Situation.of(game), Equity()), SeenTiles)
