@@ -23,7 +23,7 @@ from bot.strength import StrengthChooser
 from bot.turn import TurnPlayer, TurnSettings
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from engine.errors import LexiconError
-from engine.strategy import strategy_named
+from engine.registry import strategy_named
 
 log = logging.getLogger(__name__)
 

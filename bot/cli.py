@@ -63,7 +63,7 @@ from dictionaries.cli import add_dict_commands
 from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.errors import EngineError, LexiconError
-from engine.strategy import STRATEGIES, strategy_named
+from engine.registry import STRATEGIES, strategy_named
 from sandbox.cli import main as sandbox_main
 
 Handler = Callable[[argparse.Namespace], int]

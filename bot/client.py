@@ -27,7 +27,6 @@ from pydantic import BaseModel, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tenacity.wait import wait_exponential_jitter
 
-from bot.convert import Kind, Submission
 from bot.credentials import Credentials
 from bot.errors import (
     STATUS_ERRORS,
@@ -56,6 +55,7 @@ from bot.models import (
     cut,
     field_problem,
 )
+from bot.submission import Kind, Submission
 from bot.transport import Answer, Transport, check_base_url, masked_url, retry_after_seconds
 
 DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"

@@ -26,8 +26,8 @@ from bot.errors import ConfigError
 from bot.secretsfile import parse_secrets
 from bot.transport import check_base_url
 from engine.levels import level_named
+from engine.registry import strategy_named, table_file
 from engine.rules import RULESET_IDS
-from engine.strategy import strategy_named, table_file
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")

@@ -19,7 +19,7 @@ from bot.exit_status import EXIT_ERRORS, EXIT_OK, fail
 from bot.stopping import Stopped
 from bot.views import ruleset_id
 from engine.errors import EngineError, LexiconError
-from engine.strategy import SIM_OPTIONS, STRATEGIES
+from engine.registry import SIM_OPTIONS, STRATEGIES
 from offline.arena import arena_lines, compare_lines
 from offline.checkout import CLOCKS
 from offline.errors import OfflineError

@@ -23,10 +23,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from bot.convert import Submission
 from bot.models import Game
 from bot.people_store import PeopleRecords
 from bot.state_file import APPLICATION_ID, SCHEMA_VERSION, StateFile
+from bot.submission import Submission
 from dictionaries.learned import LearnedWords
 from dictionaries.rejections import RejectedWords
 

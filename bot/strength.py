@@ -10,7 +10,8 @@ from collections.abc import Callable
 from bot.config import InvitesConfig, PlayConfig, RandomGamesConfig
 from bot.models import Game
 from engine.levels import level_named
-from engine.strategy import LEVEL_PREFIX, Strategy, strategy_named
+from engine.registry import LEVEL_PREFIX, strategy_named
+from engine.strategy import Strategy
 
 
 class StrengthChooser:

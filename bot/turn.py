@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.acceptances import LearningBudget, opponent_words, remember, words_of_move
+from bot.analysis import figures
 from bot.chat import Chatter
 from bot.client import WordfeudClient
-from bot.convert import ConversionError, Kind, Position, Submission, submission, to_position
+from bot.convert import ConversionError, Position, submission, to_position
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
-from bot.hint import figures
 from bot.models import Game
 from bot.store import OPPONENT, OWN, DecisionStatus, Store
+from bot.submission import Kind, Submission
 from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.move import Move, Pass, Placement, Swap

@@ -10,13 +10,14 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from bot.analysis import hint
 from bot.app import build, registry_for
 from bot.config import BotConfig, load_credentials
 from bot.convert import Position, to_position
 from bot.errors import BotError, ConfigError, StoreError
 from bot.escapes import escaped
 from bot.gcg_cli import hint_situation
-from bot.hint import hint, hint_svg, hint_text, read_board, situation_for
+from bot.hint import hint_svg, hint_text, read_board, situation_for
 from bot.history import position_before_move, record
 from bot.replay_html import replay_html
 from bot.store import GameRow, Store
@@ -25,8 +26,9 @@ from bot.turn import situation_of
 from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.rack import Rack
+from engine.registry import STRATEGIES, strategy_named
 from engine.rules import Ruleset
-from engine.strategy import STRATEGIES, Situation, Strategy, strategy_named
+from engine.strategy import Situation, Strategy
 from engine.wholefile import write_whole
 
 EXIT_OK, EXIT_ERRORS, EXIT_CONFIG = 0, 1, 2

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
+from engine import native
 from engine.dawgbuild import Word, build_minimal, source_checksum
 from engine.dawgfile import FORMAT_VERSION, MAGIC, FileContents, decode, encode
 from engine.errors import LexiconError
@@ -357,8 +358,6 @@ class Dawg:
         if mask[edges] != 0:
             raise LexiconError(f"{name}: the final state has edges")
         if compact_arrays():  # the C generator will search it: its copy checks the paths, in C
-            from engine import native  # noqa: PLC0415 - as in compact_arrays
-
             try:
                 native.lexicon(self)
             except ValueError as exc:
@@ -373,8 +372,6 @@ def compact_arrays() -> bool:
     """Whether lexicons hold their arrays as ``array('I')``: when the C generator runs the search (it
     copies them once, and the Python side only looks words up), so they take a third of the memory
     or less; lists when the pure-Python generator does, for its speed."""
-    from engine import native  # noqa: PLC0415 - engine.native is imported on first use, not with the lexicon
-
     return native.GENERATOR == "native"
 
 

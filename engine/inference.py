@@ -84,7 +84,7 @@ class RackInference:
         before = _rack(situation, [*self._used, *kept])
         if len(before) > rules.rack_size:
             return 1.0
-        model = self.static._model(rules)
+        model = self.static.leave_model(rules)
         # as they saw it: a full bag beyond their rack (the leave counts in full)
         seen = Situation(self._before, before, rules, situation.lexicon, (), rules.swap_min_bag + 7)
         best = self.static.best(seen, 1)[0]

@@ -10,8 +10,8 @@ counts as not built: C older than its Python would give other results.
 
 The C side gets the lexicon's arrays once per ``Dawg`` (checked and copied there) and the ruleset's
 numbers once per ``Ruleset``; the board and rack are read on every call. Callers go through
-``engine.movegen`` (``generate``, ``generate_flat``) and ``engine.strategy`` (``best``), which check
-the position first; the functions here assume that was done.
+``engine.movegen`` (``generate``, ``generate_flat``) and ``engine.leavenative`` (the equity kernel), which
+check the position first; the functions here assume that was done.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
-from engine.leavetable import LearnedLeave
 from engine.move import Direction, Placement
 from engine.rack import Rack
 from engine.sourcedigest import SOURCES, source_digest
@@ -32,12 +31,9 @@ from engine.sourcedigest import SOURCES, source_digest
 if TYPE_CHECKING:
     from engine.board import Board
     from engine.dawg import Dawg
-    from engine.leave import LeaveModel
     from engine.rules import Ruleset
 
 #: (equity, placement) and (equity, tiles given back) as ``top_equity`` returns them.
-Ranked = tuple[list[tuple[float, Placement]], list[tuple[float, tuple[int, ...]]]]
-
 VARIABLE = "WORDFEUD_BOT_GENERATOR"
 log = logging.getLogger(__name__)
 
@@ -83,7 +79,8 @@ def announce() -> None:
     log.info("%s", describe())
 
 
-def _module() -> Any:
+def extension() -> Any:
+    """The loaded extension with its types set; EngineError where it is not available."""
     if NATIVE is None:
         raise EngineError(f"the native move generator is not available: {describe()}")
     set_types()
@@ -101,74 +98,15 @@ def set_types() -> None:
 
 def generate(board: Board, rack: Rack, dawg: Dawg, ruleset: Ruleset) -> list[Placement]:
     """``engine.movegen.generate`` in C: the same moves with the same scores."""
-    moves: list[Placement] = _module().generate(lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks)
+    moves: list[Placement] = extension().generate(lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks)
     return moves
 
 
 def generate_flat(board: Board, rack: Rack, dawg: Dawg, ruleset: Ruleset) -> array[int]:
     """``engine.movegen.generate_flat`` in C."""
     flat = array("i")
-    flat.frombytes(_module().generate_flat(lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks))
+    flat.frombytes(extension().generate_flat(lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks))
     return flat
-
-
-def top_equity(
-    board: Board,
-    rack: Rack,
-    dawg: Dawg,
-    ruleset: Ruleset,
-    model: LeaveModel | None,
-    *,
-    k: int,
-    weight: float,
-    swaps: int,
-    swap_cost: float,
-) -> Ranked:
-    """The ``k`` best placements by equity (score + ``weight`` x the value of the tiles kept) and the
-    ``swaps`` best swaps (value kept - ``swap_cost``), ranked as ``Equity.rank`` ranks them, without
-    a Python object for the other moves. ``model`` None: every leave is worth 0."""
-    leave = leave_table(model) if isinstance(model, LearnedLeave) else kept_values(rack, model)
-    result: Ranked = _module().top_equity(
-        lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks, leave, k, weight, swaps, swap_cost
-    )
-    return result
-
-
-@cache
-def leave_table(model: LearnedLeave) -> Any:
-    """The C side's copy of a learned leave model's weights, made once per model."""
-    assert NATIVE is not None
-    features = model.features
-    vowels = sum(1 << code for code in features.vowels)
-    return NATIVE.LeaveTable(array("d", model.weights), len(features.symbols), vowels, features.max_size)
-
-
-def kept_values(rack: Rack, model: LeaveModel | None) -> list[float]:
-    """The value of every multiset of ``rack``'s tiles that a move can keep, in the C side's order:
-    mixed radix over the rack's distinct tiles (its letters in code order, then the blank); all 0
-    without a model."""
-    distinct = [(code, count) for code, count in enumerate(rack.counts) if count]
-    if rack.blanks:
-        distinct.append((-1, rack.blanks))
-    total = 1
-    for _, count in distinct:
-        total *= count + 1
-    if model is None:
-        return [0.0] * total
-    values = []
-    for index in range(total):
-        counts = [0] * len(rack.counts)
-        blanks = 0
-        rest = index
-        for code, count in distinct:
-            kept = rest % (count + 1)
-            rest //= count + 1
-            if code < 0:
-                blanks = kept
-            else:
-                counts[code] = kept
-        values.append(model.value(Rack(rack.alphabet, tuple(counts), blanks)))
-    return values
 
 
 def lexicon(dawg: Dawg) -> Any:
@@ -221,12 +159,10 @@ __all__ = [
     "VARIABLE",
     "announce",
     "describe",
+    "extension",
     "generate",
     "generate_flat",
-    "kept_values",
-    "leave_table",
     "lexicon",
     "rules",
     "set_types",
-    "top_equity",
 ]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import native
+from engine import leavenative, native
 from engine.errors import EngineError
 from engine.leavetable import LearnedLeave
 from engine.move import Move, Placement, Swap
@@ -60,11 +60,11 @@ class NativePlayouts:
         """The kernel for this situation, or None when only the Python reference can play it out."""
         if native.GENERATOR != "native":
             return None
-        model = player._model(situation.rules)
+        model = player.leave_model(situation.rules)
         if not isinstance(model, LearnedLeave):
             return None
         check(situation.board, situation.rack, situation.lexicon, situation.rules)
-        return cls(situation, player, native.leave_table(model))
+        return cls(situation, player, leavenative.leave_table(model))
 
     def run(
         self, moves: Sequence[Move], draws: Sequence[Draw], plies: int = 2, to_end: bool = False
@@ -78,7 +78,7 @@ class NativePlayouts:
         flat = flat_draws(draws, held, bag)
         situation = self.situation
         rules = situation.rules
-        result = native._module().playouts(
+        result = native.extension().playouts(
             native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
             list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
             held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies, int(to_end),
@@ -93,7 +93,7 @@ class NativePlayouts:
         board and rack as they are now (the session keeps a copy)."""
         situation = self.situation
         rules = situation.rules
-        made = native._module().playout_session(
+        made = native.extension().playout_session(
             native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
             list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), held, bag,
             self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies, int(to_end),

@@ -182,7 +182,7 @@ class Simulator:
         stats = [CandidateStats(move, rank) for rank, move in enumerate(candidates)]
         by_wins = situation.bag_count < settings.by_wins_below
         spread = situation.scores[0] - situation.scores[1]
-        model = self.static._model(situation.rules)
+        model = self.static.leave_model(situation.rules)
         winning = self._winning(situation, by_wins)
         chances = [winning(entry.move) for entry in stats]  # each candidate's, its bag at the horizon reckoned once
         iterations = 0

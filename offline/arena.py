@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 
 from engine.arena import GameRecord, compare_pairs, pair_seed, play_pair, summarize
+from engine.registry import table_file
 from engine.rules import Ruleset
-from engine.strategy import table_file
 from offline import workdir
 from offline.checkout import arena_strategy, check_strategy_name, warm_up
 from offline.errors import WorkDirError

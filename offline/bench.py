@@ -37,9 +37,10 @@ from engine.errors import EngineError
 from engine.move import Move, Placement
 from engine.movegen import generate, generate_flat
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
 from engine.simulation import SimSettings
-from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
+from engine.strategy import Situation, Strategy, unseen_tiles
 from engine.tiles import Alphabet
 from offline import endgames
 from offline.simbench import report, sim_strategy

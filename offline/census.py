@@ -34,9 +34,10 @@ from engine.game import Game
 from engine.move import Move, Pass
 from engine.nativeendgame import solve_endgame
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
 from engine.simulation import Sim
-from engine.strategy import Situation, Strategy, strategy_named
+from engine.strategy import Situation, Strategy
 from offline.workers import worker_lexicon
 
 DEFAULT_A = "sim:candidates=6,iterations=40,seconds=0"

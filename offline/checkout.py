@@ -35,9 +35,10 @@ from typing import IO, Any
 from engine.dawg import Dawg
 from engine.errors import EngineError
 from engine.move import Direction, Move, Pass, Placement, Swap
+from engine.registry import strategy_named
 from engine.rules import Ruleset
 from engine.score import validate
-from engine.strategy import Situation, Strategy, strategy_named
+from engine.strategy import Situation, Strategy
 from engine.tiles import board_tile
 from offline.clairvoyance import is_seeing, seeing_strategy
 from offline.errors import CheckoutError

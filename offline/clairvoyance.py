@@ -23,8 +23,9 @@ from typing import ClassVar
 
 from engine.game import Game
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.simulation import Sim
-from engine.strategy import Equity, Situation, strategy_named
+from engine.strategy import Equity, Situation
 from engine.tiles import board_tile
 from offline.errors import ClairvoyanceError
 

@@ -19,7 +19,8 @@ from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.registry import get_backend
 
 from offline.errors import ClusterError
-from offline.workers import Needs
+
+Needs = dict[str, str]  # what a worker must match before it plays (offline.workers.Needs)
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")

@@ -23,8 +23,8 @@ from engine.leastsquares import RidgeProblem
 from engine.leavesamples import sample_game
 from engine.leavetable import LearnedLeave, LeaveFeatures, read_table
 from engine.rack import Rack
+from engine.registry import strategy_named, table_file
 from engine.rules import Ruleset
-from engine.strategy import strategy_named, table_file
 from offline import workdir
 from offline.errors import LearnError, WorkDirError
 from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs

@@ -19,8 +19,9 @@ from engine.errors import LexiconError
 from engine.game import OUT, Game
 from engine.move import Move, Pass, Placement, Swap, format_move
 from engine.movegen import generate
+from engine.registry import strategy_named
 from engine.rules import Ruleset
-from engine.strategy import Situation, Strategy, strategy_named, unseen_tiles
+from engine.strategy import Situation, Strategy, unseen_tiles
 
 #: Self-play uses the English (international) ruleset, the one the bundled lexicon is built for.
 SELFPLAY_RULESET = 5

@@ -17,8 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.registry import strategy_named
 from engine.simulation import Sim, SimSettings, Simulator
-from engine.strategy import Equity, Situation, strategy_named
+from engine.strategy import Equity, Situation
 
 #: (name, situation) of each benchmark position.
 Named = tuple[str, Situation]
@@ -66,7 +67,7 @@ def playout_rates(positions: Sequence[Named], candidates: int, draws: int, pytho
             kernel.run(moves, dealt)
             native_s += time.process_time() - start
             native_n += len(moves) * len(dealt)
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         start = time.process_time()
         for theirs, bag, _ in dealt[:python_draws]:
             for move in moves:

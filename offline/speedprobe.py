@@ -51,7 +51,9 @@ def playouts(
         moves = equity.best(situation, candidates)
         simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
         dealt = [simulator._deal(situation) for _ in range(draws)]
-        model = equity._model(rules)
+        # public since 2026-12-07; an older checkout names it _model
+        model = getattr(equity, "leave_model", None) or getattr(equity, "_model")  # noqa: B009
+        model = model(rules)
         started = time.process_time()
         for theirs, bag, _ in dealt:
             for move in moves:

@@ -55,7 +55,7 @@ def play(rules: Ruleset, lexicon: Dawg, seed: int) -> tuple[list[Sample], list[i
     """One game of ``equity`` against itself: the samples of its moves and the tiles of each placement."""
     game = Game(rules, lexicon, random.Random(seed))
     strategy = Equity()
-    model: LeaveModel = strategy._model(rules)
+    model: LeaveModel = strategy.leave_model(rules)
     pending: list[tuple[int, float, int]] = []  # (mover, lead, bag)
     placed: list[int] = []
     kept = [0.0, 0.0]  # each seat's last leave, valued and weighted as the static player (and sim) count it

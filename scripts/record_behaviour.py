@@ -48,9 +48,11 @@ def run(argv: list[str], env: dict[str, str]) -> str:
     return done.stdout
 
 
-def record_match(name: str, a: str, b: str, pairs: int, ruleset: int, seed: int, out: Path, env: dict[str, str]) -> None:
+def record_match(match: tuple[str, str, str, int, int, int], quick: bool, out: Path, env: dict[str, str]) -> None:
+    name, a, b, pairs, ruleset, seed = match
     work = out / f"{name}.work"
-    run(["arena", a, b, "--pairs", str(pairs), "--ruleset", str(ruleset), "--seed", str(seed), "--work", str(work)], env)
+    played = str(2 if quick else pairs)
+    run(["arena", a, b, "--pairs", played, "--ruleset", str(ruleset), "--seed", str(seed), "--work", str(work)], env)
     games = []
     for chunk in sorted(work.glob("pairs-*.json")):
         games += [record[:-1] for record in json.loads(chunk.read_text())]  # the last field is the times
@@ -69,7 +71,8 @@ def record_demo(out: Path, env: dict[str, str], scratch: Path) -> None:
         "game = run_demo(5, 1, registry=LexiconRegistry([]), out=lambda line: None, "
         "store_dir=Path(sys.argv[1]), strategy='equity')\nprint(game.id)\n"
     )
-    done = subprocess.run([sys.executable, "-c", play, str(store)], cwd=ROOT, env=env, capture_output=True, text=True)
+    argv = [sys.executable, "-c", play, str(store)]
+    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the demo game failed:\n{done.stderr}")
     game = done.stdout.split()[-1]
@@ -96,9 +99,9 @@ def main() -> None:
         record_demo(args.out, env, scratch)
         print("demo replayed", flush=True)
         run(["dict", "build", "nb", "--debian"], env)  # ruleset 1's lexicon, from Debian's wnorwegian
-        for name_, a, b, pairs, ruleset, seed in MATCHES:
-            record_match(name_, a, b, 2 if args.quick else pairs, ruleset, seed, args.out, env)
-            print(f"{name_} played", flush=True)
+        for match in MATCHES:
+            record_match(match, args.quick, args.out, env)
+            print(f"{match[0]} played", flush=True)
 
 
 if __name__ == "__main__":

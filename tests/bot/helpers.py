@@ -6,8 +6,8 @@ from typing import Any
 
 import responses
 
-from bot.convert import Kind, Submission
 from bot.credentials import Credentials
+from bot.submission import Kind, Submission
 
 BASE = "https://api.example.test/wf/"
 SESSION = "abcdefghij0123456789abcdefghij01"

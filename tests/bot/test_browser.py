@@ -20,7 +20,7 @@ from bot.replay_html import replay_html
 from bot.status import Health, StatusServer, StatusSettings
 from bot.store import Store
 from dictionaries.registry import LexiconRegistry
-from engine.strategy import strategy_named
+from engine.registry import strategy_named
 from tests.bot.conftest import Sandbox
 from tests.bot.recorded import record_demo
 

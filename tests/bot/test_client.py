@@ -13,7 +13,6 @@ import responses
 from responses import matchers
 
 from bot.client import USER_AGENT, RetryPolicy, WordfeudClient
-from bot.convert import Kind, Submission
 from bot.credentials import Credentials, hash_password
 from bot.errors import (
     ApiStatusError,
@@ -28,6 +27,7 @@ from bot.errors import (
 )
 from bot.models import Game
 from bot.store import Store
+from bot.submission import Kind, Submission
 from tests.bot.helpers import BASE, CREDS, SESSION, Sleeps, err, game_json, ok, paths, placed
 
 

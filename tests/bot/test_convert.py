@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.convert import ConversionError, Kind, placement_from_api, rack_from_api, submission, to_position
+from bot.convert import ConversionError, placement_from_api, rack_from_api, submission, to_position
 from bot.errors import ProtocolError
 from bot.models import Game, field_problem
+from bot.submission import Kind
 from engine.board import Board
 from engine.move import Direction, Placement, format_move, parse_move
 from engine.rules import Ruleset

@@ -10,15 +10,17 @@ from pathlib import Path
 import pytest
 
 import bot.views
+from bot.analysis import hint
 from bot.cli import main
-from bot.hint import hint, hint_text, situation_for
+from bot.hint import hint_text, situation_for
 from bot.views import write_replay_html
 from dictionaries.registry import LexiconRegistry
 from engine.board import Board
 from engine.move import Direction, Placement, oriented, parse_move
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
-from engine.strategy import Situation, strategy_named, unseen_tiles
+from engine.strategy import Situation, unseen_tiles
 
 EN = Ruleset.for_id(5)
 ACROSS_SQUARE = re.compile(r"^(\d{1,2})([A-O])$")

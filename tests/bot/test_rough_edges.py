@@ -19,7 +19,7 @@ from bot.config import parse_config
 from bot.errors import ConfigError
 from bot.turn import Outcome, outcome_text
 from dictionaries.build import progress_bar
-from engine.strategy import SIM_OPTIONS
+from engine.registry import SIM_OPTIONS
 from offline.workers import progress_printer
 from tests.bot.conftest import Sandbox
 from tests.sandbox.helpers import sandbox_command

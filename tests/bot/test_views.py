@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.analysis import hint
 from bot.board_svg import BoardView, board_svg, square_name, squares_of
 from bot.cli import main
-from bot.hint import InputError, hint, hint_text, read_board, situation_for
+from bot.hint import InputError, hint_text, read_board, situation_for
 from bot.history import position_before_move, record
 from bot.replay_html import replay_html
 from bot.store import DecisionStatus, Store
@@ -28,8 +29,9 @@ from engine.layout import DL, DW, TL, TW, BoardLayout
 from engine.move import Placement, format_move, parse_move
 from engine.movegen import generate
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
-from engine.strategy import Equity, strategy_named
+from engine.strategy import Equity
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
 from tests.bot.recorded import Recorded, record_demo
 
@@ -138,7 +140,7 @@ def test_hint_ranks_as_the_strategy_and_its_figures_are_the_engines(recorded: Re
         if isinstance(strategy, Equity) and situation.bag_count > 0:
             assert len(equities) == len([m for m in result.moves if m.kind != "pass"])
             assert equities == sorted(equities, reverse=True)  # the figures explain the ranking
-            model = strategy._model(EN)
+            model = strategy.leave_model(EN)
             for m in result.moves:
                 if m.leave_value is not None:
                     assert m.leave_value == round(model.value(Rack.from_text(m.leave or "", EN.alphabet)), 2)

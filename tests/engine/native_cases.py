@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import native
+from engine import leavenative, native
 from engine.dawg import Dawg
 from engine.leavetable import LearnedLeave
 from engine.rules import Ruleset
@@ -287,7 +287,7 @@ def generate_cases() -> list[Case]:
             {"rules": other_rules},
         ),
     ]
-    table = native.leave_table(LearnedLeave.shipped(Ruleset.for_id(5)))
+    table = leavenative.leave_table(LearnedLeave.shipped(Ruleset.for_id(5)))
 
     def top_equity(*arguments: object) -> object:
         return c.top_equity(*arguments, table, 5, 1.0, 5, 0.0)

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from dictionaries import ENGLISH_DAWG, bundled_path
-from engine import native
+from engine import leavenative, native
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.leavetable import LearnedLeave
@@ -74,9 +74,9 @@ def playout_cases() -> list[Case]:
     c = module()
     native.set_types()
     lexicon = english()
-    model = Equity()._model(EN)
+    model = Equity().leave_model(EN)
     assert isinstance(model, LearnedLeave)
-    table = native.leave_table(model)
+    table = leavenative.leave_table(model)
     counts = [0] * 26
     for letter in "CATSXIE":
         counts[EN.alphabet.code(letter)] += 1
@@ -318,7 +318,7 @@ def _mismatches(
     rows: list[list[float]], plies: int = 2, to_end: bool = False,
 ) -> list[str]:  # fmt: skip
     """Where the kernel's ``rows`` (one per draw) differ from the reference's playouts of the same draws."""
-    model = equity._model(situation.rules)
+    model = equity.leave_model(situation.rules)
     found = []
     for (theirs, bag, _), row in zip(draws, rows, strict=True):
         for move, value in zip(candidates, row, strict=True):

@@ -22,8 +22,9 @@ from engine.lru import LruCache
 from engine.move import Placement
 from engine.movegen import generate
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation, strategy_named
+from engine.strategy import Equity, Greedy, Situation
 
 EN = Ruleset.for_id(5)
 ES = Ruleset.for_id(6)  # CH, LL, RR are tiles of their own
@@ -163,7 +164,7 @@ def test_self_play_samples_are_reproducible_leaves_of_at_most_six_tiles() -> Non
 
 
 def test_equity_by_default_plays_the_shipped_table() -> None:
-    assert Equity()._model(EN) is LearnedLeave.shipped(EN) is not None
+    assert Equity().leave_model(EN) is LearnedLeave.shipped(EN) is not None
 
 
 @pytest.mark.parametrize(

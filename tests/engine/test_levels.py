@@ -15,9 +15,10 @@ from engine.levels import KEPT, LevelStrategy, common_words, level_named, levels
 from engine.move import Placement
 from engine.movegen import generate
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
 from engine.score import word_texts
-from engine.strategy import Greedy, Situation, strategy_named, unseen_tiles
+from engine.strategy import Greedy, Situation, unseen_tiles
 from tests.lexicons import EN, english
 
 

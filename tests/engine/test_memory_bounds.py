@@ -20,8 +20,9 @@ from engine.leavetable import VALUE_CACHE_SIZE, LearnedLeave
 from engine.lru import LruCache
 from engine.move import Placement
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.simulation import Sim, SimSettings
-from engine.strategy import Equity, Situation, strategy_named
+from engine.strategy import Equity, Situation
 from tests.lexicons import EN, english
 
 
@@ -120,5 +121,5 @@ def test_a_leave_table_file_is_read_once_per_ruleset_whatever_the_board(tmp_path
     models = set()
     for _ in range(20):
         codes = [[rng.choice([0, 0, 1, 2, 3, 4]) for _ in range(15)] for _ in range(15)]
-        models.add(id(strategy._model(EN.with_layout(BoardLayout.from_api_grid(codes)))))
+        models.add(id(strategy.leave_model(EN.with_layout(BoardLayout.from_api_grid(codes)))))
     assert len(models) == 1

@@ -54,7 +54,7 @@ def test_kernel_playouts_equal_the_reference(part: int) -> None:
         candidates = [*equity.best(situation, 6), *odd_candidates(situation)]
         dealt = [simulator._deal(situation) for _ in range(4)]
         rows = kernel.run(candidates, dealt)
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         for (theirs, bag, _), row in zip(dealt, rows, strict=True):
             expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
             assert row == expected, (situation.bag_count, situation.rack.text(), candidates)
@@ -75,7 +75,7 @@ def test_deeper_playouts_equal_the_reference(plies: int) -> None:
         candidates = [*equity.best(situation, 4), *odd_candidates(situation)]
         dealt = [simulator._deal(situation) for _ in range(2)]
         rows = kernel.run(candidates, dealt, plies)
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         for (theirs, bag, _), row in zip(dealt, rows, strict=True):
             expected = [simulator._play_out(situation, move, theirs, list(bag), model, plies) for move in candidates]
             assert row == expected, (plies, situation.bag_count, situation.rack.text(), candidates)
@@ -108,7 +108,7 @@ def test_playouts_to_the_end_equal_the_reference(plies: int) -> None:
         candidates = [*equity.best(situation, 4), *odd_candidates(situation)]
         dealt = [simulator._deal(situation) for _ in range(3)]
         rows = kernel.run(candidates, dealt, plies, to_end=True)
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         for (theirs, bag, _), row in zip(dealt, rows, strict=True):
             expected = [
                 simulator._play_out(situation, move, theirs, list(bag), model, plies, to_end=True)
@@ -186,7 +186,7 @@ def test_a_playout_values_the_leaves_each_reply_keeps_not_what_they_draw() -> No
         kernel = NativePlayouts.for_situation(situation, equity)
         assert kernel is not None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         candidates = [move for move in equity.best(situation, 6) if isinstance(move, Placement)]
         theirs, bag, weight = simulator._deal(situation)
         refill = max(len(move.tiles) for move in candidates)
@@ -214,7 +214,7 @@ def test_blanks_on_either_rack_play_out_as_in_the_pure_python_reference(monkeypa
             continue
         equity, kernel, simulator = kernel_and_reference(situation, index)
         candidates = [*equity.best(situation, 3), *odd_candidates(situation)]
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         for _ in range(DRAWS_WITH_BLANKS):
             theirs, bag, weight = simulator._deal(situation)
             held = theirs.bag_tiles()

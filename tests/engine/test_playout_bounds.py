@@ -17,7 +17,7 @@ from functools import cache
 
 import pytest
 
-from engine import native
+from engine import leavenative, native
 from engine.leavetable import LearnedLeave
 from engine.move import Move, Placement
 from engine.movegen import generate
@@ -87,7 +87,7 @@ def same_values_and_whole_rack(
 ) -> bool:
     """Asserts the kernel's playouts of ``candidates`` against the rack ``theirs`` are the reference's; returns
     whether the opponent's best static reply on the position itself plays the whole rack (such a bingo)."""
-    model = simulator.static._model(situation.rules)
+    model = simulator.static.leave_model(situation.rules)
     row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
     expected = [simulator._play_out(situation, move, theirs, list(bag), model) for move in candidates]
     assert row == expected, (theirs.text(), candidates)
@@ -154,7 +154,7 @@ def test_a_lexicon_of_too_many_paths_plays_out_without_the_set() -> None:
     otherwise walk for ever) and the playouts give the values of a lexicon without a word or an edge."""
     c = module()
     native.set_types()
-    model = Equity()._model(EN)
+    model = Equity().leave_model(EN)
     assert isinstance(model, LearnedLeave)
     counts = [0] * 26
     for letter in "CATSXIE":
@@ -165,7 +165,7 @@ def test_a_lexicon_of_too_many_paths_plays_out_without_the_set() -> None:
         result = c.playouts(
             lexicon=lexicon,
             rules=native.rules(EN),
-            leave=native.leave_table(model),
+            leave=leavenative.leave_table(model),
             grid=empty_grid(),
             counts=counts,
             blanks=0,
@@ -232,7 +232,7 @@ def test_the_multisets_are_made_again_after_a_word_is_added() -> None:
             continue
         assert before is not None and native.lexicon(lexicon).multisets is None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(index))
-        model = equity._model(here.rules)
+        model = equity.leave_model(here.rules)
         row = kernel.run(candidates, [(theirs, list(bag), 1.0)])[0]
         assert native.lexicon(lexicon).multisets == before + 1  # the word's letters are no other's
         expected = [simulator._play_out(here, move, theirs, list(bag), model) for move in candidates]
@@ -276,7 +276,7 @@ def test_one_blank_moves_that_keep_a_dear_tile_are_the_references() -> None:
     for index, situation in enumerate(situations()):
         if BLANK not in situation.unseen or not situation.unseen.count(4) > 1:
             continue
-        model = Equity()._model(situation.rules)
+        model = Equity().leave_model(situation.rules)
         assert isinstance(model, LearnedLeave)
         weights = list(model.weights)
         weights[model.features.names.index("E")] = 40.0

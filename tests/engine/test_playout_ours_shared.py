@@ -75,7 +75,7 @@ def test_candidates_that_keep_the_same_tiles_give_the_reference_values() -> None
         kernel = NativePlayouts.for_situation(situation, equity)
         assert kernel is not None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(2000 + index))
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         # the groups interleaved with the static best, so that a group's members are not next to each other
         candidates: list[Move] = [*equity.best(situation, 2)]
         for members in groups:

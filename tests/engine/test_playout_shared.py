@@ -72,7 +72,7 @@ def test_shared_replies_give_the_reference_values() -> None:
         kernel = NativePlayouts.for_situation(situation, equity)
         assert kernel is not None
         simulator = Simulator(equity, SimSettings(), rng=random.Random(1000 + index))
-        model = equity._model(situation.rules)
+        model = equity.leave_model(situation.rules)
         for _ in range(DRAWS):
             theirs, bag, weight = simulator._deal(situation)
             base_reply = simulator._best(situation.board, theirs, situation.rack, list(bag), situation)

@@ -15,8 +15,9 @@ from engine.move import Placement, kept
 from engine.nativeendgame import solve_endgame
 from engine.preendgame import ExactValue, bag_splits, exact_values
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.simulation import Sim, SimSettings
-from engine.strategy import Equity, Situation, strategy_named
+from engine.strategy import Equity, Situation
 from tests.engine.test_simulation import EN, played, seen_by_mover
 
 NODES = 20_000  # each search's budget here: small, so the tests stay quick (the same count on both sides)

@@ -18,9 +18,10 @@ from engine.game import Game
 from engine.inference import RackInference
 from engine.move import Placement, Swap
 from engine.movegen import generate
+from engine.registry import SIM_ENDGAME_NODES, strategy_named
 from engine.rules import Ruleset
 from engine.simulation import Sim, SimSettings, Simulator
-from engine.strategy import SIM_ENDGAME_NODES, Equity, Situation, strategy_named
+from engine.strategy import Equity, Situation
 
 EN = Ruleset.for_id(5)
 

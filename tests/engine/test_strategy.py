@@ -14,8 +14,9 @@ from engine.leave import HandLeave
 from engine.move import Direction, Pass, Placement, Swap, parse_move
 from engine.movegen import generate
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation, strategy_named, unseen_tiles
+from engine.strategy import Equity, Greedy, Situation, unseen_tiles
 from engine.tiles import BLANK
 
 EN = Ruleset.for_id(5)

@@ -12,14 +12,15 @@ from functools import cache
 import pytest
 
 from dictionaries import bundled_path
-from engine import native
+from engine import leavenative, native
 from engine.dawg import Dawg
 from engine.game import Game
 from engine.leavetable import LearnedLeave
 from engine.movegen import generate
 from engine.rack import Rack
+from engine.registry import strategy_named
 from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation, Strategy, strategy_named
+from engine.strategy import Equity, Greedy, Situation, Strategy
 from tests.engine.randomgames import random_layout, synthetic_words
 
 needs_native = pytest.mark.skipif(native.NATIVE is None, reason=native.describe())
@@ -89,7 +90,7 @@ def test_the_native_leave_table_adds_like_the_reference() -> None:
         rules = Ruleset.for_id(ruleset)
         model = LearnedLeave.shipped(rules)
         assert model is not None
-        table = native.leave_table(model)
+        table = leavenative.leave_table(model)
         rng = random.Random(ruleset)
         for _ in range(2000):
             size = rng.randint(0, 7)
@@ -103,14 +104,14 @@ def test_the_native_leave_table_adds_like_the_reference() -> None:
 def test_kept_values_follow_the_mixed_radix_order() -> None:
     rules = Ruleset.for_id(5)
     rack = Rack.from_text("AAB?", rules.alphabet)
-    hand = Equity()._model(rules)
-    values = native.kept_values(rack, hand)
+    hand = Equity().leave_model(rules)
+    values = leavenative.kept_values(rack, hand)
     # letters in code order (A x2, B x1), then the blank: index = a + 3 * b + 6 * blank
     assert len(values) == 3 * 2 * 2
     assert values[0] == 0.0  # nothing kept
     assert values[2 + 3 * 1 + 6 * 1] == hand.value(rack)
     assert values[1 + 6] == hand.value(Rack.from_text("A?", rules.alphabet))
-    assert native.kept_values(rack, None) == [0.0] * 12
+    assert leavenative.kept_values(rack, None) == [0.0] * 12
 
 
 @needs_native

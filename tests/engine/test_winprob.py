@@ -12,9 +12,10 @@ import pytest
 
 from engine.errors import EngineError
 from engine.move import Direction, Pass, Placement
+from engine.registry import strategy_named
 from engine.rules import RULESET_IDS, Ruleset
 from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity, strategy_named
+from engine.strategy import Equity
 from engine.winprob import FALLBACK_RULESET, WinModel
 from offline import winfit
 from offline.winfit import Sample

@@ -40,7 +40,7 @@ from bot.errors import BotError
 from bot.store import Store
 from bot.turn import TurnPlayer, TurnReport, TurnSettings
 from engine.errors import EngineError
-from engine.strategy import strategy_named
+from engine.registry import strategy_named
 from tests.hostile.payloads import (
     BOT_ID,
     GAME_ID,

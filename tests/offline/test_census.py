@@ -13,7 +13,8 @@ from engine.move import Move, Pass
 from engine.movegen import generate
 from engine.nativeendgame import solve_endgame
 from engine.rack import Rack
-from engine.strategy import Situation, strategy_named
+from engine.registry import strategy_named
+from engine.strategy import Situation
 from offline.census import PHASES, endgame_value, main, measure, phase_of, rows, run_census, table_lines
 from tests.engine.test_simulation import EN, played, seen_by_mover
 

@@ -27,7 +27,8 @@ from engine.dawg import Dawg
 from engine.game import Game
 from engine.move import Move, Placement
 from engine.movegen import generate
-from engine.strategy import Situation, Strategy, strategy_named
+from engine.registry import strategy_named
+from engine.strategy import Situation, Strategy
 from offline.checkout import CheckoutStrategy, arena_strategy, check_strategy_name, close_servers, warm_up
 from offline.errors import CheckoutError
 from offline.strategyserver import rule_numbers

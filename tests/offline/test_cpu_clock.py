@@ -35,7 +35,8 @@ import sys, time
 from offline.strategyserver import use_cpu_clock
 if sys.argv[1] == "cpu":
     use_cpu_clock()
-from engine.strategy import EndgameBudget, strategy_named
+from engine.strategy import EndgameBudget
+from engine.registry import strategy_named
 sim = strategy_named("sim")
 budget = sim.static.solver
 assert isinstance(budget, EndgameBudget)

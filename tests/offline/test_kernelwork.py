@@ -52,7 +52,7 @@ def test_prints_the_playouts_and_writes_the_reference_values(
         equity = Equity()
         moves = equity.best(situation, 3)
         simulator = Simulator(equity, SimSettings(), rng=random.Random(situation.bag_count))
-        model = equity._model(EN)
+        model = equity.leave_model(EN)
         expected = []
         for theirs, bag, _ in [simulator._deal(situation) for _ in range(2)]:
             expected += [simulator._play_out(situation, move, theirs, list(bag), model) for move in moves]

@@ -7,7 +7,8 @@ import pytest
 
 from engine.move import Move, Placement
 from engine.preendgame import exact_values
-from engine.strategy import Equity, Situation, strategy_named
+from engine.registry import strategy_named
+from engine.strategy import Equity, Situation
 from offline.oneinbag import main, measure, positions, summary_lines
 
 NODES = 2_000

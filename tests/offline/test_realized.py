@@ -12,7 +12,8 @@ import pytest
 from engine.move import Move, Placement
 from engine.preendgame import bag_splits
 from engine.rack import Rack
-from engine.strategy import Situation, strategy_named
+from engine.registry import strategy_named
+from engine.strategy import Situation
 from offline.oneinbag import games_at_one_in_bag
 from offline.oneinbag import main as oneinbag_main
 from offline.realized import compare, main, play_out, realized, summary_lines
