@@ -5,4 +5,4 @@ from __future__ import annotations
 
 import importlib.util
 
-collect_ignore = [] if importlib.util.find_spec("distributed") else ["offline/cluster.py"]
+collect_ignore = [] if importlib.util.find_spec("distributed") else ["offline/runs/cluster.py"]

@@ -1,7 +1,7 @@
-"""``python -m bot``: the same as the ``wordfeud-bot`` command."""
+"""``python -m cli``: the same as the ``wordfeud-bot`` command."""
 
 import sys
 
-from bot.entry import main
+from cli.entry import main
 
 sys.exit(main())

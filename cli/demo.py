@@ -13,20 +13,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import terminal
-from bot.app import build
-from bot.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
-from bot.convert import Position, board_without, placement_from_api, to_position
-from bot.credentials import Credentials
+from bot.api.models import Game
 from bot.escapes import escaped
-from bot.models import Game
-from bot.store import Store
-from bot.turn import Outcome, outcome_text
+from bot.play.app import build
+from bot.play.convert import Position, board_without, placement_from_api, to_position
+from bot.play.turn import Outcome, outcome_text
+from bot.settings.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
+from bot.views import terminal
 from dictionaries.registry import LexiconRegistry
 from engine import native
-from engine.board import Board
-from engine.layout import BoardLayout
-from engine.move import Placement, format_move
+from engine.board.board import Board
+from engine.board.move import Placement, format_move
+from engine.rules.layout import BoardLayout
 from sandbox.server import SandboxServer
 from sandbox.state import State
 

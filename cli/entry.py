@@ -1,8 +1,8 @@
-"""The entry point of the ``wordfeud-bot`` command and of ``python -m bot``: stop signals are taken
+"""The entry point of the ``wordfeud-bot`` command and of ``python -m cli``: stop signals are taken
 from the first moment, before the command line's modules are imported (a second or more on a busy
 machine), so that Ctrl-C or SIGTERM right after the start is one line and exit 130/143 too, never a
 traceback or a death by the signal's default action (``run`` and ``sandbox``, whose stop is their
-normal end, exit 0 as they do later). ``bot.cli.main`` does the rest."""
+normal end, exit 0 as they do later). ``cli.main.main`` does the rest."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def main() -> int:
     """Import the command line and run it; returns the exit status."""
     try:
         with stop_signals():
-            from bot.cli import main as command_line  # noqa: PLC0415 - the heavy imports, under the handlers
+            from cli.main import main as command_line  # noqa: PLC0415 - the heavy imports, under the handlers
 
             return command_line()
     except Stopped as stop:  # stopped while importing (a command stopped later says so itself)

@@ -1,6 +1,6 @@
 """The exit statuses of the ``wordfeud-bot`` commands and the one line a failed command prints.
 
-One table for every command group (``bot.cli``'s service commands, ``bot.offline_commands``), so that
+One table for every command group (``cli.main``'s service commands, ``cli.offline``), so that
 each number means the same whichever module returns it."""
 
 from __future__ import annotations

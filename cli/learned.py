@@ -14,17 +14,17 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from bot.acceptances import LearningBudget, opponent_words, remember, words_of_move
-from bot.config import BotConfig
+from bot.api.models import Game
 from bot.errors import ConfigError, ProtocolError, StoreError
 from bot.escapes import escaped
-from bot.models import Game
-from bot.store import OPPONENT, OWN, DecisionStatus, Store
-from bot.views import open_state
-from dictionaries.learned import LearnedWords
+from bot.play.acceptances import LearningBudget, opponent_words, remember, words_of_move
+from bot.settings.config import BotConfig
+from bot.store.learned import LearnedWords
+from bot.store.store import OPPONENT, OWN, DecisionStatus, Store
+from bot.views.commands import open_state
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 from engine.wholefile import write_whole
 
 #: Reads the configuration (``--config``) and the lexicons it names.

@@ -1,4 +1,4 @@
-"""The ``wordfeud-bot`` command line (also ``python -m bot.cli``).
+"""The ``wordfeud-bot`` command line (also ``python -m cli.main``).
 
 Commands:
 
@@ -8,16 +8,16 @@ Commands:
 * ``replay GAME``: re-run the engine on a recorded game, from the state database.
 * ``check-config``: load the configuration and the secrets, say what is wrong or what is set.
 * ``selfplay``, ``arena``, ``learn-leaves``: the offline tools (``offline``), with no server; their
-  arguments and handlers are in ``bot.offline_commands``.
+  arguments and handlers are in ``cli.offline``.
 * ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
-* ``learned``: the words the server accepted that the lexicons lacked (``bot.learnedcli``).
+* ``learned``: the words the server accepted that the lexicons lacked (``cli.learned``).
 
 ``--version`` prints the package version and which move generator is active (``engine.native``);
 ``check-config`` prints the generator too, and the services log it once at start.
 
 This module holds the service commands (``run``, ``once``, ``check-config``: configuration, secrets,
 logging and the lock) with ``replay`` and ``demo``, and the parser that registers every command
-group; the exit statuses are ``bot.exit_status``'s.
+group; the exit statuses are ``cli.exit_status``'s.
 """
 
 from __future__ import annotations
@@ -33,9 +33,14 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any, NoReturn
 
-from bot.app import build, registry_for
-from bot.checkconfig import settings_lines
-from bot.config import (
+from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
+from bot.escapes import escaped
+from bot.logs import LogFile, open_log_file, setup_logging
+from bot.play.app import build, registry_for
+from bot.play.daemon import Daemon
+from bot.records.commands import export_all, export_game, read_record, replay_lines
+from bot.settings.checkconfig import settings_lines
+from bot.settings.config import (
     BotConfig,
     LoggingConfig,
     exposure_warning,
@@ -44,26 +49,21 @@ from bot.config import (
     parse_listen,
     password_source,
 )
-from bot.daemon import Daemon
-from bot.demo import run_demo
-from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
-from bot.escapes import escaped
-from bot.exit_status import EXIT_AUTH, EXIT_CONFIG, EXIT_ERRORS, EXIT_LOCKED, EXIT_OK, fail
-from bot.gcg_cli import export_all, export_game, read_record, replay_lines
-from bot.learnedcli import add_learned_command
-from bot.logs import LogFile, open_log_file, setup_logging
-from bot.offline_commands import add_offline_commands
-from bot.replay import replay
-from bot.status import Health, StatusServer, StatusSettings
 from bot.stopping import Stopped, stop_requests, stop_signals, stopped_line
-from bot.store import Store
-from bot.terminal import wants_colour
-from bot.views import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
+from bot.store.store import Store
+from bot.views.commands import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
+from bot.views.replay import replay
+from bot.views.status import Health, StatusServer, StatusSettings
+from bot.views.terminal import wants_colour
+from cli.demo import run_demo
+from cli.exit_status import EXIT_AUTH, EXIT_CONFIG, EXIT_ERRORS, EXIT_LOCKED, EXIT_OK, fail
+from cli.learned import add_learned_command
+from cli.offline import add_offline_commands
 from dictionaries.cli import add_dict_commands
 from dictionaries.registry import LexiconRegistry
 from engine import native
 from engine.errors import EngineError, LexiconError
-from engine.registry import STRATEGIES, strategy_named
+from engine.players.registry import STRATEGIES, strategy_named
 from sandbox.cli import main as sandbox_main
 
 Handler = Callable[[argparse.Namespace], int]

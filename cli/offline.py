@@ -2,9 +2,9 @@
 ``learn-leaves``.
 
 They run the engine with no server, account or state file (``offline``), so they share none of the
-service commands' set-up (configuration, secrets, the lock) that ``bot.cli`` holds; what they share
+service commands' set-up (configuration, secrets, the lock) that ``cli.main`` holds; what they share
 among themselves is how a run is sized and where its chunks are played (``--workers`` or
-``--scheduler``). ``bot.cli`` registers them with ``add_offline_commands``.
+``--scheduler``). ``cli.main`` registers them with ``add_offline_commands``.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from pathlib import Path
 
 from bot.arguments import at_least
 from bot.errors import BotError
-from bot.exit_status import EXIT_ERRORS, EXIT_OK, fail
 from bot.stopping import Stopped
-from bot.views import ruleset_id
+from bot.views.commands import ruleset_id
+from cli.exit_status import EXIT_ERRORS, EXIT_OK, fail
 from engine.errors import EngineError, LexiconError
-from engine.registry import SIM_OPTIONS, STRATEGIES
-from offline.arena import arena_lines, compare_lines
-from offline.checkout import CLOCKS
+from engine.players.registry import SIM_OPTIONS, STRATEGIES
+from offline.arena.checkout import CLOCKS
+from offline.arena.match import arena_lines, compare_lines
 from offline.errors import OfflineError
-from offline.learn import Settings as LearnSettings
-from offline.learn import learn
+from offline.learning.learn import Settings as LearnSettings
+from offline.learning.learn import learn
 from offline.selfplay import selfplay
 
 _positive_int = at_least(1)

@@ -1,6 +1,6 @@
 """Telling abbreviations from words, by rules kept as data per language (``data/abbreviations.toml``).
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> nl = Abbreviations.for_ruleset(Ruleset.for_code("nl"))
 >>> [nl.reason(w) for w in ["PC", "ZN", "NGO", "KM", "MCM", "HUIS"]]  # doctest: +NORMALIZE_WHITESPACE
 ['abbreviation: no vowel', None, 'abbreviation: listed', 'abbreviation: unit symbol',
@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 MARKED = "abbreviation: marked by the source (full stop)"
 LISTED = "abbreviation: listed"

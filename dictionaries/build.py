@@ -28,9 +28,9 @@ from dictionaries.npmpack import fetch, split_spec
 from dictionaries.registry import user_lexicon_path
 from dictionaries.sources import source_for
 from dictionaries.wordlist import WordList, read_word_list
-from engine.dawg import Dawg
 from engine.errors import EngineError, LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from tqdm import tqdm

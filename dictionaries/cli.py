@@ -7,7 +7,7 @@ import argparse
 from dictionaries.build import add_arguments, run_build
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from dictionaries.sources import source_for
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 
 def add_dict_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from dictionaries.build import build_lexicon
 from dictionaries.npmlist import read_npm_list
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -31,14 +31,14 @@ from dictionaries.build import build_lexicon
 from dictionaries.cspell import CspellError, fetch, read_package
 from dictionaries.sources import source_for
 from dictionaries.wordlist import WordList
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 _MEMORY_PROBE = """
 import sys
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 from engine import native
 def resident():
     with open("/proc/self/statm") as handle:

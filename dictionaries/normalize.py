@@ -3,7 +3,7 @@
 The rules per ruleset are data (``data/normalize.toml``): upper case, accents folded where the
 language plays them as the plain letter, Spanish CH/LL/RR as single tiles, 2 to 15 tiles.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> es = Normalizer.for_ruleset(Ruleset.for_code("es"))
 >>> es.ruleset.alphabet.format_word(es.normalize("Canción", list_has_lower_case=False))
 'CANCION'
@@ -28,7 +28,7 @@ from typing import Any
 
 from dictionaries.abbreviations import MARKED, Abbreviations
 from engine.errors import TileError
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 MIN_TILES = 2
 #: A word must fit on the 15-square board.

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from dictionaries import bundled_path
 from dictionaries.sources import source_for
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 
 class MissingLexiconError(LexiconError):

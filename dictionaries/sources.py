@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

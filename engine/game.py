@@ -5,8 +5,8 @@ time. Illegal actions raise the engine's errors (``IllegalMoveError`` with the r
 ``GameOverError`` once the game has ended) and change nothing.
 
 >>> import random
->>> from engine.dawg import Dawg
->>> from engine.rules import Ruleset
+>>> from engine.lexicon.dawg import Dawg
+>>> from engine.rules.ruleset import Ruleset
 >>> rules = Ruleset.for_id(5)
 >>> lexicon = Dawg.build([rules.alphabet.parse_word(w) for w in ["AA", "AB"]], rules.alphabet)
 >>> game = Game(rules, lexicon, random.Random(1))
@@ -25,14 +25,14 @@ from collections.abc import Sequence
 from copy import copy as shallow_copy
 from dataclasses import dataclass
 
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement, Swap
+from engine.board.rack import Rack
 from engine.errors import GameOverError, IllegalMoveError
-from engine.move import Move, Pass, Placement, Swap
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import score, validate, word_texts
-from engine.tiles import BLANK, bag_tile, board_tile
+from engine.lexicon.dawg import Dawg
+from engine.movegen.score import score, validate, word_texts
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK, bag_tile, board_tile
 
 PLAYERS = 2
 

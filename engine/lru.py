@@ -3,7 +3,7 @@
 A long-lived bot must not let a cache grow with what it has seen: a key space of millions (the
 leaves a rack can keep) fills any unbounded dict, slowly, over days. ``LruCache`` holds at most
 ``maxsize`` entries and counts its hits and misses, so that a size can be chosen by measurement
-(``python -m offline.leavecache`` prints them for the leave model's cache).
+(``python -m offline.bench.leavecache`` prints them for the leave model's cache).
 
 >>> cache = LruCache[str, int](2)
 >>> cache.put("a", 1); cache.put("b", 2)

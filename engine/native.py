@@ -2,7 +2,7 @@
 
 The extension is built from ``engine/csrc/`` when the package is installed (``setup.py``; it is
 optional, so an installation without a C compiler still works, slower). ``WORDFEUD_BOT_GENERATOR``
-chooses: ``python`` forces the pure-Python generator (``engine/movegen.py``, the readable reference),
+chooses: ``python`` forces the pure-Python generator (``engine/movegen/generate.py``, the readable reference),
 ``native`` makes a missing extension an error, anything else (or nothing) takes the extension when
 it is there. ``GENERATOR`` says which one is active and ``describe()`` why, for logs and
 ``wordfeud-bot --version``. An extension built from other sources than those beside it (``engine.sourcedigest``)
@@ -10,7 +10,7 @@ counts as not built: C older than its Python would give other results.
 
 The C side gets the lexicon's arrays once per ``Dawg`` (checked and copied there) and the ruleset's
 numbers once per ``Ruleset``; the board and rack are read on every call. Callers go through
-``engine.movegen`` (``generate``, ``generate_flat``) and ``engine.leavenative`` (the equity kernel), which
+``engine.movegen.generate`` (``generate``, ``generate_flat``) and ``engine.equity.native`` (the equity kernel), which
 check the position first; the functions here assume that was done.
 """
 
@@ -23,15 +23,15 @@ from functools import cache, lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from engine.board.move import Direction, Placement
+from engine.board.rack import Rack
 from engine.errors import EngineError
-from engine.move import Direction, Placement
-from engine.rack import Rack
 from engine.sourcedigest import SOURCES, source_digest
 
 if TYPE_CHECKING:
-    from engine.board import Board
-    from engine.dawg import Dawg
-    from engine.rules import Ruleset
+    from engine.board.board import Board
+    from engine.lexicon.dawg import Dawg
+    from engine.rules.ruleset import Ruleset
 
 #: (equity, placement) and (equity, tiles given back) as ``top_equity`` returns them.
 VARIABLE = "WORDFEUD_BOT_GENERATOR"
@@ -64,7 +64,7 @@ def _load() -> tuple[ModuleType | None, str]:
 
 
 NATIVE, _DESCRIPTION = _load()
-#: ``"native"`` or ``"python"``: the generator ``engine.movegen.generate`` uses.
+#: ``"native"`` or ``"python"``: the generator ``engine.movegen.generate.generate`` uses.
 GENERATOR = "native" if NATIVE is not None else "python"
 
 
@@ -97,13 +97,13 @@ def set_types() -> None:
 
 
 def generate(board: Board, rack: Rack, dawg: Dawg, ruleset: Ruleset) -> list[Placement]:
-    """``engine.movegen.generate`` in C: the same moves with the same scores."""
+    """``engine.movegen.generate.generate`` in C: the same moves with the same scores."""
     moves: list[Placement] = extension().generate(lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks)
     return moves
 
 
 def generate_flat(board: Board, rack: Rack, dawg: Dawg, ruleset: Ruleset) -> array[int]:
-    """``engine.movegen.generate_flat`` in C."""
+    """``engine.movegen.generate.generate_flat`` in C."""
     flat = array("i")
     flat.frombytes(extension().generate_flat(lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks))
     return flat
@@ -120,7 +120,7 @@ def lexicon(dawg: Dawg) -> Any:
 
 
 def patch(dawg: Dawg, first: int, changed: list[int]) -> None:
-    """Bring the C side's copy of a lexicon changed in place (``engine.overlay``) up to date: its
+    """Bring the C side's copy of a lexicon changed in place (``engine.lexicon.overlay``) up to date: its
     entries from ``first`` on and at the ``changed`` indices (each below ``first``)."""
     assert dawg.native is not None
     dawg.native.patch(_u32(dawg.child), _u32(dawg.mask), _u32(dawg.ends), first, array("I", changed))  # type: ignore[attr-defined]

@@ -26,13 +26,14 @@ class CheckoutError(OfflineError):
 
 
 class ClairvoyanceError(OfflineError):
-    """A seeing player (``see:SIGHT:SPEC``, ``offline.clairvoyance``) cannot play: an unknown sight, a SPEC that is
+    """A seeing player (``see:SIGHT:SPEC``, ``offline.arena.clairvoyance``) cannot play: an unknown sight, a SPEC
+    that is
     no sim, the CPU clock, a move asked without the game shown, or what it was shown does not fit the position.
     The message names the player's name or the tiles."""
 
 
 class AbTimeError(OfflineError):
-    """Two checkouts cannot be timed against each other (``offline.abtime``): a checkout's engine does not import,
+    """Two checkouts cannot be timed against each other (``offline.bench.abtime``): a checkout's engine does not import,
     is another checkout's or runs without its C extension, or a benchmark run failed or printed no figure. The
     message names the checkout."""
 

@@ -14,14 +14,14 @@ import time
 from collections.abc import Sequence
 
 from dictionaries.registry import LexiconRegistry
-from engine.board import Board
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement, Swap, format_move
+from engine.equity.strategy import Situation, Strategy, unseen_tiles
 from engine.errors import LexiconError
 from engine.game import OUT, Game
-from engine.move import Move, Pass, Placement, Swap, format_move
-from engine.movegen import generate
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Situation, Strategy, unseen_tiles
+from engine.movegen.generate import generate
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
 
 #: Self-play uses the English (international) ruleset, the one the bundled lexicon is built for.
 SELFPLAY_RULESET = 5

@@ -1,1 +1,2 @@
-"""A local Wordfeud-compatible server for tests and the demo (see sandbox/README.md)."""
+"""A local Wordfeud-compatible server for tests and the demo (see sandbox/README.md).
+"""

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.board.move import Direction, Placement, Swap
 from engine.errors import EngineError, GameOverError, IllegalMoveError, InvalidMoveError
 from engine.game import RESIGNED, Game, Resign, Turn
-from engine.layout import BoardLayout
-from engine.move import Direction, Placement, Swap
-from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK
+from engine.rules.layout import BoardLayout
+from engine.rules.tiles import BLANK, BLANK_FLAG, LETTER_MASK
 from sandbox.state import RANDOM, Invite, RandomRequest, SandboxGame, State, User
 
 JSON = dict[str, Any]
@@ -98,7 +98,7 @@ def handle(state: State, method: str, path: str, body: bytes, session: str | Non
         return error(exc.type, exc.message)
 
 
-#: The largest id the sandbox takes in a path, as the bot does (``bot.models``: SQLite stores an int
+#: The largest id the sandbox takes in a path, as the bot does (``bot.api.models``: SQLite stores an int
 #: up to 2**63 - 1); a 19-digit id above it is refused at the seam, before it reaches the state.
 MAX_ID = 2**63 - 1
 _PLAY = re.compile(r"^game/(\d{1,19})/(move|swap|pass|resign)$")

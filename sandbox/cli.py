@@ -13,7 +13,7 @@ from bot.arguments import at_least
 from bot.stopping import Stopped, stop_signals
 from dictionaries.registry import LexiconRegistry
 from engine.errors import EngineError, LexiconError
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 from sandbox.faults import KINDS, Faults
 from sandbox.server import READ_TIMEOUT, SandboxServer
 from sandbox.state import NORMAL, RANDOM, State, fresh_first_id

@@ -1,7 +1,7 @@
 """The sandbox's HTTP server (standard library) on 127.0.0.1: ``/wf/...`` answered by ``sandbox.api``.
 
 Hostile clients get the error envelope, never a traceback or silence: a request must arrive in
-whole (request line, headers, body) within ``read_timeout`` seconds (``bot.request_deadline``, as the
+whole (request line, headers, body) within ``read_timeout`` seconds (``bot.api.request_deadline``, as the
 status page's server), bodies over ``MAX_BODY`` or
 without a plain ``Content-Length`` are refused, and a bug in the sandbox still gets an answer
 (``internal_error``) and one log line.
@@ -19,7 +19,7 @@ from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
-from bot.request_deadline import DeadlineReader, LateRequestError
+from bot.api.request_deadline import DeadlineReader, LateRequestError
 from sandbox.api import Answer, error, handle
 from sandbox.faults import Faults
 from sandbox.state import SESSION_SECONDS, State

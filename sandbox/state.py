@@ -14,11 +14,11 @@ import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from engine.dawg import Dawg
 from engine.game import Game
-from engine.layout import BoardLayout
-from engine.movegen import generate
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
 
 NORMAL, RANDOM = "normal", "random"
 #: A session lives 14 days, as the real server's cookie says.

@@ -18,10 +18,10 @@ from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.board.move import Direction, Pass, Placement, Swap
 from engine.game import Game, Resign
-from engine.layout import BoardLayout
-from engine.move import Direction, Pass, Placement, Swap
-from engine.rules import Ruleset
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
 from sandbox.state import Invite, RandomRequest, SandboxGame, State, Submission, User, duplicates
 
 _SCHEMA = (

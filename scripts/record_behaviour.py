@@ -31,7 +31,7 @@ MATCHES = [
 
 def program() -> list[str]:
     installed = Path(sys.executable).parent / "wordfeud-bot"
-    return [str(installed)] if installed.exists() else [sys.executable, "-m", "bot"]
+    return [str(installed)] if installed.exists() else [sys.executable, "-m", "cli"]
 
 
 def environment(scratch: Path) -> dict[str, str]:
@@ -65,8 +65,8 @@ def record_demo(out: Path, env: dict[str, str], scratch: Path) -> None:
     store.mkdir()
     play = (
         "import sys; from pathlib import Path\n"
-        "try:\n    from bot.cli.demo import run_demo\n"
-        "except ImportError:\n    from bot.demo import run_demo\n"
+        "try:\n    from cli.main.demo import run_demo\n"
+        "except ImportError:\n    from cli.demo import run_demo\n"
         "from dictionaries.registry import LexiconRegistry\n"
         "game = run_demo(5, 1, registry=LexiconRegistry([]), out=lambda line: None, "
         "store_dir=Path(sys.argv[1]), strategy='equity')\nprint(game.id)\n"

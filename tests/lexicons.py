@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 from dictionaries import bundled_path
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 

@@ -7,7 +7,7 @@ test can send a stop signal while the command is at a known point, with no sleep
 ``MODULE.NAME`` (``os:replace`` for the moment a file written whole is renamed into place) becomes a
 function that prints ``READY <pid>`` on stdout, then waits forever; the command line runs with the
 arguments and its exit status is the driver's. ``import:MODULE`` makes the import of MODULE wait
-forever instead, under the command's entry point (``bot.entry``). Worker processes started by ``fork`` inherit the
+forever instead, under the command's entry point (``cli.entry``). Worker processes started by ``fork`` inherit the
 replacement, so a pool's workers print their own line.
 """
 
@@ -47,14 +47,14 @@ def main(argv: list[str]) -> int:
     if argv[0].startswith("import:"):  # stopped while the command line's modules are imported
         sys.meta_path.insert(0, _BlockingImport(argv[0].removeprefix("import:")))
         sys.argv = ["wordfeud-bot", *argv[1:]]
-        from bot.entry import main as entry  # noqa: PLC0415 - the light entry point, as the console script
+        from cli.entry import main as entry  # noqa: PLC0415 - the light entry point, as the console script
 
         return entry()
     module_name, _, name = argv[0].partition(":")
     module = importlib.import_module(module_name)
     getattr(module, name)  # it must exist: a typo would make the test wait for a line that never comes
     setattr(module, name, never_ends)
-    from bot.cli import main as cli  # noqa: PLC0415 - after the replacement, for modules that import it by name
+    from cli.main import main as cli  # noqa: PLC0415 - after the replacement, for modules that import it by name
 
     return cli(argv[1:])
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bot.cli import main
+from cli.main import main
 from engine import native
 
 BOARD_ROW = re.compile(r"^[.A-Za-z]{15}$", re.MULTILINE)
@@ -77,7 +77,7 @@ def test_version_prints_the_package_version_and_the_generator(capsys: pytest.Cap
 def test_version_follows_the_generator_variable() -> None:
     """A new process, so that ``engine.native`` reads the variable at import as it does in use."""
     result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "--version"],
+        [sys.executable, "-m", "cli.main", "--version"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -100,7 +100,7 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
 
 def test_runs_as_a_module() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "selfplay", "--turns", "1"],
+        [sys.executable, "-m", "cli.main", "selfplay", "--turns", "1"],
         capture_output=True,
         text=True,
         timeout=120,

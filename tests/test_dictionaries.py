@@ -10,8 +10,8 @@ import pytest
 from dictionaries import ENGLISH_DAWG, ENGLISH_WORDS, bundled_path
 from dictionaries.normalize import Drop, Normalizer
 from dictionaries.wordlist import read_word_list
-from engine.dawg import Dawg, source_checksum
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg, source_checksum
+from engine.rules.ruleset import Ruleset
 
 #: Lines in the shipped ENABLE list, and those that ruleset 5 keeps (2-15 tiles).
 ENABLE_LINES = 172_820

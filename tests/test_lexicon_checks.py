@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from cli.main import main
 from dictionaries import ENGLISH_DAWG, bundled_path
 
 

@@ -8,7 +8,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from bot.config import load_config, parse_listen
+from bot.settings.config import load_config, parse_listen
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -39,7 +39,7 @@ def test_the_quick_start_hint_runs_as_written(tmp_path: Path) -> None:
     board = Path(argv[argv.index("--board") + 1])
     assert (ROOT / board).is_file(), f"the README's hint names {board}, which does not ship"
     installed = Path(sys.executable).parent / "wordfeud-bot"  # the same program in this environment
-    program = [str(installed)] if installed.exists() else [sys.executable, "-m", "bot"]
+    program = [str(installed)] if installed.exists() else [sys.executable, "-m", "cli"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORDFEUD_")}
     env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
     env["WORDFEUD_BOT_DATA"] = str(tmp_path / "data")

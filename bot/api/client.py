@@ -1,7 +1,7 @@
 """``WordfeudClient``: one method per API endpoint over a ``requests.Session``.
 
 Each exchange has a total deadline (``timeout``: connect, headers and body together), never
-follows a redirect, and reads at most a few MB (``bot.transport``). Reads are retried with
+follows a redirect, and reads at most a few MB (``bot.api.transport``). Reads are retried with
 exponential backoff and jitter (``tenacity``) on transport failures (connection errors, timeouts,
 HTTP 5xx/429, bodies that are not JSON we accept), bounded in attempts and total time, never on
 API-level errors or on final HTTP answers (3xx, other 4xx). Writes (move, swap, pass, resign,
@@ -27,7 +27,21 @@ from pydantic import BaseModel, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tenacity.wait import wait_exponential_jitter
 
-from bot.credentials import Credentials
+from bot.api.models import (
+    ERROR_MESSAGE_LIMIT,
+    ERROR_TYPE_LIMIT,
+    Chat,
+    Game,
+    Invite,
+    LoginUser,
+    MoveResult,
+    Status,
+    SwapResult,
+    cut,
+    field_problem,
+)
+from bot.api.submission import Kind, Submission
+from bot.api.transport import Answer, Transport, check_base_url, masked_url, retry_after_seconds
 from bot.errors import (
     STATUS_ERRORS,
     ApiStatusError,
@@ -42,21 +56,7 @@ from bot.errors import (
     TransportError,
 )
 from bot.logs import Secrets
-from bot.models import (
-    ERROR_MESSAGE_LIMIT,
-    ERROR_TYPE_LIMIT,
-    Chat,
-    Game,
-    Invite,
-    LoginUser,
-    MoveResult,
-    Status,
-    SwapResult,
-    cut,
-    field_problem,
-)
-from bot.submission import Kind, Submission
-from bot.transport import Answer, Transport, check_base_url, masked_url, retry_after_seconds
+from bot.settings.credentials import Credentials
 
 DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"
 #: The official app's style of User-Agent, as the API notes recommend.

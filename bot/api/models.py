@@ -5,7 +5,7 @@ floats (old servers sent fractions, newer ones whole seconds). A tile on the boa
 ``[x, y, letter, is_blank]`` with x the column. Everything the bot acts on is checked here, once:
 a game has exactly two players in seats 0 and 1, coordinates are 0..14, counts and scores are
 bounded numbers (``true`` or ``"7"`` is not a number). What depends on the ruleset (rack size,
-letters) is checked by ``bot.convert``. In ``user/status/`` one malformed entry is skipped (and
+letters) is checked by ``bot.play.convert``. In ``user/status/`` one malformed entry is skipped (and
 named in ``skipped``), not the whole answer.
 
 Free text is bounded here too, so nothing the server sends grows the state file or a log line

@@ -1,8 +1,8 @@
 """One deadline per request on a socket's read side: what keeps a client that connects and sends
 nothing, or drips a byte at a time, from holding a server's thread past it.
 
-Both HTTP servers of the project read requests through it: the status page's (``bot.page_server``,
-``bot.status``) and the sandbox's (``sandbox.server``). Each wraps it in an ``io.BufferedReader`` as
+Both HTTP servers of the project read requests through it: the status page's (``bot.views.page_server``,
+``bot.views.status``) and the sandbox's (``sandbox.server``). Each wraps it in an ``io.BufferedReader`` as
 the handler's ``rfile`` and calls ``start`` when a request may begin; the server decides what a late
 request gets (the status page closes the connection, the sandbox answers a started one).
 """

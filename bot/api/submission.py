@@ -1,6 +1,6 @@
 """What the bot sends the server for one turn, in the API's terms: a move, a swap or a pass.
 
-A value of its own (not of ``bot.convert``), so the client and the store need nothing of the engine.
+A value of its own (not of ``bot.play.convert``), so the client and the store need nothing of the engine.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.models import ApiTile
+from bot.api.models import ApiTile
 
 
 class Kind(StrEnum):

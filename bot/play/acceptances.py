@@ -1,7 +1,7 @@
 """The words a game read proves valid: the opponent's last placement (main and cross words) and the
 bot's own accepted placements, worked out from the board the server sends.
 
->>> from bot.models import Game
+>>> from bot.api.models import Game
 >>> game = Game.model_validate({"id": 1, "ruleset": 5, "current_player": 0, "is_running": True,
 ...     "move_count": 2, "updated": 0, "bag_count": 80,
 ...     "tiles": [[7, 7, "H", False], [8, 7, "I", False], [8, 8, "T", False]],
@@ -19,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.convert import ConversionError, board_without, placement_from_api, tiles_to_squares
-from bot.models import Game
-from bot.store import Store
-from dictionaries.learned import LearnedWords
-from engine.board import Board
-from engine.dawg import Dawg
+from bot.api.models import Game
+from bot.play.convert import ConversionError, board_without, placement_from_api, tiles_to_squares
+from bot.store.learned import LearnedWords
+from bot.store.store import Store
+from engine.board.board import Board
 from engine.errors import EngineError
-from engine.rules import Ruleset
-from engine.score import check_placement, word_texts
+from engine.lexicon.dawg import Dawg
+from engine.movegen.score import check_placement, word_texts
+from engine.rules.ruleset import Ruleset
 
 
 def _board(game: Game) -> Board:
@@ -46,7 +46,7 @@ def opponent_words(game: Game, user_id: int) -> list[str]:
 
     The server only lets a valid move through, so each is a word of the game's ruleset. A server that
     says otherwise teaches nothing: the move must be one a player could make on the board before it
-    (``engine.score.check_placement``: a rack's worth of tiles at most, in one line, no gap, touching
+    (``engine.movegen.score.check_placement``: a rack's worth of tiles at most, in one line, no gap, touching
     the tiles there or covering the start square), and the words learned are exactly the ones it
     makes there, main and cross words. Raises ConversionError when the game's tiles do not make a
     board or the move is not such a placement on it."""

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.board import Board
-from engine.move import Move, Placement, Swap, format_move, kept, oriented, square_name
-from engine.movegen import generate
-from engine.simulation import CandidateStats, Sim
-from engine.strategy import Equity, Situation, Strategy, leave_weight
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.board.board import Board
+from engine.board.move import Move, Placement, Swap, format_move, kept, oriented, square_name
+from engine.equity.strategy import Equity, Situation, Strategy, leave_weight
+from engine.lookahead.simulation import CandidateStats, Sim
+from engine.movegen.generate import generate
+from engine.rules.tiles import BLANK_FLAG, LETTER_MASK
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class HintMove:
     #: our next move, the tiles each side keeps counted (the score so far left out)
     sim_value: float | None = None
     #: the share of the iterations that ended with us ahead in the game after those three moves (each counted
-    #: by its chance of winning from there, engine.winprob, above the pre-endgame); only when
+    #: by its chance of winning from there, engine.lookahead.winprob, above the pre-endgame); only when
     #: the simulation ranked by it (fewer than ``SimSettings.by_wins_below`` tiles in the bag), since early
     #: in a game nearly every move ends ahead and the share says nothing about winning
     sim_ahead: float | None = None
@@ -110,7 +110,7 @@ def figures(situation: Situation, strategy: Strategy, ranked: Sequence[Move], pl
         if by_wins:
             note += (
                 "; ahead: the share of iterations that end with us ahead in the game, each counted by its"
-                " chance of winning from there (engine.winprob) above the pre-endgame; it ranks them now"
+                " chance of winning from there (engine.lookahead.winprob) above the pre-endgame; it ranks them now"
             )
     weight = leave_weight(situation.bag_count)
     moves = []

@@ -10,20 +10,20 @@ from pathlib import Path
 
 import requests
 
-from bot.acceptances import LearningBudget
-from bot.chat import ChatLines, Chatter
-from bot.client import RetryPolicy, WordfeudClient
-from bot.config import BotConfig
-from bot.credentials import Credentials
+from bot.api.client import RetryPolicy, WordfeudClient
 from bot.logs import Redactor
-from bot.reads import ReadSchedule
-from bot.service import Bot
-from bot.store import Store
-from bot.strength import StrengthChooser
-from bot.turn import TurnPlayer, TurnSettings
+from bot.play.acceptances import LearningBudget
+from bot.play.chat import ChatLines, Chatter
+from bot.play.reads import ReadSchedule
+from bot.play.service import Bot
+from bot.play.strength import StrengthChooser
+from bot.play.turn import TurnPlayer, TurnSettings
+from bot.settings.config import BotConfig
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from engine.errors import LexiconError
-from engine.registry import strategy_named
+from engine.players.registry import strategy_named
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from importlib import resources
 from string import Formatter
 from typing import Protocol
 
+from bot.api.models import Game
 from bot.errors import BotError
-from bot.models import Game
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class ChatLines:
 
 
 class ChatStore(Protocol):
-    """What ``Chatter`` needs of the store (``bot.store.Store`` has it)."""
+    """What ``Chatter`` needs of the store (``bot.store.store.Store`` has it)."""
 
     def mark_chat(self, game_id: int, event: str) -> bool: ...
 

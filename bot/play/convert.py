@@ -4,7 +4,7 @@ The API speaks ``[x, y, letter, is_blank]`` tiles (x = column, y = row), racks o
 strings with ``""`` for a blank, and board ids (0 = the standard layout, others fetched as a
 0..4 grid). The engine speaks ``(row, col, code)`` squares, ``Rack`` and ``Ruleset``.
 
->>> from bot.models import Game
+>>> from bot.api.models import Game
 >>> game = Game.model_validate({"id": 1, "ruleset": 5, "board": 0, "current_player": 0,
 ...     "is_running": True, "move_count": 1, "updated": 0, "bag_count": 86,
 ...     "tiles": [[7, 7, "H", False], [8, 7, "I", True]],
@@ -21,17 +21,17 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.api.models import ApiTile, Game
+from bot.api.submission import Kind, Submission
 from bot.errors import ProtocolError
-from bot.models import ApiTile, Game
-from bot.submission import Kind, Submission
-from engine.board import Board
+from engine.board.board import Board
+from engine.board.move import Direction, Move, Placement, Swap, format_move, oriented
+from engine.board.rack import Rack
 from engine.errors import EngineError
-from engine.layout import BoardLayout
-from engine.move import Direction, Move, Placement, Swap, format_move, oriented
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import word_texts
-from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK, Alphabet, bag_tile
+from engine.movegen.score import word_texts
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK, BLANK_FLAG, LETTER_MASK, Alphabet, bag_tile
 
 #: Fetches a board layout's 0..4 grid by id (the client's cached ``board``).
 BoardGrid = Callable[[int], list[list[int]]]
@@ -192,7 +192,7 @@ def placement_from_api(
 ) -> Placement:
     """An API tile list (a ``last_move``) as an engine placement. A one-tile list cannot say its
     direction: with the ``board`` (before or after the move) it runs along the longer word it makes
-    (``engine.move.oriented``), as ``format_move`` writes it in any case."""
+    (``engine.board.move.oriented``), as ``format_move`` writes it in any case."""
     squares = sorted(tiles_to_squares(tiles, alphabet, game_id))
     direction = Direction.ACROSS if len({r for r, _, _ in squares}) == 1 else Direction.DOWN
     move = Placement(tuple(squares), direction)
@@ -207,7 +207,7 @@ def swap_letters(tiles: Iterable[int], alphabet: Alphabet) -> list[str]:
 def submission(move: Move, board: Board, rules: Ruleset) -> Submission:
     """An engine move as what the server is sent, with its notation and the engine's points.
 
-    >>> from engine.move import parse_move
+    >>> from engine.board.move import parse_move
     >>> rules = Ruleset.for_id(5)
     >>> board = Board(rules.alphabet)
     >>> submission(parse_move("8G HI", board), board, rules).body()

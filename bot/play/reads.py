@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.store import Store
+    from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 

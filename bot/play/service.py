@@ -5,7 +5,7 @@ tick: read ``user/status/``; accept or reject invites by the configured filters;
 opponents to keep the configured number of games going; then play each game whose ``updated``
 stamp moved since the last pass (or where it was our turn and the turn is not done). A game whose
 read failed waits (growing waits) before it is read again, and a pass reads at most
-``schedule.max_games_per_pass`` games (``bot.reads``): a status listing thousands of games costs a
+``schedule.max_games_per_pass`` games (``bot.play.reads``): a status listing thousands of games costs a
 bounded number of requests per pass.
 """
 
@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.client import WordfeudClient
-from bot.config import InvitesConfig, RandomGamesConfig
+from bot.api.client import WordfeudClient
+from bot.api.models import Invite, Status
 from bot.errors import ApiError, ApiStatusError, BotError, LoginRefusedError
-from bot.models import Invite, Status
-from bot.reads import ReadSchedule
-from bot.store import DecisionStatus, Store
-from bot.turn import Outcome, TurnPlayer, TurnReport
+from bot.play.reads import ReadSchedule
+from bot.play.turn import Outcome, TurnPlayer, TurnReport
+from bot.settings.config import InvitesConfig, RandomGamesConfig
+from bot.store.store import DecisionStatus, Store
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.config import InvitesConfig, PlayConfig, RandomGamesConfig
-from bot.models import Game
-from engine.levels import level_named
-from engine.registry import LEVEL_PREFIX, strategy_named
-from engine.strategy import Strategy
+from bot.api.models import Game
+from bot.settings.config import InvitesConfig, PlayConfig, RandomGamesConfig
+from engine.equity.strategy import Strategy
+from engine.players.levels import level_named
+from engine.players.registry import LEVEL_PREFIX, strategy_named
 
 
 class StrengthChooser:

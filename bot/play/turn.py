@@ -20,21 +20,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.acceptances import LearningBudget, opponent_words, remember, words_of_move
-from bot.analysis import figures
-from bot.chat import Chatter
-from bot.client import WordfeudClient
-from bot.convert import ConversionError, Position, submission, to_position
+from bot.api.client import WordfeudClient
+from bot.api.models import Game
+from bot.api.submission import Kind, Submission
 from bot.errors import ApiStatusError, AuthError, IllegalWordError, OutcomeUnknownError, ProtocolError
-from bot.models import Game
-from bot.store import OPPONENT, OWN, DecisionStatus, Store
-from bot.submission import Kind, Submission
-from engine.dawg import Dawg
+from bot.play.acceptances import LearningBudget, opponent_words, remember, words_of_move
+from bot.play.analysis import figures
+from bot.play.chat import Chatter
+from bot.play.convert import ConversionError, Position, submission, to_position
+from bot.store.store import OPPONENT, OWN, DecisionStatus, Store
+from engine.board.move import Move, Pass, Placement, Swap
+from engine.equity.strategy import Greedy, Situation, Strategy, unseen_tiles, whole_rack_swap
 from engine.errors import EngineError
-from engine.move import Move, Pass, Placement, Swap
-from engine.movegen import generate
-from engine.rules import Ruleset
-from engine.strategy import Greedy, Situation, Strategy, unseen_tiles, whole_rack_swap
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.ruleset import Ruleset
 
 log = logging.getLogger(__name__)
 #: Candidates of the last decision kept per game for the status page.

@@ -11,18 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.errors import StoreError
-from bot.gcg import MAX_BYTES, GcgError, parse_gcg, write_gcg
-from bot.gcg_game import ImportedGame, play_back, play_text, record_to_gcg, ruleset_of
-from bot.hint import situation_for
-from bot.history import record
-from bot.store import Store
-from engine.dawg import Dawg
+from bot.records.gcg import MAX_BYTES, GcgError, parse_gcg, write_gcg
+from bot.records.gcg_game import ImportedGame, play_back, play_text, record_to_gcg, ruleset_of
+from bot.store.store import Store
+from bot.views.hint import situation_for
+from bot.views.history import record
+from engine.board.move import Placement, format_move
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation, Strategy
 from engine.errors import EngineError
-from engine.move import Placement, format_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.score import score
-from engine.strategy import Situation, Strategy
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import score
 
 
 def write_atomically(path: Path, text: str) -> None:

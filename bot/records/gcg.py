@@ -3,7 +3,7 @@
 A file is a list of lines: *pragmas* (``#player1 nick Full Name``, ``#lexicon``, ``#note`` ...) and
 *events* (``>nick: RACK 8D WORD +24 24``), one turn or score adjustment each, with the event's score
 and the player's cumulative total. This module reads and writes the text only; what the events do to
-a board is ``bot.gcg_game``'s business.
+a board is ``bot.records.gcg_game``'s business.
 
 Events (``RACK`` is the rack before the event, as far as it is known; a blank is ``?``):
 

@@ -1,13 +1,13 @@
 """What ``wordfeud-bot check-config`` prints about the settings that shape a run: the strategy, the
-status page's address, the log file, the random games, the strength levels and the chat. ``bot.cli``
-prints these lines after the account (with the password variable in use, ``bot.config.password_source``)
+status page's address, the log file, the random games, the strength levels and the chat. ``cli.main``
+prints these lines after the account (with the password variable in use, ``bot.settings.config.password_source``)
 and the server."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.config import BotConfig, parse_listen
+from bot.settings.config import BotConfig, parse_listen
 
 
 def status_address(listen: str | None) -> str:

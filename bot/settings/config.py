@@ -3,7 +3,7 @@
 Secrets never live in the configuration: the login (``WORDFEUD_EMAIL``, ``WORDFEUD_USERNAME`` or
 ``WORDFEUD_USER_ID``, by ``account.login``) and ``WORDFEUD_PASSWORD`` or
 ``WORDFEUD_PASSWORD_HASH`` come from the environment, or from ``account.secrets_file`` (``KEY=value``
-or ``export KEY=value`` lines, ``bot.secretsfile``) which must be readable by its owner only. A bad file
+or ``export KEY=value`` lines, ``bot.settings.secretsfile``) which must be readable by its owner only. A bad file
 names the key and the problem.
 """
 
@@ -19,15 +19,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bot.chat import check_template
-from bot.client import DEFAULT_BASE_URL
-from bot.credentials import Credentials
+from bot.api.client import DEFAULT_BASE_URL
+from bot.api.transport import check_base_url
 from bot.errors import ConfigError
-from bot.secretsfile import parse_secrets
-from bot.transport import check_base_url
-from engine.levels import level_named
-from engine.registry import strategy_named, table_file
-from engine.rules import RULESET_IDS
+from bot.play.chat import check_template
+from bot.settings.credentials import Credentials
+from bot.settings.secretsfile import parse_secrets
+from engine.players.levels import level_named
+from engine.players.registry import strategy_named, table_file
+from engine.rules.ruleset import RULESET_IDS
 
 LOGIN_VARIABLES = {"email": "WORDFEUD_EMAIL", "username": "WORDFEUD_USERNAME", "id": "WORDFEUD_USER_ID"}
 PASSWORD_VARIABLES = ("WORDFEUD_PASSWORD", "WORDFEUD_PASSWORD_HASH")

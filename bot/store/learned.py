@@ -3,12 +3,12 @@
 An accepted word (one the opponent or the bot played and the server took) is proof that the word
 is valid in that ruleset: it is added to the lexicon and never refused locally again; a refused word
 that was later accepted is un-refused. ``apply`` gives the lexicon with the accepted words and without
-the refused ones: an ``engine.overlay.LexiconOverlay`` of it, made at the first call and changed in
+the refused ones: an ``engine.lexicon.overlay.LexiconOverlay`` of it, made at the first call and changed in
 place by every later word (a cost per word that does not grow with the words learned before); the
 bot's store persists both.
 
->>> from engine.dawg import Dawg
->>> from engine.rules import Ruleset
+>>> from engine.lexicon.dawg import Dawg
+>>> from engine.rules.ruleset import Ruleset
 >>> en = Ruleset.for_id(5)
 >>> lex = Dawg.build([en.alphabet.parse_word(w) for w in ["QI", "ZAX"]], en.alphabet)
 >>> learned = LearnedWords()
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from dictionaries.rejections import RejectedWords
-from engine.dawg import Dawg
-from engine.overlay import LexiconOverlay
-from engine.rules import Ruleset
+from bot.store.rejections import RejectedWords
+from engine.lexicon.dawg import Dawg
+from engine.lexicon.overlay import LexiconOverlay
+from engine.rules.ruleset import Ruleset
 
 
 class LearnedWords(RejectedWords):

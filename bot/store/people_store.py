@@ -1,6 +1,6 @@
 """The state kept for playing people: what each decision weighed (for the status page), the chat
 events said and the opponent's messages, and which games came from invitations (their strength level).
-A part of ``bot.store.Store``, which owns the database connection and its transactions."""
+A part of ``bot.store.store.Store``, which owns the database connection and its transactions."""
 
 from __future__ import annotations
 

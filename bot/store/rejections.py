@@ -2,8 +2,8 @@
 
 The caller (the bot's store) persists them with ``to_json``/``from_json``.
 
->>> from engine.dawg import Dawg
->>> from engine.rules import Ruleset
+>>> from engine.lexicon.dawg import Dawg
+>>> from engine.rules.ruleset import Ruleset
 >>> en = Ruleset.for_id(5)
 >>> lex = Dawg.build([en.alphabet.parse_word(w) for w in ["QI", "ZA", "ZAX"]], en.alphabet)
 >>> rejected = RejectedWords()
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 
 class RejectedWords:

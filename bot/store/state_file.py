@@ -2,7 +2,7 @@
 own before anything is written to it, its schema created (and an older version migrated), its
 transactions, and the run lock next to it.
 
-``bot.store.Store`` is this file plus what is kept in it (sessions, games, snapshots, decisions, words,
+``bot.store.store.Store`` is this file plus what is kept in it (sessions, games, snapshots, decisions, words,
 results); the file's identity and upkeep are apart from those queries because they are the same
 whatever the tables hold, and they are what keeps another program's database and a second run out.
 """

@@ -9,7 +9,7 @@ read it. ``lock()`` keeps two runs (cron and a daemon, say) from acting at the s
 
 This module holds what is kept and how it is read (the queries, and the values they return); the
 file itself (its permissions, identity, schema and migration, transactions and lock) is
-``bot.state_file``'s, and the records of playing people are ``bot.people_store``'s.
+``bot.store.state_file``'s, and the records of playing people are ``bot.store.people_store``'s.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from bot.models import Game
-from bot.people_store import PeopleRecords
-from bot.state_file import APPLICATION_ID, SCHEMA_VERSION, StateFile
-from bot.submission import Submission
-from dictionaries.learned import LearnedWords
-from dictionaries.rejections import RejectedWords
+from bot.api.models import Game
+from bot.api.submission import Submission
+from bot.store.learned import LearnedWords
+from bot.store.people_store import PeopleRecords
+from bot.store.rejections import RejectedWords
+from bot.store.state_file import APPLICATION_ID, SCHEMA_VERSION, StateFile
 
 #: Snapshots kept of one game at most: two per move count at most, and a game has far fewer moves (100 tiles
 #: and at most 6 scoreless turns in a row). A server that raises the move count forever fills no disk.

@@ -9,8 +9,8 @@ Every element a test or a script may look for carries a class and a ``data-squar
 column H, row 8): ``square`` rects (with ``premium-DL`` .. ``premium-TW``), ``tile`` groups (with
 ``blank`` and ``last``), ``coordinate`` labels and ``score`` texts.
 
->>> from engine.rules import Ruleset
->>> from engine.board import Board
+>>> from engine.rules.ruleset import Ruleset
+>>> from engine.board.board import Board
 >>> rules = Ruleset.for_id(5)
 >>> svg = board_svg(BoardView(Board(rules.alphabet), rules.layout))
 >>> svg.count('class="square'), svg.count('class="tile')
@@ -23,9 +23,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from engine.board import EMPTY, Board
-from engine.layout import DL, DW, SIZE, TL, TW, BoardLayout
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.board.board import EMPTY, Board
+from engine.rules.layout import DL, DW, SIZE, TL, TW, BoardLayout
+from engine.rules.tiles import BLANK_FLAG, LETTER_MASK
 
 COLUMNS = "ABCDEFGHIJKLMNO"
 _CELL = 40  # side of a square, in SVG units

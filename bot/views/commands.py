@@ -1,5 +1,5 @@
 """The commands that show what the bot sees and did: ``hint``, ``stats``, and the helpers of ``replay``
-(the game list, the HTML page). ``bot.cli`` registers them and hands in how it loads the config."""
+(the game list, the HTML page). ``cli.main`` registers them and hands in how it loads the config."""
 
 from __future__ import annotations
 
@@ -10,25 +10,25 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from bot.analysis import hint
-from bot.app import build, registry_for
-from bot.config import BotConfig, load_credentials
-from bot.convert import Position, to_position
 from bot.errors import BotError, ConfigError, StoreError
 from bot.escapes import escaped
-from bot.gcg_cli import hint_situation
-from bot.hint import hint_svg, hint_text, read_board, situation_for
-from bot.history import position_before_move, record
-from bot.replay_html import replay_html
-from bot.store import GameRow, Store
-from bot.terminal import wants_colour
-from bot.turn import situation_of
-from engine.dawg import Dawg
+from bot.play.analysis import hint
+from bot.play.app import build, registry_for
+from bot.play.convert import Position, to_position
+from bot.play.turn import situation_of
+from bot.records.commands import hint_situation
+from bot.settings.config import BotConfig, load_credentials
+from bot.store.store import GameRow, Store
+from bot.views.hint import hint_svg, hint_text, read_board, situation_for
+from bot.views.history import position_before_move, record
+from bot.views.replay_html import replay_html
+from bot.views.terminal import wants_colour
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation, Strategy
 from engine.errors import EngineError
-from engine.rack import Rack
-from engine.registry import STRATEGIES, strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Situation, Strategy
+from engine.lexicon.dawg import Dawg
+from engine.players.registry import STRATEGIES, strategy_named
+from engine.rules.ruleset import Ruleset
 from engine.wholefile import write_whole
 
 EXIT_OK, EXIT_ERRORS, EXIT_CONFIG = 0, 1, 2

@@ -1,18 +1,18 @@
-"""``wordfeud-bot hint``: a position read from a board file, and its analysis (``bot.analysis``) as text or SVG."""
+"""``wordfeud-bot hint``: a position read from a board file, and its analysis (``bot.play.analysis``) as text or SVG."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.analysis import Hint, HintMove
-from bot.board_svg import BoardView, board_svg, squares_of
-from bot.terminal import board_picture
-from engine.board import Board
+from bot.play.analysis import Hint, HintMove
+from bot.views.board_svg import BoardView, board_svg, squares_of
+from bot.views.terminal import board_picture
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation, unseen_tiles
 from engine.errors import EngineError, PositionError
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.strategy import Situation, unseen_tiles
-from engine.tiles import Alphabet
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import Alphabet
 
 
 class InputError(EngineError):

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.convert import (
+from bot.api.models import Game
+from bot.play.convert import (
     ConversionError,
     Position,
     board_without,
@@ -21,16 +22,15 @@ from bot.convert import (
     tiles_to_squares,
     to_position,
 )
-from bot.models import Game
-from bot.store import Decision, DecisionStatus, Store
-from bot.turn import situation_of
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.layout import BoardLayout
-from engine.move import Placement, format_move
-from engine.movegen import generate
-from engine.score import score
-from engine.strategy import Strategy
+from bot.play.turn import situation_of
+from bot.store.store import Decision, DecisionStatus, Store
+from engine.board.board import Board
+from engine.board.move import Placement, format_move
+from engine.equity.strategy import Strategy
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import score
+from engine.rules.layout import BoardLayout
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 * A request must arrive in whole (request line and headers) within ``read_timeout`` seconds of the
   connection opening, or of the previous answer on it: a client that connects and sends nothing, or
-  drips a byte at a time, loses its connection then (``DeadlineReader``, of ``bot.request_deadline``,
+  drips a byte at a time, loses its connection then (``DeadlineReader``, of ``bot.api.request_deadline``,
   which the sandbox's server reads through too).
 * At most ``max_connections`` connections are served at once; one more is answered 503 and closed
   at once, without a thread (``CappedHTTPServer``).
@@ -18,7 +18,7 @@ import threading
 from http.server import ThreadingHTTPServer
 from typing import Any
 
-from bot.request_deadline import DeadlineReader, LateRequestError
+from bot.api.request_deadline import DeadlineReader, LateRequestError
 
 #: Names that always mean this machine, whatever the page listens on (a browser on the machine, or on
 #: the host of a container whose port is published, sends these).

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.convert import ConversionError, Position, board_without, placement_from_api, to_position
-from bot.models import Game
-from bot.store import DecisionStatus, Store
-from bot.turn import situation_of
-from engine.dawg import Dawg
-from engine.move import Placement, format_move
-from engine.movegen import generate
-from engine.score import score
-from engine.strategy import Greedy, Strategy
+from bot.api.models import Game
+from bot.play.convert import ConversionError, Position, board_without, placement_from_api, to_position
+from bot.play.turn import situation_of
+from bot.store.store import DecisionStatus, Store
+from engine.board.move import Placement, format_move
+from engine.equity.strategy import Greedy, Strategy
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import score
 
 
 @dataclass(frozen=True)

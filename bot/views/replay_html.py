@@ -1,6 +1,6 @@
 """``wordfeud-bot replay GAME --html FILE``: a recorded game as one self-contained HTML page.
 
-The page holds the board after every move (the SVG of ``bot.board_svg``), stepped through with a
+The page holds the board after every move (the SVG of ``bot.views.board_svg``), stepped through with a
 slider, the buttons or the keyboard (left/right arrows, Home, End), the move list with both players'
 scores, the server's points against the engine's, what the bot would play now with the configured
 strategy, and a graph of the scores. Everything is in the one file (style, script, pictures): it opens
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.board_svg import STYLE, BoardView, board_svg
-from bot.history import Frame, GameRecord
+from bot.views.board_svg import STYLE, BoardView, board_svg
+from bot.views.history import Frame, GameRecord
 from engine.errors import RulesetError
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 _PAGE_STYLE = """
 body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 16px; background: #f7f4ec; color: #2b2415; }

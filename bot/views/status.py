@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.logs import Redactor
-from bot.page_server import CappedHTTPServer, DeadlineReader, LateRequestError, host_allowed
-from bot.service import PassReport
-from bot.status_page import CONTENT_SECURITY_POLICY, fragment, page, snapshot
-from bot.store import Store
+from bot.play.service import PassReport
+from bot.store.store import Store
+from bot.views.page_server import CappedHTTPServer, DeadlineReader, LateRequestError, host_allowed
+from bot.views.status_page import CONTENT_SECURITY_POLICY, fragment, page, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class Health:
 @dataclass(frozen=True)
 class StatusSettings:
     """Where to listen, how often the page refreshes itself, and what a visitor can hold (see
-    ``bot.page_server``): seconds a request has to arrive, connections served at once, and the names
+    ``bot.views.page_server``): seconds a request has to arrive, connections served at once, and the names
     the ``Host`` header may give besides the listen address and the loopback names."""
 
     host: str = "127.0.0.1"

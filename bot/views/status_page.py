@@ -13,12 +13,12 @@ import time
 from html import escape
 from typing import Any
 
-from bot.board_svg import STYLE, BoardView, board_svg
 from bot.errors import BotError
-from bot.history import record
-from bot.store import GameRow, Store
+from bot.store.store import GameRow, Store
+from bot.views.board_svg import STYLE, BoardView, board_svg
+from bot.views.history import record
 from engine.errors import EngineError
-from engine.rules import RULESET_IDS
+from engine.rules.ruleset import RULESET_IDS
 
 _DECISIONS = 15
 _LEARNED_SHOWN = 30  # learned words listed per ruleset (the newest); the count says how many in all

@@ -4,7 +4,7 @@ With colour, empty premium squares get their premium's colour (DL light blue, TL
 TW red) and the tiles of the last move a yellow background; without colour (a pipe, a file,
 ``NO_COLOR`` set) the text is the plain board, so logs and tests read the same letters.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> board = Board(Ruleset.for_id(5).alphabet)
 >>> board.place([(7, 7, 0), (7, 8, 1 | 64)])
 >>> board_picture(board).splitlines()[8]
@@ -17,8 +17,8 @@ import os
 from collections.abc import Set
 from typing import TextIO
 
-from engine.board import EMPTY, Board
-from engine.layout import DL, DW, SIZE, TL, TW, BoardLayout
+from engine.board.board import EMPTY, Board
+from engine.rules.layout import DL, DW, SIZE, TL, TW, BoardLayout
 
 COLUMNS = "ABCDEFGHIJKLMNO"
 _RESET = "\x1b[0m"

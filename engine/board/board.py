@@ -3,7 +3,7 @@
 Text form (also used by the benchmark position files): 15 lines of 15 squares, ``.`` empty,
 upper case a tile, lower case a blank standing for that letter; multi-letter tiles in brackets.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> board = Board(Ruleset.for_id(5).alphabet)
 >>> board.place([(7, 7, 0), (7, 8, 1 | 64)])
 >>> board.text().splitlines()[7]
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from engine.errors import BoardError, TileError
-from engine.layout import SIZE
-from engine.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
+from engine.rules.layout import SIZE
+from engine.rules.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
 
 EMPTY = -1
 

@@ -6,8 +6,8 @@ down word (``D8``), as in Scrabble. The main word of a one-tile move is the long
 makes (across when they are as long), as Wordfeud writes it. Tiles already on the board are in parentheses; a blank is
 lower case. Rows are 1..15 top to bottom, columns A..O left to right.
 
->>> from engine.board import Board
->>> from engine.rules import Ruleset
+>>> from engine.board.board import Board
+>>> from engine.rules.ruleset import Ruleset
 >>> en = Ruleset.for_id(5).alphabet
 >>> board = Board(en)
 >>> move = parse_move("8G HOuSE", board)
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
-from engine.board import EMPTY, Board, Square
+from engine.board.board import EMPTY, Board, Square
+from engine.board.rack import Rack
 from engine.errors import InvalidMoveError, TileError
-from engine.layout import SIZE
-from engine.rack import Rack
-from engine.tiles import LETTER_MASK, board_tile
+from engine.rules.layout import SIZE
+from engine.rules.tiles import LETTER_MASK, board_tile
 
 
 class Direction(IntEnum):

@@ -1,6 +1,6 @@
 """Racks: a multiset of letter codes plus blanks, with text form and leaves.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> en = Ruleset.for_id(5).alphabet
 >>> rack = Rack.from_text("RETAINS?", en)
 Traceback (most recent call last):
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.errors import IllegalMoveError, TileError
-from engine.tiles import BLANK, BLANK_FLAG, BLANK_SYMBOL, LETTER_MASK, Alphabet
+from engine.rules.tiles import BLANK, BLANK_FLAG, BLANK_SYMBOL, LETTER_MASK, Alphabet
 
 MAX_RACK = 7
 

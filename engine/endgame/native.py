@@ -1,5 +1,5 @@
 """The exact endgame in C (``engine/csrc/endgame.c``), and ``solve_endgame``, which takes it when the
-extension is built and the pure-Python reference (``engine.endgame.solve``) otherwise.
+extension is built and the pure-Python reference (``engine.endgame.search.solve``) otherwise.
 
 Both find the exact value with the same game's end rules (negamax, alpha-beta, a transposition table,
 iterative deepening); the C one orders its moves by more than their points (tiles and tile points
@@ -18,14 +18,15 @@ import math
 import time
 from collections.abc import Callable
 
-from engine import endgame, native
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.endgame import EndgameResult
+from engine import native
+from engine.board.board import Board
+from engine.board.move import Direction, Move, Pass, Placement
+from engine.board.rack import Rack
+from engine.endgame import search as endgame
+from engine.endgame.search import EndgameResult
 from engine.errors import EngineError, PositionError
-from engine.move import Direction, Move, Pass, Placement
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 #: log2 of the C transposition table's entries at most (32 bytes each: 2**20 is 32 MB); it starts at a sixteenth of
 #: that and grows fourfold as it fills, so that a short search touches a table of its own size (endgame.c, bigmem.c).
@@ -55,7 +56,7 @@ def solve_native(
     line_memo: bool = True,
     memo_bits: int = MEMO_BITS,
 ) -> EndgameResult:
-    """``engine.endgame.solve`` in C; raises EngineError when the extension is not built and
+    """``engine.endgame.search.solve`` in C; raises EngineError when the extension is not built and
     PositionError for racks no game has. The board is read, never changed. ``line_cache=False``
     generates every node's moves on the whole board (the same moves in the same order, slower);
     ``check_lines=True`` compares the cache's moves with a fresh generation at every node and raises

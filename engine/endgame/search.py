@@ -10,10 +10,10 @@ count). Iterative deepening runs within a time budget read from an injected cloc
 out the best move of the deepest finished iteration is returned, and ``complete`` says whether the
 last one searched the whole tree (then the value is exact).
 
->>> from engine.board import Board
->>> from engine.dawg import Dawg
->>> from engine.rack import Rack
->>> from engine.rules import Ruleset
+>>> from engine.board.board import Board
+>>> from engine.lexicon.dawg import Dawg
+>>> from engine.board.rack import Rack
+>>> from engine.rules.ruleset import Ruleset
 >>> rules = Ruleset.for_id(5)
 >>> en = rules.alphabet
 >>> lexicon = Dawg.build([en.parse_word(w) for w in ["AT", "TA", "CAT"]], en)
@@ -31,14 +31,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement
+from engine.board.rack import Rack
 from engine.errors import PositionError
-from engine.move import Move, Pass, Placement
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 
 #: Exact, lower or upper bound of a transposition-table value.
 _EXACT, _LOWER, _UPPER = 0, 1, 2

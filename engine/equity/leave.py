@@ -5,7 +5,7 @@ hard letters and their partners) are data (``engine/data/leaves.toml``): blanks 
 tiles are good, high-point tiles, duplicates, vowel/consonant imbalance and a hard letter without
 its partner are bad.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> en = Ruleset.for_id(5)
 >>> leave = HandLeave.for_ruleset(en)
 >>> [round(leave.value(Rack.from_text(t, en.alphabet)), 1) for t in ["S?", "ERS", "QI", "UUU"]]
@@ -21,9 +21,9 @@ from functools import cache
 from importlib import resources
 from typing import Protocol
 
+from engine.board.rack import Rack
 from engine.errors import RulesetError
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 
 class LeaveModel(Protocol):

@@ -4,12 +4,12 @@ One strategy plays both seats of a game. Each time a player keeps a leave (after
 swap) and then draws a full rack, the sample is that leave, the points the same player scores on
 its next turn and the leave it keeps then (``None`` when no full draw follows it). A leave's worth
 is not all in the next score: a player holding a blank often keeps it again, so the fit adds the
-value of the next leave to the target (``offline.learn``). Turns whose next move falls in the end game
+value of the next leave to the target (``offline.learning.learn``). Turns whose next move falls in the end game
 (empty bag) are not recorded, since the end game values tiles differently. With probability
 ``explore`` a player picks one of its top few moves at random instead of the best, so leaves the
 strategy would avoid are seen too.
 
->>> from engine.dawg import Dawg
+>>> from engine.lexicon.dawg import Dawg
 >>> rules = Ruleset.for_id(5)
 >>> lexicon = Dawg.build([rules.alphabet.parse_word(w) for w in ["AA", "AB", "BA", "BAA"]], rules.alphabet)
 >>> samples = sample_game(Greedy(), rules, lexicon, seed=1)
@@ -22,12 +22,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.dawg import Dawg
+from engine.board.move import Move, Pass, Placement, Swap
+from engine.equity.strategy import Greedy, Situation, Strategy
 from engine.game import Game
-from engine.move import Move, Pass, Placement, Swap
-from engine.rules import Ruleset
-from engine.strategy import Greedy, Situation, Strategy
-from engine.tiles import board_tile
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import board_tile
 
 __all__ = ["Greedy", "LeaveSample", "sample_game"]
 

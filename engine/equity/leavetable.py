@@ -7,7 +7,7 @@ vowels it has (``3v1``). A leave's value is the sum over its features; the empty
 About 460 numbers for English instead of the ~920,000 of a full table, so tens of thousands of
 games are not needed to fill it.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> rules = Ruleset.for_id(5)
 >>> features = LeaveFeatures.for_ruleset(rules)
 >>> [features.names[i] for i in features.of_rack(Rack.from_text("EES?", rules.alphabet))]
@@ -23,11 +23,11 @@ from functools import cache
 from importlib import resources
 from itertools import combinations
 
+from engine.board.rack import Rack
+from engine.equity.leave import HandLeave
 from engine.errors import LeaveTableError
-from engine.leave import HandLeave
 from engine.lru import LruCache
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 TABLE_FORMAT = "wordfeud-bot leave table"
 TABLE_VERSION = 1
@@ -36,7 +36,7 @@ MAX_COPIES = 3
 BLANK_NAME = "?"
 #: Leave values a ``LearnedLeave`` keeps (least recently used first out): a leave has ~5.4 million
 #: possible values in English, and the simulation values the leaves of racks drawn at random, so an unbounded
-#: cache grew with every decision of a long-lived bot. Chosen by ``python -m offline.leavecache``
+#: cache grew with every decision of a long-lived bot. Chosen by ``python -m offline.bench.leavecache``
 #: (2 games of sim with 100 iterations a move: 33% of values found at 4,096 entries, 1.7 MB; 38% at
 #: 32,768, 13.6 MB, and no more unbounded; a value takes about 40 us to compute, 3 us to find).
 VALUE_CACHE_SIZE = 4_096
@@ -119,7 +119,7 @@ class LearnedLeave:
     )
 
     def with_cache(self, cache: LruCache[tuple[tuple[int, ...], int], float]) -> LearnedLeave:
-        """A copy whose values go through ``cache`` (an empty one: to measure the cache, offline.leavecache)."""
+        """A copy whose values go through ``cache`` (an empty one: to measure the cache, offline.bench.leavecache)."""
         copy = replace(self)
         object.__setattr__(copy, "_cache", cache)
         return copy

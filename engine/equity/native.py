@@ -10,16 +10,16 @@ from array import array
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from engine.leavetable import LearnedLeave
+from engine.board.rack import Rack
+from engine.equity.leavetable import LearnedLeave
 from engine.native import extension, lexicon, rules
-from engine.rack import Rack
 
 if TYPE_CHECKING:
-    from engine.board import Board
-    from engine.dawg import Dawg
-    from engine.leave import LeaveModel
-    from engine.move import Placement
-    from engine.rules import Ruleset
+    from engine.board.board import Board
+    from engine.board.move import Placement
+    from engine.equity.leave import LeaveModel
+    from engine.lexicon.dawg import Dawg
+    from engine.rules.ruleset import Ruleset
 
 Ranked = tuple[list[tuple[float, "Placement"]], list[tuple[float, tuple[int, ...]]]]
 

@@ -1,7 +1,7 @@
 """Strategies: which move to play, given the position and every generated placement.
 
 ``Greedy`` plays the highest score. ``Equity`` plays the highest *equity*: score plus the value
-of the tiles kept (``engine.leave``); swaps are moves too (0 points plus the kept tiles' value,
+of the tiles kept (``engine.equity.leave``); swaps are moves too (0 points plus the kept tiles' value,
 only with at least ``swap_min_bag`` tiles in the bag), and a pass is the last resort. When the
 bag is empty the opponent's rack is known (the unseen tiles), and the end game counts what
 matters then: going out ends the game and wins twice the opponent's rack, every tile kept costs
@@ -17,19 +17,20 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Protocol
 
-from engine import leavenative, native
-from engine.board import Board
-from engine.dawg import Dawg
+from engine import native
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement, Swap
+from engine.board.rack import Rack
+from engine.endgame.native import solve_endgame
+from engine.equity import native as leavenative
+from engine.equity.leave import LeaveModel
+from engine.equity.leavetable import best_leave
 from engine.errors import PositionError
 from engine.game import Game
-from engine.leave import LeaveModel
-from engine.leavetable import best_leave
-from engine.move import Move, Pass, Placement, Swap
-from engine.movegen import check, generate
-from engine.nativeendgame import solve_endgame
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK, BLANK_FLAG, LETTER_MASK, board_tile
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import check, generate
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK, BLANK_FLAG, LETTER_MASK, board_tile
 
 
 @dataclass(frozen=True)

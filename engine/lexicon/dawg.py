@@ -18,9 +18,9 @@ SHA-256 of the source word list), the alphabet's symbols, then the zlib-compress
 
 This module holds the lexicon as it is searched and changed: the queries, the copies with words
 removed or added, and the check of loaded arrays. Building the minimal graph from a word list is
-``engine.dawgbuild``'s; writing and reading the file's bytes is ``engine.dawgfile``'s.
+``engine.lexicon.dawgbuild``'s; writing and reading the file's bytes is ``engine.lexicon.dawgfile``'s.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> en = Ruleset.for_id(5).alphabet
 >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "CATS", "CAR", "DOG"]], en)
 >>> len(lex), lex.contains(en.parse_word("CARS")), lex.contains(en.parse_word("CATS"))
@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import TypeAlias
 
 from engine import native
-from engine.dawgbuild import Word, build_minimal, source_checksum
-from engine.dawgfile import FORMAT_VERSION, MAGIC, FileContents, decode, encode
 from engine.errors import LexiconError
-from engine.tiles import LETTER_MASK, Alphabet
+from engine.lexicon.dawgbuild import Word, build_minimal, source_checksum
+from engine.lexicon.dawgfile import FORMAT_VERSION, MAGIC, FileContents, decode, encode
+from engine.rules.tiles import LETTER_MASK, Alphabet
 from engine.wholefile import write_whole
 
 #: How a lexicon holds its arrays in memory: lists or ``array('I')`` (see the module's docstring).
@@ -168,7 +168,7 @@ class Dawg:
         word sharing them loses its end. The copy is not minimal and cannot be saved: keep the
         words and apply them again after loading.
 
-        >>> from engine.rules import Ruleset
+        >>> from engine.rules.ruleset import Ruleset
         >>> en = Ruleset.for_id(5).alphabet
         >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "CATS", "BATS"]], en)
         >>> smaller = lex.without([en.parse_word("CATS")])
@@ -209,7 +209,7 @@ class Dawg:
         saved; it is the lexicon itself when every word is already in it. Raises LexiconError for an
         empty word or a code outside the alphabet.
 
-        >>> from engine.rules import Ruleset
+        >>> from engine.rules.ruleset import Ruleset
         >>> en = Ruleset.for_id(5).alphabet
         >>> lex = Dawg.build([en.parse_word(w) for w in ["CAT", "BAT"]], en)
         >>> larger = lex.with_words([en.parse_word(w) for w in ["CATS", "ZA"]])

@@ -1,12 +1,12 @@
 """Building a lexicon: the minimal DAWG of a word list, and its layout in the flat arrays that
-``engine.dawg.Dawg`` searches.
+``engine.lexicon.dawg.Dawg`` searches.
 
 Words are added in sorted order; each time a word leaves the path of the one before, the nodes of
 that path's tail are minimised (replaced by an equal node already registered: same finality, same
 edges to the same children), so the graph is minimal when the last word is in. The nodes are then
 laid out breadth-first, so that those near the root (the hot ones) sit together. This is the one
 part of the lexicon that works on node objects; everything after it (queries, copies with words
-added or removed, the file) works on the arrays, in ``engine.dawg`` and ``engine.dawgfile``.
+added or removed, the file) works on the arrays, in ``engine.lexicon.dawg`` and ``engine.lexicon.dawgfile``.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.errors import LexiconError
-from engine.tiles import Alphabet
+from engine.rules.tiles import Alphabet
 
 Word = Sequence[int]
 
 
 @dataclass(frozen=True)
 class BuiltArrays:
-    """A built lexicon's arrays (``child``, ``mask``, ``ends``: see ``engine.dawg``), its word count and
+    """A built lexicon's arrays (``child``, ``mask``, ``ends``: see ``engine.lexicon.dawg``), its word count and
     the checksum of its source words."""
 
     child: array[int]

@@ -1,4 +1,4 @@
-"""The binary file of a lexicon: how ``engine.dawg.Dawg``'s arrays are written and read back.
+"""The binary file of a lexicon: how ``engine.lexicon.dawg.Dawg``'s arrays are written and read back.
 
 File: a fixed header (magic, format version, sizes, word count, CRC-32 of the payload, SHA-256 of
 the source word list), a 16-bit length and the alphabet's symbols joined by U+001F, then the
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.errors import LexiconError
-from engine.tiles import Alphabet
+from engine.rules.tiles import Alphabet
 
 MAGIC = b"WFDAWG\r\n"
 FORMAT_VERSION = 1

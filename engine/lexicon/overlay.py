@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.dawg import Dawg, Ints, Word
 from engine.errors import LexiconError
-from engine.tiles import LETTER_MASK
+from engine.lexicon.dawg import Dawg, Ints, Word
+from engine.rules.tiles import LETTER_MASK
 
 
 class LexiconOverlay:

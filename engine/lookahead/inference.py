@@ -17,11 +17,11 @@ import random
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from engine.board import Board
-from engine.move import Placement, Swap
-from engine.rack import Rack
-from engine.strategy import Equity, Situation
-from engine.tiles import bag_tile, board_tile
+from engine.board.board import Board
+from engine.board.move import Placement, Swap
+from engine.board.rack import Rack
+from engine.equity.strategy import Equity, Situation
+from engine.rules.tiles import bag_tile, board_tile
 
 #: equity points a play may give up before the kept tiles that explain it so weigh 1/e (chosen by arena, stop 43)
 TEMPERATURE = 2.0

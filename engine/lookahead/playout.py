@@ -1,6 +1,6 @@
 """The simulation's playouts in C: a batch of draws for every candidate in one call.
 
-``Simulator._play_out`` (``engine/simulation.py``) is the readable reference; ``engine/csrc/playout.c``
+``Simulator._play_out`` (``engine/lookahead/simulation.py``) is the readable reference; ``engine/csrc/playout.c``
 plays the same three moves with the same static player (``Equity`` with the learned leave model) on
 the same draws and returns the same values. Python keeps drawing (so the draws come from the injected
 ``random.Random`` as before), the statistics, the pruning and the budget.
@@ -17,13 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import leavenative, native
+from engine import native
+from engine.board.move import Move, Placement, Swap
+from engine.board.rack import Rack
+from engine.equity import native as leavenative
+from engine.equity.leavetable import LearnedLeave
+from engine.equity.strategy import Equity, Situation
 from engine.errors import EngineError
-from engine.leavetable import LearnedLeave
-from engine.move import Move, Placement, Swap
-from engine.movegen import check
-from engine.rack import Rack
-from engine.strategy import Equity, Situation
+from engine.movegen.generate import check
 
 #: One draw: the opponent's rack, the bag in drawing order, the draw's weight.
 Draw = tuple[Rack, list[int], float]

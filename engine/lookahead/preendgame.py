@@ -11,7 +11,7 @@ nodes leaves the move's value unknown rather than guessed. ``opponent_racks`` li
 can hold with their weights, for these splits and for the simulation's pre-endgame (1 to 6 tiles in the
 bag), which plays each of them out once.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> splits = bag_splits((0, 0, 1, 2, 3, 4, 5, 6), Ruleset.for_id(5).alphabet)  # AABCDEFG
 >>> [(tile, theirs.text(), ways) for tile, theirs, ways in splits][:2]
 [(0, 'ABCDEFG', 2), (1, 'AACDEFG', 1)]
@@ -25,11 +25,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.move import Placement, kept
-from engine.nativeendgame import solve_endgame
-from engine.rack import Rack
-from engine.strategy import Situation
-from engine.tiles import Alphabet
+from engine.board.move import Placement, kept
+from engine.board.rack import Rack
+from engine.endgame.native import solve_endgame
+from engine.equity.strategy import Situation
+from engine.rules.tiles import Alphabet
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ kept plus what we drew. A candidate's value in one iteration is the points of th
 values a move); going out counts the other rack twice. ``plies`` replies instead of two play on,
 alternating, and value the leaves of each side's last reply (``plies_below``: only late in the game). After
 ``min_iterations`` a candidate that cannot beat the leader by more than ``tolerance`` at ``z``
-standard errors of their difference over the shared draws is dropped (``engine.confidence``). The
+standard errors of their difference over the shared draws is dropped (``engine.lookahead.confidence``). The
 simulation stops when one candidate is left (the leader is clear), or when the time budget (on an
 injected clock), the iteration limit or the limit of candidate playouts is spent; near the end of the
 game (few tiles in the bag) candidates are ranked by their chance of winning rather than by points:
-each playout's lead at its horizon turned into a chance by ``engine.winprob`` (fitted on self-play),
+each playout's lead at its horizon turned into a chance by ``engine.lookahead.winprob`` (fitted on self-play),
 or in the pre-endgame, where playouts often end the game, by whether it leaves us ahead. In the
 pre-endgame (1 to ``pre_endgame`` tiles in the bag) every possible opponent rack is played out once,
 weighted by how many ways the unseen tiles give it, in a random order, instead of random draws.
@@ -22,7 +22,7 @@ Randomness comes only from the injected ``random.Random``; with an iteration lim
 limit the choice is the same on every machine (the arena plays that way).
 
 ``_play_out`` is the readable reference. When the C extension is built and the leave model is a
-learned table, ``engine.playout`` plays the same playouts in C, a batch of draws per call (one draw
+learned table, ``engine.lookahead.playout`` plays the same playouts in C, a batch of draws per call (one draw
 per call under a time budget, so that the clock is still read before every iteration; the kernel's
 set-up for the position and the candidates is made once, ``NativeSession``); the values, and so the
 statistics, pruning and choice, are the same.
@@ -38,17 +38,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.board import Board
-from engine.confidence import PairedStop, metric
-from engine.inference import TEMPERATURE, RackInference, RackSource
-from engine.leave import LeaveModel
-from engine.move import Move, Pass, Placement, Swap, kept
-from engine.playout import NativePlayouts, NativeSession
-from engine.preendgame import ExactValue, exact_values, opponent_racks
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.strategy import EndgameBudget, Equity, Situation, leave_weight
-from engine.winprob import WinModel
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement, Swap, kept
+from engine.board.rack import Rack
+from engine.equity.leave import LeaveModel
+from engine.equity.strategy import EndgameBudget, Equity, Situation, leave_weight
+from engine.lookahead.confidence import PairedStop, metric
+from engine.lookahead.inference import TEMPERATURE, RackInference, RackSource
+from engine.lookahead.playout import NativePlayouts, NativeSession
+from engine.lookahead.preendgame import ExactValue, exact_values, opponent_racks
+from engine.lookahead.winprob import WinModel
+from engine.rules.ruleset import Ruleset
 
 #: Draws per kernel call when there is no time budget (iterations are counted, not timed).
 BATCH = 16
@@ -69,18 +69,21 @@ class SimSettings:
     min_iterations: int = 24
     z: float = 3.0
     by_wins_below: int = 16  # tiles in the bag: below this, rank by the share of iterations won
-    inference: bool = True  # draw the opponent's rack weighted by their last play (engine.inference)
-    inference_temperature: float = TEMPERATURE  # engine.inference's default
+    inference: bool = True  # draw the opponent's rack weighted by their last play (engine.lookahead.inference)
+    inference_temperature: float = TEMPERATURE  # engine.lookahead.inference's default
     pre_endgame: int = 6  # tiles in the bag up to which every possible opponent rack is played out
-    win_model: bool = True  # rank by wins through engine.winprob's chance (above pre_endgame), not the bare sign
+    # rank by wins through engine.lookahead.winprob's chance (above pre_endgame), not the bare sign
+    win_model: bool = True
     max_playouts: int = 20000  # candidate playouts (each iteration counts the candidates it plays)
     tolerance: float = 0.5  # points: a candidate that cannot beat the leader by more is dropped
     win_tolerance: float = 0.005  # the same by wins: a share of the iterations
     swaps: int = 1  # the best swaps simulated too when none is among the static best candidates
     plies: int = 2  # static replies after a candidate in a playout, the opponent's first
     plies_below: int | None = None  # tiles in the bag: only below this ``plies`` replies, 2 above (None: always)
-    to_end: bool = False  # with the bag empty after the replies, play on to the game's end (_play_out)
-    exact_candidates: int = 8  # one tile in the bag: the best placements re-ranked exactly (engine.preendgame)
+    # with the bag empty after the replies, play on to the game's end (_play_out)
+    to_end: bool = False
+    # one tile in the bag: the best placements re-ranked exactly (engine.lookahead.preendgame)
+    exact_candidates: int = 8
     exact_nodes: int = 50_000  # the endgame search's nodes for each of those and each tile the bag can hold
 
 
@@ -173,7 +176,7 @@ class Simulator:
         self.rng = rng or random.Random(0)
         self.clock = clock
         self.inference = inference
-        self.native = native  # play out in C (engine.playout) when the kernel can; False: the reference
+        self.native = native  # play out in C (engine.lookahead.playout) when the kernel can; False: the reference
 
     def simulate(self, situation: Situation, candidates: Sequence[Move]) -> SimResult:
         """Run the simulation of ``candidates`` (the static strategy's best first) in ``situation``."""
@@ -379,7 +382,7 @@ class Simulator:
 
     def _key(self, entry: CandidateStats, by_wins: bool) -> tuple[bool, float, int]:
         """Best first: those still in the running, by the mean metric the pruning compares
-        (``engine.confidence``), then in static order."""
+        (``engine.lookahead.confidence``), then in static order."""
         return (not entry.alive, -metric(entry.mean, entry.win_rate, by_wins), entry.static_rank)
 
 
@@ -452,7 +455,7 @@ class Sim:
 
     def _exact(self, situation: Situation, chosen: list[Move], result: SimResult) -> list[Move]:
         """With one tile in the bag, the simulation's best ``exact_candidates`` placements valued exactly
-        (``engine.preendgame``) in what is left of the move's time: those whose searches all finished swap
+        (``engine.lookahead.preendgame``) in what is left of the move's time: those whose searches all finished swap
         places among themselves, by the share of the bag's tiles after which we finish ahead, then the mean
         lead, then the simulation's order; the others keep their places."""
         settings = self.settings
@@ -469,7 +472,7 @@ class Sim:
 
     def simulate(self, situation: Situation, moves: Sequence[Move]) -> SimResult:
         """The simulation this strategy runs on ``moves`` in ``situation`` (its draws seeded by the position):
-        the candidates ranked with their statistics. ``offline.census`` measures played moves with it."""
+        the candidates ranked with their statistics. ``offline.bench.census`` measures played moves with it."""
         seed = f"{sorted(situation.board.tiles())}:{situation.rack.text()}:{situation.bag_count}"
         # the replies inside the simulation are static: an endgame search there would cost seconds each
         player = Equity(self.static.leave, source=self.static.source, swap_cost=self.static.swap_cost)
@@ -483,7 +486,7 @@ class Sim:
 
     def rack_source(self, situation: Situation, player: Equity) -> RackSource | None:
         """Where the simulation's opponent racks come from: the inference from their last placement, or
-        uniform draws from the unseen tiles (None). ``offline.clairvoyance`` gives its players another."""
+        uniform draws from the unseen tiles (None). ``offline.arena.clairvoyance`` gives its players another."""
         if self.settings.inference and situation.last_play is not None:
             return RackInference(situation, player, self.settings.inference_temperature)
         return None

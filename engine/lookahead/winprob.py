@@ -6,7 +6,7 @@ winning ``1 / (1 + exp(-(lead - tempo) / (scale + per_tile * bag)))``: the fewer
 more a given lead is worth; ``tempo`` is what being the one not on turn costs. The simulation ranks
 its candidates near the end of the game by this chance rather than by a playout's bare sign (won or
 lost at the look-ahead's horizon, where the game is rarely over). The parameters are data
-(``data/winprob.toml``, written by ``python -m offline.winfit``), per ruleset; a ruleset not fitted
+(``data/winprob.toml``, written by ``python -m offline.learning.winfit``), per ruleset; a ruleset not fitted
 uses the English (international) fit.
 
 >>> model = WinModel.for_ruleset(5)

@@ -7,8 +7,8 @@ and has no cross word (sum ``NO_CROSS``). Only empty squares are meaningful.
 
 from __future__ import annotations
 
-from engine.dawg import Dawg
-from engine.layout import SIZE
+from engine.lexicon.dawg import Dawg
+from engine.rules.layout import SIZE
 
 NO_CROSS = -1
 

@@ -16,10 +16,10 @@ Counting convention: a move is the set of new (square, tile) pairs. A one-tile m
 words both ways is produced once (by the across pass); each letter a blank stands for is its
 own move.
 
->>> from engine.board import Board
->>> from engine.dawg import Dawg
->>> from engine.rack import Rack
->>> from engine.rules import Ruleset
+>>> from engine.board.board import Board
+>>> from engine.lexicon.dawg import Dawg
+>>> from engine.board.rack import Rack
+>>> from engine.rules.ruleset import Ruleset
 >>> rules = Ruleset.for_id(5)
 >>> en = rules.alphabet
 >>> lex = Dawg.build([en.parse_word(w) for w in ["AT", "TA", "CAT"]], en)
@@ -35,16 +35,16 @@ from array import array
 from functools import cache, lru_cache
 
 from engine import native
-from engine.board import EMPTY, Board, Square, scored_runs
-from engine.crosschecks import NO_CROSS, WalkedRun, cross_checks
-from engine.dawg import Dawg
+from engine.board.board import EMPTY, Board, Square, scored_runs
+from engine.board.move import Direction, Placement
+from engine.board.rack import Rack
 from engine.errors import PositionError
-from engine.layout import SIZE, BoardLayout
-from engine.move import Direction, Placement
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
-from engine.wordsearch import LeftPart, Search, left_parts, search_row
+from engine.lexicon.dawg import Dawg
+from engine.movegen.crosschecks import NO_CROSS, WalkedRun, cross_checks
+from engine.movegen.wordsearch import LeftPart, Search, left_parts, search_row
+from engine.rules.layout import SIZE, BoardLayout
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 
 ACROSS = Direction.ACROSS
 DOWN = Direction.DOWN

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from engine.board import EMPTY, Board, Square
-from engine.dawg import Dawg
+from engine.board.board import EMPTY, Board, Square
+from engine.board.move import Direction, Placement, square_name
+from engine.board.rack import Rack
 from engine.errors import IllegalMoveError, InvalidMoveError
-from engine.layout import SIZE
-from engine.move import Direction, Placement, square_name
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG, LETTER_MASK
+from engine.lexicon.dawg import Dawg
+from engine.rules.layout import SIZE
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG, LETTER_MASK
 
 #: A word formed by a move: the squares it covers as (row, col, tile, is_new).
 WordSquares = tuple[tuple[int, int, int, bool], ...]

@@ -1,4 +1,4 @@
-"""The pure-Python search of ``engine.movegen`` over one row: the words walked along the DAWG from
+"""The pure-Python search of ``engine.movegen.generate`` over one row: the words walked along the DAWG from
 each anchor, with their left parts, their scores and the ways to put the rack's blanks on them.
 
 ``movegen`` finds the anchors and cross-checks of a row and calls ``search_row``; ``Search`` holds
@@ -12,14 +12,14 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, starmap
 from typing import NamedTuple
 
-from engine.board import EMPTY, Square
-from engine.crosschecks import WalkedRun
-from engine.dawg import Dawg
-from engine.layout import SIZE
-from engine.move import Direction, Placement
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
+from engine.board.board import EMPTY, Square
+from engine.board.move import Direction, Placement
+from engine.board.rack import Rack
+from engine.lexicon.dawg import Dawg
+from engine.movegen.crosschecks import WalkedRun
+from engine.rules.layout import SIZE
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 
 #: Builds a Placement (a NamedTuple) from one ready tuple, skipping its ``__new__``'s argument handling:
 #: the search makes one per move found.

@@ -5,7 +5,7 @@ and second in the other, each time with the racks the other strategy had. Luck o
 cancels much better than in independent games, so fewer games tell strategies apart. The
 confidence interval is computed over pairs (the two games of a pair are not independent).
 
->>> from engine.dawg import Dawg
+>>> from engine.lexicon.dawg import Dawg
 >>> rules = Ruleset.for_id(5)
 >>> words = ["AA", "AB", "AD", "BA", "DA", "BAD", "DAB"]
 >>> lexicon = Dawg.build([rules.alphabet.parse_word(w) for w in words], rules.alphabet)
@@ -26,11 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from engine.dawg import Dawg
+from engine.board.move import Placement, Swap
+from engine.equity.strategy import Greedy, Situation, Strategy
 from engine.game import Game
-from engine.move import Placement, Swap
-from engine.rules import Ruleset
-from engine.strategy import Greedy, Situation, Strategy
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 __all__ = [
     "ArenaSummary",
@@ -75,7 +75,8 @@ class GameRecord:
 @runtime_checkable
 class Watcher(Protocol):
     """A player the arena shows the whole game (both racks, the bag) before each of its decisions: only an
-    instrument that measures what hidden information is worth (``offline.clairvoyance``), no player of the bot's."""
+    instrument that measures what hidden information is worth (``offline.arena.clairvoyance``), no player of the
+    bot's."""
 
     def watch(self, game: Game) -> None:
         """See ``game`` as it stands, the watcher to move."""

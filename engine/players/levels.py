@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from engine.board.move import Move, Placement
+from engine.equity.strategy import Situation, Strategy
 from engine.errors import TileError
-from engine.move import Move, Placement
-from engine.rules import Ruleset
-from engine.score import word_texts
-from engine.strategy import Situation, Strategy
+from engine.movegen.score import word_texts
+from engine.rules.ruleset import Ruleset
 
 #: Placements a level ranks (the best ones its vocabulary allows): enough for its slips and for the
 #: bot's next tries when the server refuses a word.
@@ -110,7 +110,9 @@ class LevelStrategy:
         return LevelStrategy(self.level, self.base.budgeted(seconds), self.words)
 
     def best(self, situation: Situation, k: int) -> list[Move]:
-        from engine.movegen import generate  # noqa: PLC0415 - the strategy module is imported by movegen's users
+        from engine.movegen.generate import (  # noqa: PLC0415 - the strategy module is imported by movegen's users
+            generate,
+        )
 
         placements = generate(situation.board, situation.rack, situation.lexicon, situation.rules)
         return self.rank(situation, placements)[:k]

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 
-from engine.leave import HandLeave, LeaveModel
-from engine.leavetable import learned_leave, read_table
-from engine.levels import level_strategy
-from engine.rules import Ruleset
-from engine.simulation import MAX_PLIES, Sim, SimSettings
-from engine.strategy import EndgameBudget, Equity, Greedy, Strategy
+from engine.equity.leave import HandLeave, LeaveModel
+from engine.equity.leavetable import learned_leave, read_table
+from engine.equity.strategy import EndgameBudget, Equity, Greedy, Strategy
+from engine.lookahead.simulation import MAX_PLIES, Sim, SimSettings
+from engine.players.levels import level_strategy
+from engine.rules.ruleset import Ruleset
 
 #: The exact endgame search's node budget a move in ``sim`` (about 0.3 CPU seconds for a 7-tile endgame
 #: with the C solver, 1.4 at most; 12 of the 20 real 7-tile endgames of offline/data/endgames-7.txt finish
@@ -39,12 +39,12 @@ def _simulating(options: str = "") -> Strategy:
     seconds: no time limit, so the same moves on every machine; playouts: candidate playouts, the
     iterations times the candidates still in the running; z: the standard errors of the stopping rule;
     endgame: the exact endgame search's nodes a move with the bag empty; ``winmodel=0`` ranks by the bare
-    sign of a playout's lead near the end instead of by engine.winprob's chance; ``winsbelow=N`` ranks by
+    sign of a playout's lead near the end instead of by engine.lookahead.winprob's chance; ``winsbelow=N`` ranks by
     the chance of winning with fewer than N tiles in the bag, by points above: 16 by default; ``plies=N``
     plays N static replies after each candidate in a playout, 2 by default, at most 8; ``pliesbelow=N``
     plays them only with fewer than N tiles in the bag, 2 above; ``toend=1`` plays on to the game's end when the
     bag is empty after them (0: not, the default); ``exact=N`` re-ranks the N best placements
-    with one tile in the bag by their exact value, engine.preendgame, 8 by default, 0: none; ``exactnodes=N``:
+    with one tile in the bag by their exact value, engine.lookahead.preendgame, 8 by default, 0: none; ``exactnodes=N``:
     the nodes of each of its endgame searches, 50,000 by default; ``infer=T``: the inference's temperature, the
     equity points the opponent's last play may give up before a rack that explains it so weighs 1/e, 2 by
     default)."""
@@ -112,7 +112,7 @@ TABLE_PREFIX = "equity:"
 #: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N,plies=N,pliesbelow=N,toend=0|1``
 #: simulates with other settings.
 SIM_PREFIX = "sim:"
-#: ``level:NAME`` plays like a person of that level (``engine/levels.py``).
+#: ``level:NAME`` plays like a person of that level (``engine/players/levels.py``).
 LEVEL_PREFIX = "level:"
 
 

@@ -16,8 +16,8 @@ from importlib import resources
 from typing import Any
 
 from engine.errors import RulesetError
-from engine.layout import BoardLayout
-from engine.tiles import Alphabet
+from engine.rules.layout import BoardLayout
+from engine.rules.tiles import Alphabet
 
 RULESET_IDS = range(13)
 

@@ -3,7 +3,7 @@
 Words, racks and boards are sequences of tile codes, never characters, so multi-letter tiles
 (Spanish CH, LL, RR) and Nordic letters need no special cases anywhere else.
 
->>> from engine.rules import Ruleset
+>>> from engine.rules.ruleset import Ruleset
 >>> es = Ruleset.for_id(6).alphabet
 >>> es.format_word(es.parse_word("CHURRO"))
 'CHURRO'

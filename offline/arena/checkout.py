@@ -1,7 +1,7 @@
 """``checkout:PATH:SPEC``: the strategy SPEC of another checkout of this project, played over a pipe.
 
 The arena plays strategies of the running code; to measure today's code against an older version (or
-two branches against each other) this module starts ``offline/strategyserver.py`` of THIS project under
+two branches against each other) this module starts ``offline/arena/strategyserver.py`` of THIS project under
 the other checkout's own Python (``PATH/.venv/bin/python``, with PATH first on ``sys.path``, so the
 strategy and its engine, leave values and settings are the other checkout's) and asks it for every
 move. Each process has one server per checkout and strategy, started on its first move and ended with
@@ -32,17 +32,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
-from engine.dawg import Dawg
+from engine.board.move import Direction, Move, Pass, Placement, Swap
+from engine.equity.strategy import Situation, Strategy
 from engine.errors import EngineError
-from engine.move import Direction, Move, Pass, Placement, Swap
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.score import validate
-from engine.strategy import Situation, Strategy
-from engine.tiles import board_tile
-from offline.clairvoyance import is_seeing, seeing_strategy
+from engine.lexicon.dawg import Dawg
+from engine.movegen.score import validate
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import board_tile
+from offline.arena.clairvoyance import is_seeing, seeing_strategy
+from offline.arena.strategyserver import CPU_CLOCK_FLAG, rule_numbers
 from offline.errors import CheckoutError
-from offline.strategyserver import CPU_CLOCK_FLAG, rule_numbers
 
 #: ``checkout:PATH:SPEC`` plays SPEC (a strategy name there, such as ``sim``) of the checkout at PATH.
 CHECKOUT_PREFIX = "checkout:"
@@ -51,7 +51,7 @@ PROTOCOL = 1
 #: What a strategy's time budget is counted on: the wall clock, or its own server process's CPU time.
 CLOCKS = ("wall", "cpu")
 #: This checkout, the one the arena runs, for ``--clock cpu`` (its strategies are served like another's).
-THIS_CHECKOUT = Path(__file__).resolve().parents[1]
+THIS_CHECKOUT = Path(__file__).resolve().parents[2]
 _STDERR_TAIL = 600  # characters of the server's stderr quoted when it fails
 
 
@@ -91,7 +91,7 @@ def checkout_at(path: str, spec: str = "") -> Checkout:
     if not root.is_dir():
         raise CheckoutError(f"checkout {path}: no such directory")
     if not (root / "engine" / "strategy.py").is_file():
-        raise CheckoutError(f"checkout {path} is not a checkout of this project: it has no engine/strategy.py")
+        raise CheckoutError(f"checkout {path} is not a checkout of this project: it has no engine/equity/strategy.py")
     checkout = Checkout(root, spec)
     if not checkout.python.is_file():
         raise CheckoutError(
@@ -119,7 +119,7 @@ def served_checkout(name: str, clock: str = "wall") -> Checkout | None:
 def arena_strategy(name: str, clock: str = "wall") -> Strategy:
     """A strategy by name for the arena: ``checkout:PATH:SPEC`` or any name ``strategy_named`` knows, on
     the wall clock or (``clock="cpu"``) in a server of its own on that process's CPU time; or a seeing player,
-    ``see:SIGHT:SPEC`` (``offline.clairvoyance``, wall clock only)."""
+    ``see:SIGHT:SPEC`` (``offline.arena.clairvoyance``, wall clock only)."""
     if is_seeing(name):
         return seeing_strategy(name, clock)
     checkout = served_checkout(name, clock)

@@ -1,6 +1,6 @@
 """``see:rack:SPEC`` and ``see:kept:SPEC``: a ``sim`` that sees what the game hides, to measure what that is worth.
 
-The arena shows these players the whole game before each of their decisions (``engine.arena.Watcher``), and
+The arena shows these players the whole game before each of their decisions (``engine.players.arena.Watcher``), and
 their simulation deals the opponent's racks from what they saw instead of inferring them:
 
 - ``see:rack:SPEC`` deals the opponent's true rack in every playout; only the bag's order is left to chance.
@@ -21,12 +21,12 @@ import random
 from collections import Counter
 from typing import ClassVar
 
+from engine.board.rack import Rack
+from engine.equity.strategy import Equity, Situation
 from engine.game import Game
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.simulation import Sim
-from engine.strategy import Equity, Situation
-from engine.tiles import board_tile
+from engine.lookahead.simulation import Sim
+from engine.players.registry import strategy_named
+from engine.rules.tiles import board_tile
 from offline.errors import ClairvoyanceError
 
 #: A seeing player's name starts so: ``see:SIGHT:SPEC``.

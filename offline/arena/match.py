@@ -1,9 +1,9 @@
 """``wordfeud-bot arena A B``: strategy against strategy over many mirrored pairs, on several processes
-or a Dask cluster (``offline.workers``).
+or a Dask cluster (``offline.runs.workers``).
 
-Each worker process loads the ruleset's lexicon once and plays whole pairs (``engine.arena``);
+Each worker process loads the ruleset's lexicon once and plays whole pairs (``engine.players.arena``);
 progress goes to stderr, the summary to stdout. With a work directory every finished chunk of pairs
-is kept in a file of its own (``offline.workdir``), so a long match (a simulating player takes seconds
+is kept in a file of its own (``offline.runs.workdir``), so a long match (a simulating player takes seconds
 a move) survives an interruption: the same command goes on where it stopped, and a larger
 ``--pairs`` adds to the pairs already played.
 """
@@ -17,13 +17,13 @@ from dataclasses import astuple
 from functools import partial
 from pathlib import Path
 
-from engine.arena import GameRecord, compare_pairs, pair_seed, play_pair, summarize
-from engine.registry import table_file
-from engine.rules import Ruleset
-from offline import workdir
-from offline.checkout import arena_strategy, check_strategy_name, warm_up
+from engine.players.arena import GameRecord, compare_pairs, pair_seed, play_pair, summarize
+from engine.players.registry import table_file
+from engine.rules.ruleset import Ruleset
+from offline.arena.checkout import arena_strategy, check_strategy_name, warm_up
 from offline.errors import WorkDirError
-from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
+from offline.runs import workdir
+from offline.runs.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 
 
 def _play(a: str, b: str, ruleset: int, match_seed: int, clock: str, pairs: tuple[int, int]) -> list[GameRecord]:
@@ -78,7 +78,7 @@ def run_arena(
     With ``work``, finished chunks are kept there and the ones already there are not played again; with
     ``scheduler``, the chunks run on that Dask cluster instead of ``workers`` local processes; with
     ``clock="cpu"`` each strategy thinks in a server process of its own, its time budget counted on
-    that process's CPU time (``offline.checkout``)."""
+    that process's CPU time (``offline.arena.checkout``)."""
     for name in (a, b):
         check_strategy_name(name, clock)  # unknown names fail here, not in a worker
     worker_lexicon(ruleset)  # a missing lexicon fails here, naming the command that builds it

@@ -1,4 +1,4 @@
-"""The strategy of another checkout of this project, served over a pipe (``offline.checkout`` is the client).
+"""The strategy of another checkout of this project, served over a pipe (``offline.arena.checkout`` is the client).
 
     CHECKOUT/.venv/bin/python -I strategyserver.py CHECKOUT PARENT_PID [--cpu-clock]
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import importlib
 import json
 import os
 import signal
@@ -73,6 +74,17 @@ def rule_numbers(rules: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
+
+def _engine(module: str, before: str, name: str) -> Any:
+    """``name`` of the other checkout's ``engine.module``, or of ``engine.before`` in a checkout older than
+    the engine's packages (2026-12-07), whose modules were flat."""
+    try:
+        found = importlib.import_module(f"engine.{module}")
+    except ModuleNotFoundError:
+        found = importlib.import_module(f"engine.{before}")
+    return getattr(found, name)
+
+
 class Server:
     """The other checkout's strategy, its lexicons by table number, and the moves it answers."""
 
@@ -96,10 +108,10 @@ class Server:
 
     def hello(self, spec: str) -> dict[str, Any]:
         import engine  # noqa: PLC0415 - the other checkout's, imported once its path is first
-        try:  # the registry's module since 2026-12-07; a checkout older than that has it in engine.strategy
-            from engine.registry import strategy_named  # noqa: PLC0415
+        try:  # the registry's module since 2026-12-07; a checkout older than that has it in engine.equity.strategy
+            from engine.players.registry import strategy_named  # noqa: PLC0415
         except ImportError:
-            from engine.strategy import strategy_named  # type: ignore[attr-defined,no-redef]  # noqa: PLC0415
+            from engine.equity.strategy import strategy_named  # type: ignore[attr-defined,no-redef]  # noqa: PLC0415
 
         where = os.path.abspath(os.path.dirname(engine.__file__ or ""))
         if os.path.dirname(where) != os.path.abspath(self.checkout):
@@ -111,9 +123,9 @@ class Server:
         return {"protocol": PROTOCOL, "strategy": self.strategy.name, "engine": where, "clock": clock_name()}
 
     def lexicon(self, request: dict[str, Any]) -> dict[str, Any]:
-        from engine.dawg import Dawg  # noqa: PLC0415
-        from engine.layout import BoardLayout  # noqa: PLC0415
-        from engine.rules import Ruleset  # noqa: PLC0415
+        Dawg = _engine("lexicon.dawg", "dawg", "Dawg")  # noqa: N806 - the other checkout's class
+        BoardLayout = _engine("rules.layout", "layout", "BoardLayout")  # noqa: N806
+        Ruleset = _engine("rules.ruleset", "rules", "Ruleset")  # noqa: N806
 
         rules = Ruleset.for_id(int(request["ruleset"]))
         layout = BoardLayout(tuple(tuple(row) for row in request["layout"]), tuple(request["start"]))
@@ -133,11 +145,12 @@ class Server:
         return {"table": len(self.tables) - 1, "rules": rule_numbers(rules)}
 
     def moves(self, request: dict[str, Any], op: str) -> list[Any]:
-        from engine.board import Board  # noqa: PLC0415
-        from engine.move import Direction, Placement  # noqa: PLC0415
-        from engine.movegen import generate  # noqa: PLC0415
-        from engine.rack import Rack  # noqa: PLC0415
-        from engine.strategy import Situation  # noqa: PLC0415
+        Board = _engine("board.board", "board", "Board")  # noqa: N806 - the other checkout's classes
+        Direction = _engine("board.move", "move", "Direction")  # noqa: N806
+        Placement = _engine("board.move", "move", "Placement")  # noqa: N806
+        Rack = _engine("board.rack", "rack", "Rack")  # noqa: N806
+        Situation = _engine("equity.strategy", "strategy", "Situation")  # noqa: N806
+        generate = _engine("movegen.generate", "movegen", "generate")
 
         rules, lexicon = self.tables[int(request["table"])]
         board = Board(rules.alphabet)

@@ -1,4 +1,4 @@
-"""Two checkouts timed against each other, alternated: ``python -m offline.abtime A B``.
+"""Two checkouts timed against each other, alternated: ``python -m offline.bench.abtime A B``.
 
 A step in the compiled core is kept only for a gain the clock shows, and on a shared machine one run of a
 benchmark varies by up to a tenth from the next: only runs of both checkouts made in turn, close together,
@@ -9,9 +9,9 @@ plays them), and reads the rate the benchmark prints. The summary gives each rou
 A is faster), their median, their geometric mean with a 95% interval over rounds (Student's t on the
 logarithms; rounds are taken as independent), and in how many rounds A was the faster.
 
-The benchmarks: ``endgames``, the nodes per CPU second of the 20 real endgames (``offline.endgames
+The benchmarks: ``endgames``, the nodes per CPU second of the 20 real endgames (``offline.bench.endgames
 --clock cpu``, or ``--nodes N`` each), and ``playouts``, the C kernel's candidate playouts per CPU second
-of ``offline.bench --sim`` on a positions file.
+of ``offline.bench.movegen --sim`` on a positions file.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from offline.checkout import checkout_at
+from offline.arena.checkout import checkout_at
 from offline.errors import AbTimeError, CheckoutError
 
 #: Student's t at 97.5% by degrees of freedom (1 to 30); above 30 the normal 1.96 is near enough.
@@ -64,12 +64,12 @@ class Bench:
 def endgames_bench(nodes: int | None = None) -> Bench:
     """The 20 real endgames' nodes per CPU second, 2 s of CPU each, or ``nodes`` each without a limit of time."""
     extra = ("--clock", "cpu") if nodes is None else ("--nodes", str(nodes), "--clock", "cpu")
-    return Bench(("-m", "offline.endgames", *extra), "# endgames", "nodes_per_cpu_s")
+    return Bench(("-m", "offline.bench.endgames", *extra), "# endgames", "nodes_per_cpu_s")
 
 
 def playouts_bench(positions: Path, limit: int) -> Bench:
     """The C kernel's candidate playouts per CPU second on the first ``limit`` positions of a file."""
-    args = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit))
+    args = ("-m", "offline.bench.movegen", "--positions", str(positions), "--sim", "--limit", str(limit))
     return Bench((*args, "--endgame-seconds", "0"), "# playouts", "native_per_cpu_s")
 
 
@@ -200,14 +200,14 @@ def summary_line(summary: Summary, a: str, b: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline.abtime", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m offline.bench.abtime", description=__doc__.splitlines()[0])
     parser.add_argument("a", type=Path, help="checkout A (a directory of this project with its .venv; . for this one)")
     parser.add_argument("b", type=Path, help="checkout B, timed against A")
     parser.add_argument("--rounds", type=int, default=6, help="rounds of one run each (default 6)")
     parser.add_argument(
         "--bench", choices=("endgames", "playouts"), default="endgames",
         help="endgames (the 20 real endgames' nodes per CPU second; default) or playouts (the C kernel's "
-        "candidate playouts per CPU second, offline.bench --sim)",
+        "candidate playouts per CPU second, offline.bench.movegen --sim)",
     )  # fmt: skip
     parser.add_argument("--nodes", type=int, metavar="N", help="endgames: N nodes each instead of 2 s of CPU")
     parser.add_argument("--positions", type=Path, help="playouts: the positions file (the benchmark's format)")

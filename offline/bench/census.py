@@ -1,7 +1,7 @@
-"""``python -m offline.census``: a blunder census -- what strategy A's moves lose against a much longer look.
+"""``python -m offline.bench.census``: a blunder census -- what strategy A's moves lose against a much longer look.
 
 Seeded games of A against B are played on the local engine (game ``i`` deals the bag of mirrored pair
-``i // 2`` of ``engine.arena``, A in seat ``i % 2``). At every decision of A with tiles in the bag the
+``i // 2`` of ``engine.players.arena``, A in seat ``i % 2``). At every decision of A with tiles in the bag the
 reference (a fixed-work ``sim``) simulates its own best candidates plus the move A played when it is
 not among them; the played move's loss is the mean value of the simulation's best candidate minus the
 played move's (points), and, where the simulation ranks by wins (bag under 16), the share of
@@ -26,19 +26,19 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.arena import pair_seed
-from engine.dawg import Dawg
-from engine.endgame import move_value
+from engine.board.move import Move, Pass
+from engine.board.rack import Rack
+from engine.endgame.native import solve_endgame
+from engine.endgame.search import move_value
+from engine.equity.strategy import Situation, Strategy
 from engine.errors import LexiconError, RulesetError
 from engine.game import Game
-from engine.move import Move, Pass
-from engine.nativeendgame import solve_endgame
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.simulation import Sim
-from engine.strategy import Situation, Strategy
-from offline.workers import worker_lexicon
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.simulation import Sim
+from engine.players.arena import pair_seed
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
+from offline.runs.workers import worker_lexicon
 
 DEFAULT_A = "sim:candidates=6,iterations=40,seconds=0"
 DEFAULT_B = "equity"
@@ -263,7 +263,7 @@ def table_lines(decisions: Sequence[Decision]) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m offline.census",
+        prog="python -m offline.bench.census",
         description=__doc__.splitlines()[0].split(": ", 1)[1],
         epilog="Phases: "
         + "; ".join(f"{k}: {v}" for k, v in PHASE_NOTES.items())
@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             endgame_nodes=args.endgame_nodes, progress=lambda line: print(line, file=sys.stderr, flush=True),
         )  # fmt: skip
     except LexiconError as error:
-        print(f"python -m offline.census: {error}", file=sys.stderr)
+        print(f"python -m offline.bench.census: {error}", file=sys.stderr)
         return 1
     print(f"census of {args.a} against {args.b}, reference {args.reference}")
     for line in table_lines(decisions):

@@ -1,10 +1,10 @@
-"""Real 7-tile endgames for the benchmark: ``python -m offline.endgames --write FILE`` makes them.
+"""Real 7-tile endgames for the benchmark: ``python -m offline.bench.endgames --write FILE`` makes them.
 
 An endgame is taken from a seeded self-play game (``equity`` against itself, ruleset 5, the bundled
 English lexicon) at the first turn with the bag empty, when both racks hold seven tiles. The set the
 bench reads (``offline/data/endgames-7.txt``) was made with ``--seed 2026 --count 20``; each entry is
 ``= NAME MINE THEIRS SCORELESS`` (``?`` a blank) and the 15 rows of the board (lower case a blank).
-``measure`` solves each with the active solver (``engine.nativeendgame.solve_endgame``) within a time
+``measure`` solves each with the active solver (``engine.endgame.native.solve_endgame``) within a time
 budget and prints nodes per CPU second and how many were solved exactly; ``--nodes N`` gives each a
 budget of N nodes and no time limit instead, so that each line's nodes are the count the search needed
 to finish (when ``complete=True``): the same on every machine and under any load.
@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dictionaries import ENGLISH_DAWG, bundled_path
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.endgame import EndgameResult, solve
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.endgame.native import solve_endgame, solve_native
+from engine.endgame.search import EndgameResult, solve
+from engine.equity.strategy import Equity, Situation
 from engine.errors import EngineError
 from engine.game import Game
-from engine.nativeendgame import solve_endgame, solve_native
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.strategy import Equity, Situation
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 #: The solvers ``measure`` can time: the active one, the C one, the pure-Python reference.
 SOLVERS: dict[str, Callable[..., EndgameResult]] = {"active": solve_endgame, "native": solve_native, "python": solve}
@@ -39,7 +39,7 @@ SOLVERS: dict[str, Callable[..., EndgameResult]] = {"active": solve_endgame, "na
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.process_time}
 
 #: The benchmark's endgames (ruleset 5, English).
-DEFAULT_FILE = Path(__file__).with_name("data") / "endgames-7.txt"
+DEFAULT_FILE = Path(__file__).resolve().parents[1] / "data" / "endgames-7.txt"
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def bench(seconds: float, solver: str = "active") -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline.endgames", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m offline.bench.endgames", description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="write the endgames of seeded self-play games to this file")
     parser.add_argument("--seed", type=int, default=2026, help="the self-play games' seed (default 2026)")
     parser.add_argument("--count", type=int, default=20, help="how many endgames (default 20)")
@@ -200,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     rules, lexicon = english()
     if args.write:
         made = list(from_self_play(args.count, args.seed, rules, lexicon))
-        write(made, args.write, f"python -m offline.endgames --write FILE --seed {args.seed} --count {args.count}")
+        command = f"python -m offline.bench.endgames --write FILE --seed {args.seed} --count {args.count}"
+        write(made, args.write, command)
         print(f"{len(made)} endgames written to {args.write}")
         return 0
     if args.nodes is not None:

@@ -1,8 +1,8 @@
-"""The playout kernel's calls alone, to count their instructions: ``python -m offline.kernelwork``.
+"""The playout kernel's calls alone, to count their instructions: ``python -m offline.bench.kernelwork``.
 
 For each of the first ``--limit`` positions with tiles in the bag, the static best ``--candidates``
-moves are played out by the C kernel (``engine.playout``) on ``--draws`` draws, dealt as
-``offline/simbench.py`` deals them (seeded by the bag's size). Nothing is timed: run it under
+moves are played out by the C kernel (``engine.lookahead.playout``) on ``--draws`` draws, dealt as
+``offline/bench/simbench.py`` deals them (seeded by the bag's size). Nothing is timed: run it under
 ``valgrind --tool=callgrind --toggle-collect=playouts`` and the count covers the kernel calls only,
 which the machine's load does not move. ``--values FILE`` writes every playout value, so that two
 versions of the kernel can be compared value for value.
@@ -19,12 +19,12 @@ from pathlib import Path
 from dictionaries import ENGLISH_DAWG, bundled_path
 from dictionaries.build import build_lexicon
 from engine import native
-from engine.dawg import Dawg
-from engine.playout import NativePlayouts
-from engine.rules import Ruleset
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity
-from offline.bench import read_positions, situation_of
+from engine.equity.strategy import Equity
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.playout import NativePlayouts
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.rules.ruleset import Ruleset
+from offline.bench.movegen import read_positions, situation_of
 
 
 def played(positions: Path, lexicon: Dawg, rules: Ruleset, limit: int, candidates: int, draws: int) -> list[str]:
@@ -46,7 +46,7 @@ def played(positions: Path, lexicon: Dawg, rules: Ruleset, limit: int, candidate
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline.kernelwork", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m offline.bench.kernelwork", description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=Path, required=True, help="positions file (the benchmark's format)")
     parser.add_argument(
         "--lexicon", type=Path, default=None, help="word list or .dawg (default: the bundled English .dawg, ENABLE)"

@@ -1,4 +1,4 @@
-"""``python -m offline.leavecache``: the learned leave model's value cache, measured for a few sizes.
+"""``python -m offline.bench.leavecache``: the learned leave model's value cache, measured for a few sizes.
 
 The simulation (``sim``) values the leaves of racks both players hold after moves drawn at random, so the
 leaves it asks the learned model for are spread over millions of possible racks, and an unbounded
@@ -6,7 +6,7 @@ cache grew with every decision. This command plays seeded ``sim`` self-play game
 (English, the shipped table), records every leave the model was asked for, then replays that sequence
 through an ``engine.lru.LruCache`` of each size and prints, per size: the hit rate, the memory the
 full cache takes (``tracemalloc``, keys and values included) and, once, the time a value takes to
-compute and to find. ``engine.leavetable.VALUE_CACHE_SIZE`` was chosen from its output.
+compute and to find. ``engine.equity.leavetable.VALUE_CACHE_SIZE`` was chosen from its output.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ import tracemalloc
 from collections.abc import Sequence
 
 from dictionaries import bundled_path
-from engine.arena import pair_seed, play_game
-from engine.dawg import Dawg
-from engine.leavetable import VALUE_CACHE_SIZE, LearnedLeave
+from engine.board.rack import Rack
+from engine.equity.leavetable import VALUE_CACHE_SIZE, LearnedLeave
+from engine.equity.strategy import EndgameBudget, Equity
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.simulation import Sim, SimSettings
 from engine.lru import LruCache
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.simulation import Sim, SimSettings
-from engine.strategy import EndgameBudget, Equity
+from engine.players.arena import pair_seed, play_game
+from engine.rules.ruleset import Ruleset
 
 Key = tuple[tuple[int, ...], int]
 DEFAULT_SIZES = (0, 1_024, 4_096, 16_384, 32_768, 65_536, 262_144)
@@ -106,7 +106,7 @@ def timings(keys: Sequence[Key]) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m offline.leavecache",
+        prog="python -m offline.bench.leavecache",
         description="Play seeded sim self-play games (English), record the leaves valued by the learned model, and "
         "print the hit rate and memory of its value cache for a few sizes.",
     )

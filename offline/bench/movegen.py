@@ -7,7 +7,7 @@ build time, load time, file size and memory. ``--generator native|python`` picks
 (default: the active one, see ``engine.native``) and ``--flat`` times ``generate_flat`` (one flat int
 array) instead of ``generate`` (Placement objects); the first line says which ran. Compare figures
 within one run: absolute times vary between machines and runs. ``--sim`` prints the simulation's
-figures instead (``offline/simbench.py``): candidate playouts per CPU second in C and in Python, and
+figures instead (``offline/bench/simbench.py``): candidate playouts per CPU second in C and in Python, and
 per decision of the default ``sim`` and of a fixed-work ``sim`` the time and the iterations reached; the
 20 real endgames follow either way unless ``--endgame-seconds 0``.
 """
@@ -31,19 +31,19 @@ from pathlib import Path
 from dictionaries import ENGLISH_WORDS, bundled_path
 from dictionaries.build import build_lexicon
 from engine import native
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Move, Placement
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation, Strategy, unseen_tiles
 from engine.errors import EngineError
-from engine.move import Move, Placement
-from engine.movegen import generate, generate_flat
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.simulation import SimSettings
-from engine.strategy import Situation, Strategy, unseen_tiles
-from engine.tiles import Alphabet
-from offline import endgames
-from offline.simbench import report, sim_strategy
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.simulation import SimSettings
+from engine.movegen.generate import generate, generate_flat
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import Alphabet
+from offline.bench import endgames
+from offline.bench.simbench import report, sim_strategy
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the simulation's figures instead of the generation's: candidate playouts per CPU second (C"
         " kernel and Python reference), then per decision of --sim-default and of --sim-fixed the time"
-        " (median, p95, the slowest) and the iterations reached (offline/simbench.py), then the 20 real"
+        " (median, p95, the slowest) and the iterations reached (offline/bench/simbench.py), then the 20 real"
         " endgames as without --sim (--endgame-seconds 0 skips them)",
     )
     parser.add_argument("--sim-default", default="sim", help="the time-budgeted sim strategy (default: sim)")
@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "--endgame-seconds",
         type=float,
         default=2.0,
-        help="also solve the 20 real 7-tile endgames (offline/endgames.py) within this many seconds each and"
+        help="also solve the 20 real 7-tile endgames (offline/bench/endgames.py) within this many seconds each and"
         " print nodes per CPU second and how many were solved exactly (default 2; 0 skips them)",
     )
     parser.add_argument(

@@ -1,14 +1,15 @@
-"""``python -m offline.oneinbag``: what a strategy's choices with one tile in the bag lose against the exact values.
+"""``python -m offline.bench.oneinbag``: what a strategy's choices with one tile in the bag lose against the exact
+values.
 
 Seeded games of ``equity`` against itself are played until the side to move sees one tile in the bag
-(game ``i`` deals the bag of pair ``i`` of an ``engine.arena`` match with the same seed; a game without
+(game ``i`` deals the bag of pair ``i`` of an ``engine.players.arena`` match with the same seed; a game without
 such a position is skipped). There the strategy measured decides, and its choice and the static player's best
-``--candidates`` placements are valued exactly (``engine.preendgame``: every tile the bag can hold, then
+``--candidates`` placements are valued exactly (``engine.lookahead.preendgame``: every tile the bag can hold, then
 the exact endgame search, ``--nodes`` nodes a search). A choice's loss is the best of those values
 minus the choice's: the mean final lead (points) and the share of the bag's tiles after which the side
 finishes ahead. Only values whose searches all finish count: a decision whose choice's searches do not
 finish is counted, not measured, and a candidate whose searches do not finish is left out. The yardstick
-is the exact endgame's, not a longer look of the same model as in ``offline.census``. Only fixed-work
+is the exact endgame's, not a longer look of the same model as in ``offline.bench.census``. Only fixed-work
 strategies are accepted; progress goes to stderr, the figures to stdout.
 """
 
@@ -22,15 +23,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.arena import Interval, pair_seed
+from engine.board.move import Placement
+from engine.equity.strategy import Equity, Situation, Strategy
 from engine.errors import LexiconError
 from engine.game import Game
-from engine.move import Placement
-from engine.preendgame import exact_values
-from engine.rules import Ruleset
-from engine.strategy import Equity, Situation, Strategy
-from offline.census import fixed_work, fixed_work_options
-from offline.workers import worker_lexicon
+from engine.lookahead.preendgame import exact_values
+from engine.players.arena import Interval, pair_seed
+from engine.rules.ruleset import Ruleset
+from offline.bench.census import fixed_work, fixed_work_options
+from offline.runs.workers import worker_lexicon
 
 DEFAULT_STRATEGY = "sim:candidates=25,iterations=3000,playouts=20000,z=3,seconds=0"
 DEFAULT_CANDIDATES = 10
@@ -49,7 +50,7 @@ class Measured:
 
 def games_at_one_in_bag(ruleset: int, seed: int, count: int) -> Iterator[Game]:
     """Each of ``count`` seeded equity games that reaches one tile in the bag, stopped there (game ``i`` deals
-    the bag of pair ``i`` of an ``engine.arena`` match seeded ``seed``)."""
+    the bag of pair ``i`` of an ``engine.players.arena`` match seeded ``seed``)."""
     rules = Ruleset.for_id(ruleset)
     lexicon = worker_lexicon(ruleset)
     player = Equity()
@@ -130,7 +131,7 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m offline.oneinbag", description=__doc__.splitlines()[0].split(": ", 1)[1]
+        prog="python -m offline.bench.oneinbag", description=__doc__.splitlines()[0].split(": ", 1)[1]
     )
     parser.add_argument(
         "--strategy", default=DEFAULT_STRATEGY, help=f"the strategy measured (default: {DEFAULT_STRATEGY})"
@@ -165,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             nodes=args.nodes, progress=lambda line: print(line, file=sys.stderr, flush=True),
         )  # fmt: skip
     except LexiconError as error:
-        print(f"python -m offline.oneinbag: {error}", file=sys.stderr)
+        print(f"python -m offline.bench.oneinbag: {error}", file=sys.stderr)
         return 1
     print(f"{args.strategy} with one tile in the bag: against the exact values of its choice and equity's best")
     for line in summary_lines(measured, skipped):

@@ -1,6 +1,6 @@
-"""``python -m offline.realized``: two strategies' one-in-bag choices played out against a static opponent.
+"""``python -m offline.bench.realized``: two strategies' one-in-bag choices played out against a static opponent.
 
-At the one-in-bag positions of ``offline.oneinbag`` (seeded equity games) strategies A and B choose;
+At the one-in-bag positions of ``offline.bench.oneinbag`` (seeded equity games) strategies A and B choose;
 where they choose differently, each choice is played to the end of the game once for every tile the bag
 can hold (the other unseen tiles on the opponent's rack): the chooser's later moves by the chooser, the
 opponent's by ``--opponent``. The final margin and the win (a half for a tie), weighted by the tile's
@@ -18,15 +18,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.arena import Interval
+from engine.board.move import Move
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation, Strategy
 from engine.errors import LexiconError
 from engine.game import Game
-from engine.move import Move
-from engine.preendgame import bag_splits
-from engine.rack import Rack
-from engine.strategy import Situation, Strategy
-from offline.census import fixed_work, fixed_work_options
-from offline.oneinbag import DEFAULT_STRATEGY, games_at_one_in_bag
+from engine.lookahead.preendgame import bag_splits
+from engine.players.arena import Interval
+from offline.bench.census import fixed_work, fixed_work_options
+from offline.bench.oneinbag import DEFAULT_STRATEGY, games_at_one_in_bag
 
 DEFAULT_A = DEFAULT_STRATEGY  # the default's fixed twin, which values one tile in the bag exactly
 DEFAULT_B = DEFAULT_STRATEGY + ",exact=0"  # the same without
@@ -103,7 +103,7 @@ def summary_lines(found: Sequence[Difference], count: int) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m offline.realized", description=__doc__.splitlines()[0].split(": ", 1)[1]
+        prog="python -m offline.bench.realized", description=__doc__.splitlines()[0].split(": ", 1)[1]
     )
     parser.add_argument("--a", default=DEFAULT_A, help=f"strategy A (default: {DEFAULT_A})")
     parser.add_argument("--b", default=DEFAULT_B, help=f"strategy B (default: {DEFAULT_B})")
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=lambda line: print(line, file=sys.stderr, flush=True),
         )  # fmt: skip
     except LexiconError as error:
-        print(f"python -m offline.realized: {error}", file=sys.stderr)
+        print(f"python -m offline.bench.realized: {error}", file=sys.stderr)
         return 1
     print(f"A {args.a} against B {args.b}, played out against {args.opponent}")
     for line in summary_lines(found, count):

@@ -2,7 +2,7 @@
 default decision's time and iterations, the slowest decision of a fixed-work strategy.
 
 Candidate playouts per CPU second: over the positions, the static best ``candidates`` moves are
-played out on the same draws by the C kernel (``engine.playout``) and by the reference
+played out on the same draws by the C kernel (``engine.lookahead.playout``) and by the reference
 (``Simulator._play_out``, Python over the compiled generator); CPU time (``time.process_time``), so
 that other processes on the machine count less than in wall time. Decisions: ``Sim.best`` from each
 position (the bag holding every unseen tile but a full opponent rack), wall and CPU time per move and
@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.registry import strategy_named
-from engine.simulation import Sim, SimSettings, Simulator
-from engine.strategy import Equity, Situation
+from engine.equity.strategy import Equity, Situation
+from engine.lookahead.simulation import Sim, SimSettings, Simulator
+from engine.players.registry import strategy_named
 
 #: (name, situation) of each benchmark position.
 Named = tuple[str, Situation]
@@ -48,7 +48,7 @@ def playout_rates(positions: Sequence[Named], candidates: int, draws: int, pytho
     """Play out each position's best ``candidates`` static moves on ``draws`` draws in C and on the
     first ``python_draws`` of them in Python (positions with the bag empty are skipped)."""
     try:
-        from engine.playout import NativePlayouts  # noqa: PLC0415 - absent before the kernel existed
+        from engine.lookahead.playout import NativePlayouts  # noqa: PLC0415 - absent before the kernel existed
     except ImportError:  # a checkout from before the kernel: the Python figure alone (the "before" run)
         NativePlayouts = None  # type: ignore[assignment,misc]  # noqa: N806
 

@@ -1,16 +1,17 @@
-"""The look-ahead's speed in the checkout whose Python runs this file: the old side of ``offline.speedup``.
+"""The look-ahead's speed in the checkout whose Python runs this file: the old side of ``offline.bench.speedup``.
 
 ``python PATH/offline/speedprobe.py --positions FILE --endgames FILE``, run by another checkout's Python with
 that checkout first on ``sys.path``, times that checkout's own code: its candidate playouts in Python over its
 compiled generator (``Simulator._play_out``: the playout before the C kernel, and its reference since), the
-static best 8 candidates of each position on draws dealt as ``offline.bench --sim`` deals them; and its endgame
-solver (``engine.endgame.solve``) on the real endgames with 2 s of CPU each (``--endgame-seconds``). It prints a
-line per endgame as ``python -m offline.endgames --clock cpu`` does (whether it finished, its value, depth, nodes and
+static best 8 candidates of each position on draws dealt as ``offline.bench.movegen --sim`` deals them; and its endgame
+solver (``engine.endgame.search.solve``) on the real endgames with 2 s of CPU each (``--endgame-seconds``). It prints a
+line per endgame as ``python -m offline.bench.endgames --clock cpu`` does (whether it finished, its value, depth,
+nodes and
 CPU seconds: the old solver's time to the exact answer, to set beside the new one's), then the summary:
 ``# baseline<TAB>playouts=..<TAB>playouts_per_cpu_s=..<TAB>endgames=..<TAB>endgame_nodes=..<TAB>
 endgame_nodes_per_cpu_s=..``. It uses only what every checkout since f30788a (issue 29's "today") has, so it
-plays out the positions itself as ``offline/simbench.py``'s Python figure does and reads the endgames' file itself
-as ``offline/endgames.py`` does (both came later).
+plays out the positions itself as ``offline/bench/simbench.py``'s Python figure does and reads the endgames' file itself
+as ``offline/bench/endgames.py`` does (both came later).
 """
 
 from __future__ import annotations
@@ -23,19 +24,44 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 import argparse  # noqa: E402
+import importlib  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 from dictionaries import ENGLISH_DAWG, bundled_path  # noqa: E402
-from engine.board import Board  # noqa: E402
-from engine.dawg import Dawg  # noqa: E402
-from engine.endgame import solve  # noqa: E402
-from engine.rack import Rack  # noqa: E402
-from engine.rules import Ruleset  # noqa: E402
-from engine.simulation import SimSettings, Simulator  # noqa: E402
-from engine.strategy import Equity  # noqa: E402
-from offline.bench import read_positions, situation_of  # noqa: E402
+
+
+def _found(module: str, before: str, name: str) -> Any:
+    """``name`` of the checkout's ``module``, or of ``before`` in a checkout older than the packages by
+    concern (2026-12-07), whose modules were flat: the checkouts this probes are older ones."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ModuleNotFoundError:
+        return getattr(importlib.import_module(before), name)
+
+
+if TYPE_CHECKING:
+    from engine.board.board import Board
+    from engine.board.rack import Rack
+    from engine.endgame.search import solve
+    from engine.equity.strategy import Equity
+    from engine.lexicon.dawg import Dawg
+    from engine.lookahead.simulation import SimSettings, Simulator
+    from engine.rules.ruleset import Ruleset
+    from offline.bench.movegen import read_positions, situation_of
+else:
+    Board = _found("engine.board.board", "engine.board", "Board")
+    Rack = _found("engine.board.rack", "engine.rack", "Rack")
+    solve = _found("engine.endgame.search", "engine.endgame", "solve")
+    Equity = _found("engine.equity.strategy", "engine.strategy", "Equity")
+    Dawg = _found("engine.lexicon.dawg", "engine.dawg", "Dawg")
+    SimSettings = _found("engine.lookahead.simulation", "engine.simulation", "SimSettings")
+    Simulator = _found("engine.lookahead.simulation", "engine.simulation", "Simulator")
+    Ruleset = _found("engine.rules.ruleset", "engine.rules", "Ruleset")
+    read_positions = _found("offline.bench.movegen", "offline.bench", "read_positions")
+    situation_of = _found("offline.bench.movegen", "offline.bench", "situation_of")
 
 
 def playouts(
@@ -64,7 +90,8 @@ def playouts(
 
 
 def endgames(path: Path, rules: Ruleset) -> Iterator[tuple[str, Board, Rack, Rack, int]]:
-    """The endgames of a file in ``offline/endgames.py``'s format: ``= NAME MINE THEIRS SCORELESS``, then 15 rows."""
+    """The endgames of a file in ``offline/bench/endgames.py``'s format: ``= NAME MINE THEIRS SCORELESS``,
+    then 15 rows."""
     lines = path.read_text(encoding="utf-8").splitlines()
     for i, line in enumerate(lines):
         if line.startswith("="):
@@ -81,7 +108,7 @@ def endgames(path: Path, rules: Ruleset) -> Iterator[tuple[str, Board, Rack, Rac
 
 def endgame_nodes(path: Path, limit: int, seconds: float, rules: Ruleset, lexicon: Dawg) -> tuple[int, int, float]:
     """The endgames solved (``limit`` at most, 0: all; ``seconds`` of CPU each), their nodes and CPU seconds; a line
-    for each in ``offline/endgames.py``'s format, its seconds on the CPU clock."""
+    for each in ``offline/bench/endgames.py``'s format, its seconds on the CPU clock."""
     count = nodes = 0
     spent = 0.0
     for name, board, mine, theirs, scoreless in endgames(path, rules):

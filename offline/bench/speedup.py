@@ -1,13 +1,14 @@
-"""How many times faster a checkout's look-ahead is than an older one's, in one run: ``python -m offline.speedup OLD``.
+"""How many times faster a checkout's look-ahead is than an older one's, in one run: ``python -m
+offline.bench.speedup OLD``.
 
 Issue 29 set its speed targets as multiples of what the look-ahead did at f30788a (its "today": candidate
 playouts in Python over the compiled generator, and the endgame solver in Python), and it measured those on a
 machine whose speed moves by a third between hours of one day. A target stated as a multiple is checked as a
-ratio measured in one run. Each round runs OLD's own code through ``offline/speedprobe.py`` (its Python
+ratio measured in one run. Each round runs OLD's own code through ``offline/bench/speedprobe.py`` (its Python
 playouts of the static best 8 candidates, and its solver on the 20 real endgames with 2 s of CPU each) and the
 new checkout's ``python -m offline.bench --sim`` (its C kernel's candidate playouts per CPU second with 8 and
 with 25 candidates, and the same endgames); OLD first in odd rounds. Each run is a fresh process of the
-checkout's own Python with its own engine (checked first, as ``offline.abtime`` does). The summary gives, per
+checkout's own Python with its own engine (checked first, as ``offline.bench.abtime`` does). The summary gives, per
 figure, the new one over the old one: their geometric mean with a 95% interval over the rounds, and their
 median.
 """
@@ -20,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from offline.abtime import Bench, Summary, in_checkout, native_check, run_failed, summary_line, turns
-from offline.checkout import Checkout, checkout_at
-from offline.endgames import DEFAULT_FILE
+from offline.arena.checkout import Checkout, checkout_at
+from offline.bench.abtime import Bench, Summary, in_checkout, native_check, run_failed, summary_line, turns
+from offline.bench.endgames import DEFAULT_FILE
 from offline.errors import AbTimeError, CheckoutError
 
 PROBE = Path(__file__).with_name("speedprobe.py")
@@ -47,7 +48,7 @@ def sides(positions: Path, limit: int, draws: int) -> Sides:
     """The old side's probe and the new side's bench, on the first ``limit`` positions and the real endgames."""
     old = (str(PROBE), "--positions", str(positions), "--endgames", str(DEFAULT_FILE), "--limit", str(limit),
            "--draws", str(draws))  # fmt: skip
-    new = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit),
+    new = ("-m", "offline.bench.movegen", "--positions", str(positions), "--sim", "--limit", str(limit),
            "--sim-candidates", "8", "25")  # fmt: skip
     return Sides(old, new)
 
@@ -98,7 +99,7 @@ def ratios(rounds: dict[int, dict[str, dict[str, float]]]) -> list[tuple[str, Su
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline.speedup", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m offline.bench.speedup", description=__doc__.splitlines()[0])
     parser.add_argument("old", type=Path, help="the older checkout (a directory of this project with its .venv)")
     parser.add_argument("--new", type=Path, default=Path("."), help="the newer checkout (default: this one, .)")
     parser.add_argument("--positions", type=Path, required=True, help="positions file (the benchmark's format)")

@@ -17,17 +17,17 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 
-from engine.arena import pair_seed
+from engine.board.rack import Rack
+from engine.equity.leastsquares import RidgeProblem
+from engine.equity.leavesamples import sample_game
+from engine.equity.leavetable import LearnedLeave, LeaveFeatures, read_table
 from engine.errors import LeaveTableError
-from engine.leastsquares import RidgeProblem
-from engine.leavesamples import sample_game
-from engine.leavetable import LearnedLeave, LeaveFeatures, read_table
-from engine.rack import Rack
-from engine.registry import strategy_named, table_file
-from engine.rules import Ruleset
-from offline import workdir
+from engine.players.arena import pair_seed
+from engine.players.registry import strategy_named, table_file
+from engine.rules.ruleset import Ruleset
 from offline.errors import LearnError, WorkDirError
-from offline.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
+from offline.runs import workdir
+from offline.runs.workers import progress_printer, run_chunks, worker_lexicon, worker_needs
 
 EMPTY_LEAVE = "-"  # how a leave of no tiles is written in a sample file
 NO_LEAVE = "*"  # no next leave: no full draw followed the next move

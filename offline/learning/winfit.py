@@ -1,6 +1,6 @@
-"""Fit the win-chance model (``engine.winprob``) of a ruleset on seeded self-play.
+"""Fit the win-chance model (``engine.lookahead.winprob``) of a ruleset on seeded self-play.
 
-``python -m offline.winfit --ruleset 5 --games 600 --seed 1 --write`` plays ``equity`` against itself
+``python -m offline.learning.winfit --ruleset 5 --games 600 --seed 1 --write`` plays ``equity`` against itself
 (the ruleset's lexicon and learned leaves), records after every placement or swap that does not end
 the game the mover's lead (points plus the difference of the values of the two sides' last leaves,
 each kept before its draw and weighted by the bag it was played with, as the simulation counts it at
@@ -23,20 +23,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.dawg import Dawg
+from engine.board.move import Placement
+from engine.board.move import kept as kept_tiles
+from engine.equity.leave import LeaveModel
+from engine.equity.strategy import Equity, Situation, leave_weight
 from engine.errors import EngineError
 from engine.game import Game
-from engine.leave import LeaveModel
-from engine.move import Placement
-from engine.move import kept as kept_tiles
-from engine.rules import RULESET_IDS, Ruleset
-from engine.strategy import Equity, Situation, leave_weight
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.winprob import FALLBACK_RULESET, WinModel
+from engine.rules.ruleset import RULESET_IDS, Ruleset
 from engine.wholefile import write_whole
-from engine.winprob import FALLBACK_RULESET, WinModel
-from offline.workers import worker_lexicon
+from offline.runs.workers import worker_lexicon
 
 #: Where the fits live (package data of ``engine``).
-DATA_FILE = Path(__file__).resolve().parent.parent / "engine" / "data" / "winprob.toml"
+DATA_FILE = Path(__file__).resolve().parents[2] / "engine" / "data" / "winprob.toml"
 
 #: Bag sizes grouped for the held-out report.
 BUCKETS = ((0, 0), (1, 6), (7, 15), (16, 30), (31, 60), (61, 200))
@@ -179,7 +179,8 @@ def write(model: WinModel, source: str, path: Path = DATA_FILE) -> None:
         "tiles_per_move": round(model.tiles_per_move, 3), "source": source,
     }  # fmt: skip
     lines = [
-        "# Win-chance models per ruleset (engine/winprob.py), fitted on equity self-play by offline/winfit.py;",
+        "# Win-chance models per ruleset (engine/lookahead/winprob.py), fitted on equity self-play by",
+        "# offline/learning/winfit.py;",
         "# `source` is the command that wrote each. A ruleset without an entry uses ruleset 5's.",
     ]
     for key in sorted(table, key=int):
@@ -191,7 +192,7 @@ def write(model: WinModel, source: str, path: Path = DATA_FILE) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline.winfit", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m offline.learning.winfit", description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", type=int, default=5, choices=RULESET_IDS, help="the ruleset (default 5)")
     parser.add_argument("--games", type=int, default=600, help="self-play games (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
@@ -226,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in report(model, held_out, other):
         print(line)
     if args.write:
-        source = f"python -m offline.winfit --ruleset {args.ruleset} --games {args.games} --seed {args.seed} --write"
+        source = f"python -m offline.learning.winfit --ruleset {args.ruleset} --games {args.games} --seed {args.seed}"
+        source += " --write"
         write(model, source)
         print(f"written to {DATA_FILE}")
     return 0

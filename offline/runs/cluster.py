@@ -1,4 +1,4 @@
-"""Chunks on an existing Dask cluster (``--scheduler ADDRESS``), behind ``offline.workers.run_chunks``.
+"""Chunks on an existing Dask cluster (``--scheduler ADDRESS``), behind ``offline.runs.workers.run_chunks``.
 
 Imported only when a scheduler address is given, so the default install needs no Dask. Every wait
 is bounded (reaching the scheduler, its first worker), results come back to the caller (a worker
@@ -20,7 +20,7 @@ from distributed.comm.registry import get_backend
 
 from offline.errors import ClusterError
 
-Needs = dict[str, str]  # what a worker must match before it plays (offline.workers.Needs)
+Needs = dict[str, str]  # what a worker must match before it plays (offline.runs.workers.Needs)
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")

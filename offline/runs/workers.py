@@ -2,7 +2,7 @@
 
 Shared by ``arena`` and ``learn-leaves``: one process runs the chunks in order (handy for tests
 and profiling); more run them on a ``ProcessPoolExecutor`` and report each as it finishes; with a
-scheduler address they run on an existing Dask cluster (``offline.cluster``, the optional ``cluster``
+scheduler address they run on an existing Dask cluster (``offline.runs.cluster``, the optional ``cluster``
 extra). Either way the results come back to the caller, which alone writes files. Each worker
 process loads the lexicon it needs once.
 """
@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
 from dictionaries.registry import LexiconRegistry
-from engine.dawg import Dawg
 from engine.errors import LexiconError
+from engine.lexicon.dawg import Dawg
 from offline.errors import ClusterError
 
 if TYPE_CHECKING:
@@ -53,7 +53,8 @@ def run_chunks(
         if workers is not None:
             raise ValueError("give either a number of workers or a scheduler address, not both")
         try:
-            cluster = importlib.import_module("offline.cluster")  # the optional extra: only imported when asked for
+            # the optional extra: only imported when asked for
+            cluster = importlib.import_module("offline.runs.cluster")
         except ImportError as error:
             raise ClusterError(
                 f"a scheduler address needs the cluster extra ({error}): pip install 'wordfeud-bot[cluster]'"
@@ -99,7 +100,7 @@ def worker_lexicon(ruleset: int) -> Dawg:
 def code_digest() -> str:
     """SHA-256 of the Python sources of ``engine``, ``offline``, ``bot`` and ``dictionaries`` and of the engine's data:
     the code that decides a game, so a cluster worker running other code is found before it plays."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     packages = ("engine", "offline", "bot", "dictionaries")
     files = [path for package in packages for path in (root / package).rglob("*.py")]
     files += [path for path in (root / "engine" / "data").rglob("*") if path.is_file()]

@@ -1,7 +1,7 @@
 """How fast learned acceptances close the gap between the bot's lexicon and the server's, and what
 the learned words cost per turn (``--cost``).
 
-``python -m sandbox.acceptgap --games 100`` plays the bot (ENABLE, learning what the server accepts)
+``python -m sandbox.lab.acceptgap --games 100`` plays the bot (ENABLE, learning what the server accepts)
 against the sandbox's greedy house player over HTTP, on a sandbox whose lexicon is ENABLE plus
 extra valid words ENABLE lacks (by default the 31 two-letter words of Collins that ENABLE has
 not). It counts, for every extra word, the game in which the house first played it (the bot sees
@@ -22,17 +22,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.app import build
-from bot.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
-from bot.credentials import Credentials
-from bot.store import Store
+from bot.play.app import build
+from bot.settings.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
 from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native
-from engine.dawg import Dawg
+from engine.board.move import Placement
 from engine.game import Game
-from engine.move import Placement
-from engine.movegen import generate
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.ruleset import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
@@ -182,7 +182,8 @@ def overlay_cost(extra: Sequence[str], seed: int = 1, positions: int = 300) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sandbox.acceptgap", description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m sandbox.lab.acceptgap", description=(__doc__ or
+    "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sandbox's bags (default 1)")
     parser.add_argument("--block", type=int, default=10, help="games per row of the table (default 10)")

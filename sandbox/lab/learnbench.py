@@ -1,4 +1,4 @@
-"""What learned words cost: ``python -m offline.learnbench [--sizes 10,10000,1000000]``.
+"""What learned words cost: ``python -m sandbox.lab.learnbench [--sizes 10,10000,1000000]``.
 
 For each size N: N made-up words (seeded, 2 to 15 letters) accepted in the English ruleset, then
 
@@ -6,7 +6,7 @@ For each size N: N made-up words (seeded, 2 to 15 letters) accepted in the Engli
   generator's copy of it (``engine.native.lexicon``), as at start-up;
 * ``one more word``: accepting one more word, then ``apply`` and the C copy again: what learning one
   word costs the next move (median of ``--repeat`` words);
-* ``status page``: ``bot.status_page.snapshot`` (what one request of the page reads) of a state file
+* ``status page``: ``bot.views.status_page.snapshot`` (what one request of the page reads) of a state file
   holding the N words as learned (median of 3).
 
 It also prints the load time of the bundled English lexicon, ready to search (median and minimum of
@@ -26,13 +26,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.status_page import snapshot
-from bot.store import OPPONENT, Store
+from bot.store.learned import LearnedWords
+from bot.store.store import OPPONENT, Store
+from bot.views.status_page import snapshot
 from dictionaries import bundled_path
-from dictionaries.learned import LearnedWords
 from engine import native
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 
@@ -107,7 +107,7 @@ def load_times(count: int = 20) -> tuple[float, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline.learnbench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m sandbox.lab.learnbench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,10000,1000000", help="learned-word counts, comma-separated")
     parser.add_argument("--repeat", type=int, default=5, help="words added one by one per size (median shown)")
     parser.add_argument("--seed", type=int, default=27, help="seed of the made-up words")

@@ -1,8 +1,8 @@
-"""``python -m sandbox.memsoak --minutes M``: the bot daemon with ``sim`` against a faulty sandbox for a
+"""``python -m sandbox.lab.memsoak --minutes M``: the bot daemon with ``sim`` against a faulty sandbox for a
 given time, its resources printed every minute, to show that nothing grows without a bound.
 
-It runs ``python -m sandbox --db FILE`` with every fault kind switched on (the rates of ``sandbox.soak``)
-and ``python -m bot.cli run`` with the ``sim`` strategy on 127.0.0.1 only, the bot keeping ``--games``
+It runs ``python -m sandbox --db FILE`` with every fault kind switched on (the rates of ``sandbox.lab.soak``)
+and ``python -m cli.main run`` with the ``sim`` strategy on 127.0.0.1 only, the bot keeping ``--games``
 games going with random opponents (the sandbox's house player answers every move), so that it decides
 moves for as long as the soak runs. The bot is never killed, so its memory is one process's. Every
 ``--every`` seconds it prints the bot's resident memory (RSS), its open files, the size of its state
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.soak import Options, Soak, SoakError, add_keep_option, child_env, run_and_report, work_directory
+from sandbox.lab.soak import Options, Soak, SoakError, add_keep_option, child_env, run_and_report, work_directory
 
 #: Seconds the bot has to exit after the final SIGTERM.
 TERM_SECONDS = 30.0
@@ -107,7 +107,7 @@ class MemSoak(Soak):
     def start_bot(self) -> None:
         config = self.work / "bot.toml"
         config.write_text(memsoak_config(self.base_url, self.state, self.options.games), encoding="utf-8")
-        argv = [sys.executable, "-m", "bot.cli", "run", "--config", str(config)]
+        argv = [sys.executable, "-m", "cli.main", "run", "--config", str(config)]
         self.bot.start(argv, child_env(self.work, self.secrets))
         self.tally.bot_starts += 1
 
@@ -185,7 +185,7 @@ def closing(soak: MemSoak) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m sandbox.memsoak",
+        prog="python -m sandbox.lab.memsoak",
         description="Run the bot daemon with sim against a sandbox with every fault on for a given time, printing the "
         "bot's RSS, open files, state-file size and log size every minute; at the end the duplicate submissions and "
         "tracebacks. Exit 0 if there were none and the bot stopped cleanly, 1 if not, 2 on bad options.",

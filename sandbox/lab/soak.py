@@ -1,8 +1,8 @@
-"""``python -m sandbox.soak``: the bot daemon against a faulty sandbox, killed and restarted at seeded
+"""``python -m sandbox.lab.soak``: the bot daemon against a faulty sandbox, killed and restarted at seeded
 moments, until every game is over; then the sandbox file says whether any game action was sent twice.
 
 It runs ``python -m sandbox --db FILE --games N`` with every fault kind switched on at modest rates
-and ``python -m bot.cli run`` as subprocesses on 127.0.0.1 only, stops the bot with SIGKILL (and
+and ``python -m cli.main run`` as subprocesses on 127.0.0.1 only, stops the bot with SIGKILL (and
 sometimes SIGTERM, which must end it with status 0 within a bound), and may SIGKILL the sandbox too
 (it keeps its state in the file). Each child's output goes to a log file in the work directory.
 The exit status is 1 if a game did not finish, a duplicate was found, or the bot misbehaved.
@@ -134,7 +134,7 @@ class Child:
     def start(self, argv: list[str], env: dict[str, str]) -> None:
         self.runs += 1
         self.ended = threading.Event()
-        root = Path(__file__).resolve().parent.parent  # `-m sandbox` and `-m bot.cli` from this checkout
+        root = Path(__file__).resolve().parent.parent  # `-m sandbox` and `-m cli.main` from this checkout
         self.process = subprocess.Popen(
             argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
         )
@@ -259,7 +259,7 @@ class Soak:
         config = self.work / "bot.toml"
         if not config.exists():
             config.write_text(bot_config(self.base_url, self.work / "bot-state.sqlite3"), encoding="utf-8")
-        argv = [sys.executable, "-m", "bot", "run", "--config", str(config)]  # bot.entry: signals from the start
+        argv = [sys.executable, "-m", "cli", "run", "--config", str(config)]  # cli.entry: signals from the start
         self.bot.start(argv, child_env(self.work, self.secrets))
         self.tally.bot_starts += 1
 
@@ -405,7 +405,7 @@ def passed(report: SubmissionReport, tally: Tally) -> bool:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m sandbox.soak",
+        prog="python -m sandbox.lab.soak",
         description="Soak the bot daemon against a faulty sandbox on 127.0.0.1: kill and restart it (and the "
         "sandbox) at seeded random moments until every game is over, then count duplicate submissions in the "
         "sandbox file. Exit 0 if every game finished with no duplicate and the bot behaved, 1 if not, "

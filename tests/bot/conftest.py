@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import Wiring, build
-from bot.client import RetryPolicy, WordfeudClient
-from bot.config import BotConfig, parse_config
-from bot.credentials import Credentials
-from bot.store import Store
+from bot.api.client import RetryPolicy, WordfeudClient
+from bot.play.app import Wiring, build
+from bot.settings.config import BotConfig, parse_config
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
 from dictionaries import ENGLISH_DAWG, bundled_path
 from sandbox.faults import Faults
 from sandbox.server import SandboxServer

@@ -15,12 +15,12 @@ from typing import Any
 
 from selenium import webdriver
 
-from bot.app import build
-from bot.cli import main as cli
-from bot.config import parse_config
-from bot.credentials import Credentials
-from bot.status import Health, StatusServer, StatusSettings
-from bot.store import Store
+from bot.play.app import build
+from bot.settings.config import parse_config
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
+from bot.views.status import Health, StatusServer, StatusSettings
+from cli.main import main as cli
 from sandbox.server import SandboxServer
 from sandbox.state import State
 from tests.bot.recorded import record_demo

@@ -8,8 +8,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.demo import run_demo
-from bot.models import Game
+from bot.api.models import Game
+from cli.demo import run_demo
 from dictionaries.registry import LexiconRegistry
 
 

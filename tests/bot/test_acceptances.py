@@ -14,22 +14,22 @@ from pathlib import Path
 
 import pytest
 
-from bot.acceptances import opponent_words
-from bot.app import Wiring, build
-from bot.cli import main
-from bot.config import parse_config
-from bot.credentials import Credentials
-from bot.models import Game
-from bot.replay import replay
-from bot.store import OPPONENT, OWN, Store
-from bot.turn import Outcome
-from dictionaries.learned import LearnedWords
-from engine.dawg import Dawg
+from bot.api.models import Game
+from bot.play.acceptances import opponent_words
+from bot.play.app import Wiring, build
+from bot.play.turn import Outcome
+from bot.settings.config import parse_config
+from bot.settings.credentials import Credentials
+from bot.store.learned import LearnedWords
+from bot.store.store import OPPONENT, OWN, Store
+from bot.views.replay import replay
+from cli.main import main
+from engine.board.move import parse_move
+from engine.board.rack import Rack
 from engine.game import Game as EngineGame
-from engine.move import parse_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.score import word_texts
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import word_texts
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame, State, User
 from tests.bot.conftest import SteppingClock, Ticker

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.logs import SESSIONS_SCRUBBED, Redactor, Secrets
-from bot.turn import Outcome
+from bot.play.turn import Outcome
 from tests.bot.conftest import Sandbox, Ticker
 
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from bot.history import record
-from bot.replay_html import replay_html
-from bot.status import Health, StatusServer, StatusSettings
-from bot.store import Store
+from bot.store.store import Store
+from bot.views.history import record
+from bot.views.replay_html import replay_html
+from bot.views.status import Health, StatusServer, StatusSettings
 from dictionaries.registry import LexiconRegistry
-from engine.registry import strategy_named
+from engine.players.registry import strategy_named
 from tests.bot.conftest import Sandbox
 from tests.bot.recorded import record_demo
 

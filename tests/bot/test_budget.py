@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import PassReport
-from bot.turn import Outcome, TurnReport
-from engine.simulation import Sim, SimSettings
+from bot.play.service import PassReport
+from bot.play.turn import Outcome, TurnReport
+from engine.lookahead.simulation import Sim, SimSettings
 from tests.bot.conftest import Sandbox, SteppingClock
 
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.chat import ChatLines, Chatter, default_line
-from bot.config import ChatConfig, parse_config
-from bot.daemon import Daemon
+from bot.api.models import CHAT_MESSAGE_LENGTH, Chat, Game
 from bot.errors import ApiError
-from bot.models import CHAT_MESSAGE_LENGTH, Chat, Game
-from bot.people_store import CHAT_KEPT
-from bot.service import PassReport
-from bot.status_page import fragment, snapshot
-from bot.store import Store
+from bot.play.chat import ChatLines, Chatter, default_line
+from bot.play.daemon import Daemon
+from bot.play.service import PassReport
+from bot.settings.config import ChatConfig, parse_config
+from bot.store.people_store import CHAT_KEPT
+from bot.store.store import Store
+from bot.views.status_page import fragment, snapshot
 from tests.bot.conftest import Sandbox
 from tests.bot.helpers import game_json
 

@@ -12,8 +12,9 @@ import requests
 import responses
 from responses import matchers
 
-from bot.client import USER_AGENT, RetryPolicy, WordfeudClient
-from bot.credentials import Credentials, hash_password
+from bot.api.client import USER_AGENT, RetryPolicy, WordfeudClient
+from bot.api.models import Game
+from bot.api.submission import Kind, Submission
 from bot.errors import (
     ApiStatusError,
     AuthError,
@@ -25,9 +26,8 @@ from bot.errors import (
     RateLimitedError,
     TransportError,
 )
-from bot.models import Game
-from bot.store import Store
-from bot.submission import Kind, Submission
+from bot.settings.credentials import Credentials, hash_password
+from bot.store.store import Store
 from tests.bot.helpers import BASE, CREDS, SESSION, Sleeps, err, game_json, ok, paths, placed
 
 

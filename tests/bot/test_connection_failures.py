@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from bot.client import RetryPolicy, WordfeudClient
-from bot.credentials import Credentials
+from bot.api.client import RetryPolicy, WordfeudClient
 from bot.errors import TransportError
-from bot.service import Bot
-from bot.status import Health
-from bot.store import Store
-from bot.turn import TurnPlayer
+from bot.play.service import Bot
+from bot.play.turn import TurnPlayer
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
+from bot.views.status import Health
 from tests.bot.hostile_server import Hold, HostileServer, Script
 
 CREDS = Credentials.from_password("email", "bot@example.org", "hunter22")

@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.convert import ConversionError, placement_from_api, rack_from_api, submission, to_position
+from bot.api.models import Game, field_problem
+from bot.api.submission import Kind
 from bot.errors import ProtocolError
-from bot.models import Game, field_problem
-from bot.submission import Kind
-from engine.board import Board
-from engine.move import Direction, Placement, format_move, parse_move
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
+from bot.play.convert import ConversionError, placement_from_api, rack_from_api, submission, to_position
+from engine.board.board import Board
+from engine.board.move import Direction, Placement, format_move, parse_move
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 from sandbox.api import game_json
 from sandbox.state import State
 from tests.lexicons import english

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import EXIT_AUTH, main
-from bot.daemon import Daemon
 from bot.errors import LoginRefusedError, StoreError
-from bot.service import PassReport
+from bot.play.daemon import Daemon
+from bot.play.service import PassReport
+from cli.main import EXIT_AUTH, main
 from engine import native
 from tests.bot.conftest import BOT_EMAIL, Sandbox
 
@@ -94,7 +94,7 @@ def test_a_typed_failure_is_one_line_and_the_daemon_goes_on(caplog: pytest.LogCa
     bot = FailingBot(stop_after=3)
     daemon = Daemon(bot, poll_seconds=0.01)  # type: ignore[arg-type]
     bot.daemon = daemon
-    with caplog.at_level(logging.ERROR, logger="bot.daemon"):
+    with caplog.at_level(logging.ERROR, logger="bot.play.daemon"):
         daemon.run(handle_signals=False)
     assert bot.passes == 3
     failures = [r for r in caplog.records if "the pass failed" in r.getMessage()]

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.config import PlayConfig
-from bot.credentials import hash_password
-from bot.daemon import Daemon
-from bot.replay import replay
-from bot.service import PassReport
-from bot.store import DecisionStatus, Store
+from bot.play.daemon import Daemon
+from bot.play.service import PassReport
+from bot.settings.config import PlayConfig
+from bot.settings.credentials import hash_password
+from bot.store.store import DecisionStatus, Store
+from bot.views.replay import replay
+from cli.main import main
 from dictionaries.registry import LexiconRegistry
 from engine.game import Resign
 from sandbox.faults import KINDS, Faults
@@ -89,7 +89,7 @@ def test_the_daemon_plays_a_whole_game_with_the_default_strategy(sandbox: Sandbo
 
 def test_the_daemon_survives_every_fault(sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The fault soak in-process: every fault kind switched on, ten games played to the end, no
-    submission sent twice (``python -m sandbox.soak`` adds kills of the bot and the server)."""
+    submission sent twice (``python -m sandbox.lab.soak`` adds kills of the bot and the server)."""
     rates = {kind: 0.03 for kind in KINDS}
     rates.update(apply_then_fail=0.04, slow=0.02)
     sandbox.server.faults = Faults(rates, seed=5, slow_seconds=0.4)
@@ -105,7 +105,7 @@ def test_the_daemon_survives_every_fault(sandbox: Sandbox, tmp_path: Path, caplo
             schedule={"quarantine_seconds": 2.0},
         )
     check_games(sandbox, games, tmp_path / "state.db")
-    assert not [r for r in caplog.records if r.name == "bot.daemon" and r.levelno >= logging.ERROR]
+    assert not [r for r in caplog.records if r.name == "bot.play.daemon" and r.levelno >= logging.ERROR]
     messages = caplog.text
     assert "retrying" in messages and "logging in again" in messages and "reading the game again" in messages
 

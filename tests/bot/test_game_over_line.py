@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Game, LastMove, Player
-from bot.turn import game_over_line
+from bot.api.models import Game, LastMove, Player
+from bot.play.turn import game_over_line
 from tests.bot.conftest import Sandbox
 
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.gcg import EventKind, GcgError, parse_gcg, write_gcg
-from bot.gcg_game import play_back, record_to_gcg, ruleset_of
-from bot.history import record
-from bot.store import Store
-from engine.board import EMPTY, Board
-from engine.move import parse_move
-from engine.rules import Ruleset
+from bot.records.gcg import EventKind, GcgError, parse_gcg, write_gcg
+from bot.records.gcg_game import play_back, record_to_gcg, ruleset_of
+from bot.store.store import Store
+from bot.views.history import record
+from cli.main import main
+from engine.board.board import EMPTY, Board
+from engine.board.move import parse_move
+from engine.rules.ruleset import Ruleset
 from tests.bot.gcg_strict import StrictGcgError, read_strictly
 from tests.bot.recorded import Recorded, record_demo
 

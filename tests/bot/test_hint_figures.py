@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-import bot.views
-from bot.analysis import hint
-from bot.cli import main
-from bot.hint import hint_text, situation_for
-from bot.views import write_replay_html
+import bot.views.commands
+from bot.play.analysis import hint
+from bot.views.commands import write_replay_html
+from bot.views.hint import hint_text, situation_for
+from cli.main import main
 from dictionaries.registry import LexiconRegistry
-from engine.board import Board
-from engine.move import Direction, Placement, oriented, parse_move
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Situation, unseen_tiles
+from engine.board.board import Board
+from engine.board.move import Direction, Placement, oriented, parse_move
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation, unseen_tiles
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 ACROSS_SQUARE = re.compile(r"^(\d{1,2})([A-O])$")
@@ -107,8 +107,8 @@ def test_replay_html_counts_bytes_not_characters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     page = "<p>Jørgen ♥ Åse</p>"  # 18 characters, 23 bytes in UTF-8
-    monkeypatch.setattr(bot.views, "record", lambda *args: None)
-    monkeypatch.setattr(bot.views, "replay_html", lambda *args: page)
+    monkeypatch.setattr(bot.views.commands, "record", lambda *args: None)
+    monkeypatch.setattr(bot.views.commands, "replay_html", lambda *args: page)
     out = tmp_path / "game.html"
     write_replay_html(None, 1, lambda ruleset: None, strategy_named("equity"), out)  # type: ignore[arg-type,return-value]
     assert capsys.readouterr().out.strip() == f"wrote {out} (23 bytes)"

@@ -15,7 +15,7 @@ import pytest
 import requests
 import responses
 
-from bot.client import WordfeudClient
+from bot.api.client import WordfeudClient
 from bot.errors import (
     ApiError,
     AuthError,

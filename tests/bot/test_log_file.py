@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import parse_config
 from bot.errors import ConfigError
 from bot.logs import LogFile, setup_logging
+from bot.settings.config import parse_config
 
 ENV = {**os.environ, "WORDFEUD_EMAIL": "bot@example.org", "WORDFEUD_PASSWORD": "correct horse battery"}
 
@@ -47,7 +47,7 @@ KINDS = [
 
 def wordfeud_bot(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "bot.cli", *argv], env=ENV, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", "cli.main", *argv], env=ENV, capture_output=True, text=True, timeout=120, check=False
     )
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.logs import LogFile, setup_logging
+from cli.main import main
 from engine import native
 
 

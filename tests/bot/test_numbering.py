@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.history import position_before_move, record
-from bot.replay_html import label, replay_html
-from bot.status_page import snapshot
-from bot.store import DecisionStatus
+from bot.store.store import DecisionStatus
+from bot.views.history import position_before_move, record
+from bot.views.replay_html import label, replay_html
+from bot.views.status_page import snapshot
+from cli.main import main
 from tests.bot.conftest import Sandbox
 
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from bot.analysis import hint
-from bot.hint import hint_svg, situation_for
-from bot.status_page import fragment, snapshot
-from bot.store import Store
-from bot.turn import THOUGHTS_KEPT
-from engine.board import Board
-from engine.move import parse_move
-from engine.rack import Rack
-from engine.registry import strategy_named
+from bot.play.analysis import hint
+from bot.play.turn import THOUGHTS_KEPT
+from bot.store.store import Store
+from bot.views.hint import hint_svg, situation_for
+from bot.views.status_page import fragment, snapshot
+from engine.board.board import Board
+from engine.board.move import parse_move
+from engine.board.rack import Rack
+from engine.players.registry import strategy_named
 from tests.bot.conftest import Sandbox
 from tests.lexicons import EN, english
 

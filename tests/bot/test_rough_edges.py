@@ -2,7 +2,7 @@
 usage errors (exit 2, one line, no traceback) in every command; help text and counts read right; the
 log says what happened in words; progress is a tqdm bar on a terminal and plain lines elsewhere;
 selfplay takes a ruleset and a strategy; the sandbox prints export lines; config typos get a
-suggestion; ``python -m bot`` works."""
+suggestion; ``python -m cli`` works."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.config import parse_config
 from bot.errors import ConfigError
-from bot.turn import Outcome, outcome_text
+from bot.play.turn import Outcome, outcome_text
+from bot.settings.config import parse_config
+from cli.main import main
 from dictionaries.build import progress_bar
-from engine.registry import SIM_OPTIONS
-from offline.workers import progress_printer
+from engine.players.registry import SIM_OPTIONS
+from offline.runs.workers import progress_printer
 from tests.bot.conftest import Sandbox
 from tests.sandbox.helpers import sandbox_command
 
@@ -79,7 +79,7 @@ def test_outcomes_are_words() -> None:
 def test_a_dry_run_logs_one_plain_line(sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     game = sandbox.game()
     wiring = sandbox.wire(tmp_path / "state.db", play={"dry_run": True})
-    with caplog.at_level(logging.INFO, logger="bot.turn"):
+    with caplog.at_level(logging.INFO, logger="bot.play.turn"):
         wiring.bot.turns.play(game.id)
     (line,) = [r.getMessage() for r in caplog.records if "for" in r.getMessage() and "points" in r.getMessage()]
     assert ": would play " in line and line.endswith("points (dry run: not submitted)"), line
@@ -148,6 +148,6 @@ def test_a_typo_in_the_config_gets_a_suggestion() -> None:
 
 def test_python_dash_m_bot_is_the_command() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "bot", "--version"], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-m", "cli", "--version"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0 and result.stdout.startswith("wordfeud-bot "), result.stderr

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import SECRETS_FILE_KEYS, load_credentials, parse_config
-from bot.credentials import hash_password
 from bot.errors import ConfigError
-from bot.secretsfile import parse_secrets
+from bot.settings.config import SECRETS_FILE_KEYS, load_credentials, parse_config
+from bot.settings.credentials import hash_password
+from bot.settings.secretsfile import parse_secrets
 
 
 def _secrets(tmp_path: Path, text: str) -> Path:

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.models import Invite as ApiInvite
-from engine.movegen import generate
+from bot.api.models import Invite as ApiInvite
+from engine.movegen.generate import generate
 from sandbox.api import invite_json
 from sandbox.state import Invite
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
@@ -90,7 +90,7 @@ def test_sigterm_finishes_the_pass_and_exits_cleanly(sandbox: Sandbox, tmp_path:
     sandbox.game(5)
     config = sandbox.config_file(tmp_path / "bot.toml", "[schedule]\npoll_seconds = 0.2\njitter_seconds = 0\n")
     env = {**os.environ, "WORDFEUD_EMAIL": BOT_EMAIL, "WORDFEUD_PASSWORD": BOT_PASSWORD}
-    command = [sys.executable, "-m", "bot.cli", "run", "--config", str(config), "--state", str(tmp_path / "s.db")]
+    command = [sys.executable, "-m", "cli.main", "run", "--config", str(config), "--state", str(tmp_path / "s.db")]
     daemon = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     assert daemon.stderr is not None
     lines = []

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import StoreError
-from bot.store import APPLICATION_ID, Store
+from bot.store.store import APPLICATION_ID, Store
 
 
 def _application_id(path: Path) -> int:
@@ -86,7 +86,7 @@ def test_learned_refuses_a_missing_state_file_and_creates_none(tmp_path: Path) -
     missing = tmp_path / "missing.sqlite3"
     env = {**os.environ, "WORDFEUD_BOT_DATA": str(tmp_path / "data")}
     result = subprocess.run(
-        [sys.executable, "-m", "bot", "learned", "--state", str(missing)],
+        [sys.executable, "-m", "cli", "learned", "--state", str(missing)],
         capture_output=True, text=True, timeout=120, check=False, env=env,
     )  # fmt: skip
     assert result.returncode == 2, result.stderr

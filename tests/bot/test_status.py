@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import EXIT_CONFIG, main
-from bot.config import parse_config, parse_listen
-from bot.credentials import Credentials
-from bot.daemon import Daemon
 from bot.errors import ConfigError
 from bot.logs import Redactor
-from bot.service import PassReport
-from bot.status import Health, StatusServer, StatusSettings
+from bot.play.daemon import Daemon
+from bot.play.service import PassReport
+from bot.settings.config import parse_config, parse_listen
+from bot.settings.credentials import Credentials
+from bot.views.status import Health, StatusServer, StatusSettings
+from cli.main import EXIT_CONFIG, main
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
 
 

@@ -23,7 +23,7 @@ import pytest
 
 import sandbox.api as sandbox_api
 import sandbox.server as sandbox_server
-from bot.store import DecisionStatus, Store
+from bot.store.store import DecisionStatus, Store
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
 from tests.bot.recorded import Recorded, record_demo
 
@@ -84,7 +84,7 @@ class Running:
 
 
 def cli(*argv: str) -> list[str]:
-    return ["-m", "bot.cli", *argv]
+    return ["-m", "cli.main", *argv]
 
 
 def driven(target: str, *argv: str) -> list[str]:
@@ -172,7 +172,7 @@ def test_run_stopped_before_it_polls_exits_0_with_one_line(sig: signal.Signals, 
     config = tmp_path / "bot.toml"
     config.write_text('[api]\nbase_url = "http://127.0.0.1:9/wf/"\n', encoding="utf-8")
     argv = ["run", "--config", str(config), "--state", str(tmp_path / "s.db")]
-    running = Running(driven("bot.cli:build", *argv), env=BOT_ENV)  # stopped while it wires the bot
+    running = Running(driven("cli.main:build", *argv), env=BOT_ENV)  # stopped while it wires the bot
     running.wait_for("READY")
     status, out, err = running.stop(sig)
     assert status == 0 and "Traceback" not in out + err, err
@@ -197,7 +197,7 @@ def test_the_sandbox_stops_with_one_line_and_exit_0(sig: signal.Signals, command
 def test_a_stop_while_the_command_line_is_imported_is_one_line(sig: signal.Signals) -> None:
     """The first second or more of every command (its imports) is covered too: the entry point takes
     the signals before it imports anything heavy."""
-    running = Running(driven("import:bot.daemon", "selfplay"))  # bot.cli imports bot.daemon
+    running = Running(driven("import:bot.play.daemon", "selfplay"))  # cli.main imports bot.play.daemon
     running.wait_for("READY")
     status, out, err = running.stop(sig)
     assert (status, err) == (STATUS[sig], f"wordfeud-bot: stopped by {sig.name}\n"), err
@@ -206,7 +206,7 @@ def test_a_stop_while_the_command_line_is_imported_is_one_line(sig: signal.Signa
 
 @BOTH
 def test_run_stopped_while_it_is_imported_exits_0(sig: signal.Signals, tmp_path: Path) -> None:
-    running = Running(driven("import:bot.daemon", "run"))
+    running = Running(driven("import:bot.play.daemon", "run"))
     running.wait_for("READY")
     assert running.stop(sig) == (0, running.seen["out"][0], f"wordfeud-bot: stopped by {sig.name}\n")
 
@@ -232,10 +232,10 @@ def test_replay_html_leaves_no_partial_file(recorded: Recorded, tmp_path: Path) 
 @pytest.mark.parametrize(
     ("target", "argv"),
     [
-        ("bot.views:hint", ["hint", "--strategy", "equity", "--rack", "AEINST?", "--board", "{empty board}"]),
-        ("bot.views:record_lines", ["stats"]),
-        ("bot.cli:replay", ["replay", "--strategy", "equity", "{game}"]),
-        ("bot.learnedcli:rescan", ["learned", "--rescan"]),
+        ("bot.views.commands:hint", ["hint", "--strategy", "equity", "--rack", "AEINST?", "--board", "{empty board}"]),
+        ("bot.views.commands:record_lines", ["stats"]),
+        ("cli.main:replay", ["replay", "--strategy", "equity", "{game}"]),
+        ("cli.learned:rescan", ["learned", "--rescan"]),
     ],
     ids=["hint", "stats", "replay", "learned"],
 )
@@ -299,8 +299,8 @@ def ended(pid: int) -> bool:
 @pytest.mark.parametrize(
     ("target", "argv", "unit"),
     [
-        ("offline.arena:_play", ["arena", "greedy", "greedy", "--pairs", "8"], "pairs"),
-        ("offline.learn:_play_chunk", ["learn-leaves", "--games", "40", "--player", "greedy"], "games"),
+        ("offline.arena.match:_play", ["arena", "greedy", "greedy", "--pairs", "8"], "pairs"),
+        ("offline.learning.learn:_play_chunk", ["learn-leaves", "--games", "40", "--player", "greedy"], "games"),
     ],
     ids=["arena", "learn-leaves"],
 )

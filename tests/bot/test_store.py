@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.api.models import Game
+from bot.api.submission import Kind, Submission
 from bot.errors import LockedError, StoreError
-from bot.models import Game
-from bot.store import DecisionStatus, Store
-from bot.submission import Kind, Submission
+from bot.store.store import DecisionStatus, Store
 
 
 def game(move_count: int = 3, running: bool = True, scores: tuple[int, int] = (10, 12)) -> Game:

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import BotConfig, parse_config
-from bot.demo import run_demo
+from bot.api.models import Game
 from bot.errors import ConfigError
-from bot.models import Game
-from bot.store import DecisionStatus, Store
-from bot.strength import StrengthChooser
+from bot.play.strength import StrengthChooser
+from bot.settings.config import BotConfig, parse_config
+from bot.store.store import DecisionStatus, Store
+from cli.demo import run_demo
 from dictionaries.registry import LexiconRegistry
-from engine.levels import common_words, level_named
-from engine.rules import Ruleset
+from engine.players.levels import common_words, level_named
+from engine.rules.ruleset import Ruleset
 from tests.bot.helpers import game_json
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.convert import placement_words, submission
-from bot.store import DecisionStatus
-from bot.turn import Outcome, TurnSettings
-from engine.board import EMPTY
-from engine.dawg import Dawg
-from engine.move import Placement
-from engine.movegen import generate
-from engine.strategy import Equity, Situation
-from engine.tiles import board_tile
+from bot.play.convert import placement_words, submission
+from bot.play.turn import Outcome, TurnSettings
+from bot.store.store import DecisionStatus
+from engine.board.board import EMPTY
+from engine.board.move import Placement
+from engine.equity.strategy import Equity, Situation
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.tiles import board_tile
 from tests.bot.conftest import Sandbox, Ticker
 from tests.lexicons import EN, english
 

@@ -14,24 +14,24 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import hint
-from bot.board_svg import BoardView, board_svg, square_name, squares_of
-from bot.cli import main
-from bot.hint import InputError, hint_text, read_board, situation_for
-from bot.history import position_before_move, record
-from bot.replay_html import replay_html
-from bot.store import DecisionStatus, Store
-from bot.terminal import board_picture
-from bot.turn import situation_of
+from bot.play.analysis import hint
+from bot.play.turn import situation_of
+from bot.store.store import DecisionStatus, Store
+from bot.views.board_svg import BoardView, board_svg, square_name, squares_of
+from bot.views.hint import InputError, hint_text, read_board, situation_for
+from bot.views.history import position_before_move, record
+from bot.views.replay_html import replay_html
+from bot.views.terminal import board_picture
+from cli.main import main
 from dictionaries.registry import LexiconRegistry
-from engine.board import Board
-from engine.layout import DL, DW, TL, TW, BoardLayout
-from engine.move import Placement, format_move, parse_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Equity
+from engine.board.board import Board
+from engine.board.move import Placement, format_move, parse_move
+from engine.board.rack import Rack
+from engine.equity.strategy import Equity
+from engine.movegen.generate import generate
+from engine.players.registry import strategy_named
+from engine.rules.layout import DL, DW, TL, TW, BoardLayout
+from engine.rules.ruleset import Ruleset
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
 from tests.bot.recorded import Recorded, record_demo
 

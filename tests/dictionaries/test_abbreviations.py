@@ -8,8 +8,8 @@ import pytest
 
 from dictionaries.abbreviations import LISTED, MARKED, NO_VOWEL, ROMAN, UNIT
 from dictionaries.build import build_lexicon
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 
 def build(code: str, lines: list[str], tmp_path: Path, mode: str = "auto") -> tuple[set[str], dict[str, int], str]:

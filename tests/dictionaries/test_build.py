@@ -10,15 +10,15 @@ import pytest
 
 import dictionaries.cli
 import dictionaries.registry
-from bot.cli import main as cli
+from cli.main import main as cli
 from dictionaries import sources
 from dictionaries.build import build_lexicon
 from dictionaries.normalize import CAPITALISED, NOT_IN_ALPHABET, TOO_LONG, TOO_SHORT
 from dictionaries.registry import LexiconRegistry
 from dictionaries.wordlist import read_word_list
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 NB = Ruleset.for_code("nb")
 ES = Ruleset.for_code("es")

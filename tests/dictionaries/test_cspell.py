@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli
+from cli.main import main as cli
 from dictionaries.cspell import COMPOUND, FOLDED, FORBIDDEN, CspellError, fetch, read_package, trie_entries
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 ES = Ruleset.for_code("es")
 SPECIAL = set("$<#;\\0123456789\n\r")

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli
+from cli.main import main as cli
 from dictionaries.registry import LexiconRegistry
 from dictionaries.sources import source_for
-from engine.board import Board
-from engine.move import format_move, parse_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import score, validate
+from engine.board.board import Board
+from engine.board.move import format_move, parse_move
+from engine.board.rack import Rack
+from engine.movegen.generate import generate
+from engine.movegen.score import score, validate
+from engine.rules.ruleset import Ruleset
 
 NB = Ruleset.for_code("nb")
 BOKMAAL = source_for(NB.id).debian_file

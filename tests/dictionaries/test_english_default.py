@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli
+from cli.main import main as cli
 from dictionaries import ENGLISH_WORDS, bundled_path
 from dictionaries.abbreviations import Abbreviations
 from dictionaries.npmlist import read_npm_list
@@ -20,9 +20,9 @@ from dictionaries.npmpack import NpmError, fetch
 from dictionaries.registry import LexiconRegistry
 from dictionaries.sources import source_for
 from dictionaries.wordlist import read_word_list
-from engine.dawg import Dawg
-from engine.rules import Ruleset
-from sandbox.acceptgap import COLLINS_TWOS
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
+from sandbox.lab.acceptgap import COLLINS_TWOS
 
 EN = Ruleset.for_id(5)
 WORDS = 270_388

@@ -20,7 +20,7 @@ from dictionaries.normalize import Drop, Normalizer
 from dictionaries.npmpack import NpmError
 from dictionaries.sources import source_for
 from dictionaries.wordlist import WordList, read_word_list
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 DANISH_NUMERALS = ["II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV"]
 DANISH_NUMERALS += ["XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV"]

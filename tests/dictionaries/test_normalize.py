@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dictionaries.normalize import CAPITALISED, NOT_IN_ALPHABET, TOO_LONG, TOO_SHORT, Drop, Normalizer
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 
 def norm(code: str, word: str, *, lower_list: bool = True) -> str | Drop:

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli
+from cli.main import main as cli
 from dictionaries.npmlist import read_npm_list
 from dictionaries.npmpack import NpmError, fetch, split_spec
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_code("en")
 WORDS = ["aa", "ch", "qi", "za", "cwtch", "grrl", "twp", "zzzs", "cat", "cats", "Paris", "nth", "km"]

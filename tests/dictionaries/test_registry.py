@@ -8,9 +8,9 @@ import pytest
 
 from dictionaries import bundled_path
 from dictionaries.registry import LexiconRegistry, MissingLexiconError, user_lexicon_dir, user_lexicon_path
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 

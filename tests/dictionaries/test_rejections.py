@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dictionaries.rejections import RejectedWords
-from engine.board import Board
-from engine.dawg import Dawg
+from bot.store.rejections import RejectedWords
+from engine.board.board import Board
+from engine.board.rack import Rack
 from engine.errors import LexiconError, TileError
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import word_texts
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import word_texts
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 LETTERS = EN.alphabet.parse_word("AEINST")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli
+from cli.main import main as cli
 from dictionaries.build import build_lexicon
 from dictionaries.registry import LexiconRegistry
 from dictionaries.sources import source_for
-from engine.rules import Ruleset
+from engine.rules.ruleset import Ruleset
 
 SV, STRICT = Ruleset.for_code("sv"), Ruleset.for_code("sv-strict")
 BASE_FORMS = ("HUS", "BIL", "FLICKA", "GÅ", "STOR", "BOK", "BARN", "SPRINGA")

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import native
-from engine.dawg import Dawg
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 from tests.engine.native_cases import BLANK, EMPTY, SIZE, Case, empty_grid, module, run_cases, valid_arguments
 from tests.engine.randomgames import english_sample
 

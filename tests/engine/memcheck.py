@@ -24,15 +24,15 @@ from pathlib import Path
 
 from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.nativeendgame import solve_native
-from engine.overlay import LexiconOverlay
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
-from offline.bench import read_positions
-from offline.endgames import DEFAULT_FILE, english, read
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.endgame.native import solve_native
+from engine.lexicon.dawg import Dawg
+from engine.lexicon.overlay import LexiconOverlay
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
+from offline.bench.endgames import DEFAULT_FILE, english, read
+from offline.bench.movegen import read_positions
 from tests.engine import endgame_cases
 from tests.engine.native_cases import WORDS, all_cases, before_set_types, fuzz, module, run_cases
 from tests.engine.playout_cases import blank_workload, playout_cases
@@ -70,7 +70,7 @@ def positions() -> Iterator[tuple[str, Ruleset, Dawg, Board, Rack]]:
 
 
 def arguments(rules: Ruleset, lexicon: Dawg, board: Board, rack: Rack) -> tuple[object, ...]:
-    """What engine.movegen hands the C side."""
+    """What engine.movegen.generate hands the C side."""
     return native.lexicon(lexicon), native.rules(rules), board.grid, list(rack.counts), rack.blanks
 
 

@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import leavenative, native
-from engine.dawg import Dawg
-from engine.leavetable import LearnedLeave
-from engine.rules import Ruleset
+from engine import native
+from engine.equity import native as leavenative
+from engine.equity.leavetable import LearnedLeave
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 from tests.engine.randomgames import english_sample
 
 SIZE = 15

@@ -1,17 +1,17 @@
 """A slow, independent move generator for the tests: every geometric placement, every word of
 the right length from a plain Python set, every way to take its letters from the rack.
 
-Shares nothing with engine.movegen or engine.dawg; its scoring is written out again here.
+Shares nothing with engine.movegen.generate or engine.lexicon.dawg; its scoring is written out again here.
 """
 
 from __future__ import annotations
 
 from itertools import product
 
-from engine.board import EMPTY, Board
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
+from engine.board.board import EMPTY, Board
+from engine.board.rack import Rack
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 
 SIZE = 15
 Key = frozenset[tuple[int, int, int]]

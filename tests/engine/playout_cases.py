@@ -18,17 +18,18 @@ from functools import cache
 from typing import Any
 
 from dictionaries import ENGLISH_DAWG, bundled_path
-from engine import leavenative, native
-from engine.dawg import Dawg
+from engine import native
+from engine.board.move import Move, Pass, Swap
+from engine.board.rack import Rack
+from engine.equity import native as leavenative
+from engine.equity.leavetable import LearnedLeave
+from engine.equity.strategy import Equity, Situation
 from engine.game import Game
-from engine.leavetable import LearnedLeave
-from engine.move import Move, Pass, Swap
-from engine.playout import Draw, NativePlayouts, encode_moves
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity, Situation
-from engine.tiles import BLANK
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.playout import Draw, NativePlayouts, encode_moves
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK
 from tests.engine.native_cases import SIZE, Case, empty_grid, module, run_cases
 
 EN = Ruleset.for_id(5)

@@ -12,11 +12,11 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 
 from dictionaries import ENGLISH_WORDS, bundled_path
-from engine.board import Board
-from engine.layout import BoardLayout
-from engine.move import Placement
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.board.board import Board
+from engine.board.move import Placement
+from engine.board.rack import Rack
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
 
 #: One position of a random game: label, ruleset, word list, board, rack, and the game's generator.
 GamePosition = tuple[str, Ruleset, set[str], Board, Rack, random.Random]

@@ -1,11 +1,11 @@
-"""The confidence stop: candidates compared in pairs over shared draws (``engine.confidence``)."""
+"""The confidence stop: candidates compared in pairs over shared draws (``engine.lookahead.confidence``)."""
 
 from __future__ import annotations
 
 import math
 import random
 
-from engine.confidence import WIN_TIEBREAK, PairedStop, metric
+from engine.lookahead.confidence import WIN_TIEBREAK, PairedStop, metric
 
 
 def fed(rows: list[list[float]], weights: list[float] | None = None, *, tolerance: float = 0.0) -> PairedStop:

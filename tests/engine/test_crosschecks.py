@@ -1,15 +1,15 @@
-"""``engine.crosschecks``: the letters each empty square allows and the points of its cross word, against
+"""``engine.movegen.crosschecks``: the letters each empty square allows and the points of its cross word, against
 the word list itself (every letter tried in the square, the column read as a word)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.board import EMPTY, Board, scored_runs
-from engine.crosschecks import NO_CROSS, WalkedRun, cross_checks
-from engine.dawg import Dawg
-from engine.layout import SIZE
-from engine.rules import Ruleset
+from engine.board.board import EMPTY, Board, scored_runs
+from engine.lexicon.dawg import Dawg
+from engine.movegen.crosschecks import NO_CROSS, WalkedRun, cross_checks
+from engine.rules.layout import SIZE
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 WORDS = ["AT", "TA", "AA", "CAT", "ACT", "TAT", "CATS", "SCAT", "TACT", "AS", "ST"]

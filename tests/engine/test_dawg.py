@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.dawg import Dawg, source_checksum
 from engine.errors import LexiconError
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG, Alphabet
+from engine.lexicon.dawg import Dawg, source_checksum
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG, Alphabet
 
 EN = Ruleset.for_id(5).alphabet
 NB = Ruleset.for_id(1).alphabet
 ES = Ruleset.for_id(6).alphabet
 
-# The file layout as documented in engine/dawg.py, written out again here: magic, format version,
+# The file layout as documented in engine/lexicon/dawg.py, written out again here: magic, format version,
 # edge count, word count, payload length, CRC-32 of the payload, SHA-256 of the source words;
 # then a u16 length and the alphabet's symbols joined by U+001F; then the zlib payload.
 HEADER = struct.Struct("<8sHIIII32s")

@@ -10,10 +10,10 @@ import random
 import pytest
 
 from engine import native
-from engine.dawg import Dawg
 from engine.errors import LexiconError
-from engine.movegen import generate
-from engine.rules import Ruleset
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.ruleset import Ruleset
 from tests.engine.randomgames import play_random, random_games
 
 EN = Ruleset.for_id(5)

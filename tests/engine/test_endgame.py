@@ -11,16 +11,16 @@ from functools import cache
 
 import pytest
 
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.endgame import move_value, solve
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement
+from engine.board.rack import Rack
+from engine.endgame.search import move_value, solve
+from engine.equity.strategy import EndgameBudget, Equity, Situation
 from engine.errors import PositionError
 from engine.game import Game
-from engine.move import Move, Pass, Placement
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.strategy import EndgameBudget, Equity, Situation
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.ruleset import Ruleset
 from tests.engine.randomgames import english_sample, synthetic_words
 
 ENDGAMES = 220

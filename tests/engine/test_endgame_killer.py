@@ -11,9 +11,9 @@ import math
 import pytest
 
 from engine import native
-from engine.board import Board
-from engine.nativeendgame import solve_native
-from engine.rack import Rack
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.endgame.native import solve_native
 from tests.engine.test_endgame_linecache import short_racks
 from tests.engine.test_nativeendgame import real_endgames
 

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from engine import native
-from engine.board import Board
-from engine.endgame import EndgameResult
-from engine.nativeendgame import solve_native
-from engine.rack import Rack
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.endgame.native import solve_native
+from engine.endgame.search import EndgameResult
 from tests.engine.test_nativeendgame import real_endgames, self_play_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")

@@ -12,11 +12,11 @@ import math
 import pytest
 
 from engine import native
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.nativeendgame import MEMO_BITS, solve_native
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.endgame.native import MEMO_BITS, solve_native
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 from tests.engine.test_endgame_linecache import figures, short_racks
 from tests.engine.test_nativeendgame import real_endgames
 

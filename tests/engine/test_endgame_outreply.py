@@ -15,9 +15,10 @@ import random
 
 import pytest
 
-from engine import endgame, native
-from engine.nativeendgame import solve_native
-from engine.rack import Rack
+from engine import native
+from engine.board.rack import Rack
+from engine.endgame import search as endgame
+from engine.endgame.native import solve_native
 from tests.engine.test_nativeendgame import real_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")

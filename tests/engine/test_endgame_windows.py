@@ -12,15 +12,16 @@ from functools import cache
 
 import pytest
 
-from engine import endgame, native
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.move import Move, Pass, Placement
-from engine.movegen import generate
-from engine.nativeendgame import solve_native
-from engine.rack import Rack
-from engine.rules import Ruleset
-from offline.endgames import Endgame, english, from_self_play
+from engine import native
+from engine.board.board import Board
+from engine.board.move import Move, Pass, Placement
+from engine.board.rack import Rack
+from engine.endgame import search as endgame
+from engine.endgame.native import solve_native
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.ruleset import Ruleset
+from offline.bench.endgames import Endgame, english, from_self_play
 from tests.engine.test_nativeendgame import real_endgames
 
 

@@ -8,16 +8,16 @@ from functools import cache
 import pytest
 
 from dictionaries import bundled_path
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Pass, Placement, Swap, parse_move
+from engine.board.rack import Rack
 from engine.errors import GameOverError, IllegalMoveError
 from engine.game import OUT, RESIGNED, SCORELESS, Game, Resign
-from engine.layout import BoardLayout
-from engine.move import Pass, Placement, Swap, parse_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK
 
 EN = Ruleset.for_id(5)
 NB = Ruleset.for_id(1)

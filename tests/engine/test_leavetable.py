@@ -11,20 +11,20 @@ from pathlib import Path
 import pytest
 
 from dictionaries.registry import LexiconRegistry
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Placement
+from engine.board.rack import Rack
+from engine.equity.leastsquares import ridge_fit, solve_positive_definite
+from engine.equity.leave import HandLeave
+from engine.equity.leavesamples import sample_game
+from engine.equity.leavetable import LearnedLeave, LeaveFeatures, best_leave, learned_leave, read_table
+from engine.equity.strategy import Equity, Greedy, Situation
 from engine.errors import LeaveTableError
-from engine.leastsquares import ridge_fit, solve_positive_definite
-from engine.leave import HandLeave
-from engine.leavesamples import sample_game
-from engine.leavetable import LearnedLeave, LeaveFeatures, best_leave, learned_leave, read_table
+from engine.lexicon.dawg import Dawg
 from engine.lru import LruCache
-from engine.move import Placement
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation
+from engine.movegen.generate import generate
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 ES = Ruleset.for_id(6)  # CH, LL, RR are tiles of their own
@@ -203,7 +203,7 @@ def test_every_ruleset_ships_a_table_in_which_a_blank_is_the_best_tile(ruleset: 
 def test_a_ruleset_without_a_shipped_table_falls_back_to_the_hand_model(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(best_leave(EN), LearnedLeave)
     german = Ruleset.for_id(9)
-    monkeypatch.setattr("engine.leavetable._shipped", lambda ruleset_id: None)  # as if no file shipped for it
+    monkeypatch.setattr("engine.equity.leavetable._shipped", lambda ruleset_id: None)  # as if no file shipped for it
     assert LearnedLeave.shipped(german) is None and isinstance(best_leave(german), HandLeave)
     with pytest.raises(LeaveTableError, match="no learned leave table ships for ruleset 9"):
         learned_leave(german)

@@ -9,16 +9,16 @@ from dataclasses import replace
 
 import pytest
 
-from engine.board import Board
+from engine.board.board import Board
+from engine.board.move import Placement
+from engine.board.rack import Rack
+from engine.equity.strategy import Greedy, Situation, unseen_tiles
 from engine.game import Game
-from engine.levels import KEPT, LevelStrategy, common_words, level_named, levels, wordfreq_language
-from engine.move import Placement
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.score import word_texts
-from engine.strategy import Greedy, Situation, unseen_tiles
+from engine.movegen.generate import generate
+from engine.movegen.score import word_texts
+from engine.players.levels import KEPT, LevelStrategy, common_words, level_named, levels, wordfreq_language
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
 from tests.lexicons import EN, english
 
 

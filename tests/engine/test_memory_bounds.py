@@ -13,16 +13,17 @@ import tracemalloc
 from itertools import combinations_with_replacement
 from pathlib import Path
 
-from engine import movegen, native
+from engine import native
+from engine.board.move import Placement
+from engine.board.rack import Rack
+from engine.equity.leavetable import VALUE_CACHE_SIZE, LearnedLeave
+from engine.equity.strategy import Equity, Situation
 from engine.game import Game
-from engine.layout import BoardLayout
-from engine.leavetable import VALUE_CACHE_SIZE, LearnedLeave
+from engine.lookahead.simulation import Sim, SimSettings
 from engine.lru import LruCache
-from engine.move import Placement
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.simulation import Sim, SimSettings
-from engine.strategy import Equity, Situation
+from engine.movegen import generate as movegen
+from engine.players.registry import strategy_named
+from engine.rules.layout import BoardLayout
 from tests.lexicons import EN, english
 
 

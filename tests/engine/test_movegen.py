@@ -2,7 +2,7 @@
 
 Positions come from seeded random games: at each turn each generator's moves (the C one and the
 pure-Python reference) are compared with the oracle's (same set of moves, same scores), every move
-is validated and rescored by ``engine.score``, and then a random one is played. Boards thus hold
+is validated and rescored by ``engine.movegen.score``, and then a random one is played. Boards thus hold
 blanks, long words and crossings, on the standard board and on random layouts, in several alphabets.
 """
 
@@ -14,13 +14,13 @@ import os
 import pytest
 
 from engine import native
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.move import Direction, Placement, format_move, parse_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import score, validate
+from engine.board.board import Board
+from engine.board.move import Direction, Placement, format_move, parse_move
+from engine.board.rack import Rack
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import score, validate
+from engine.rules.ruleset import Ruleset
 from tests.engine.oracle import Key, oracle_moves
 from tests.engine.randomgames import play_random, random_games
 

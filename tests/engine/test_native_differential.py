@@ -18,15 +18,16 @@ from pathlib import Path
 import pytest
 
 from dictionaries import ENGLISH_DAWG, bundled_path
-from engine import movegen, native
-from engine.board import Board, Square
-from engine.dawg import Dawg
-from engine.layout import BoardLayout
-from engine.move import Placement
-from engine.movegen import generate, generate_flat
-from engine.rack import Rack
-from engine.rules import Ruleset
-from offline.bench import read_positions
+from engine import native
+from engine.board.board import Board, Square
+from engine.board.move import Placement
+from engine.board.rack import Rack
+from engine.lexicon.dawg import Dawg
+from engine.movegen import generate as movegen
+from engine.movegen.generate import generate, generate_flat
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
+from offline.bench.movegen import read_positions
 from tests.engine.randomgames import play_random, random_games
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")

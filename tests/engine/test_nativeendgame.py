@@ -1,4 +1,4 @@
-"""The C endgame against the pure-Python reference (``engine.endgame``): both exact, so the same value,
+"""The C endgame against the pure-Python reference (``engine.endgame.search``): both exact, so the same value,
 and the C solver's move achieves it, on the 220 small endgames and on endgames of self-play (the C one
 orders its moves differently, so their node counts differ); its budgets (nodes, an injected clock);
 the strategies use it when the extension is built and the reference otherwise; hostile input raises
@@ -13,18 +13,20 @@ from typing import Any
 
 import pytest
 
-from engine import endgame, native, nativeendgame
-from engine.board import Board
-from engine.dawg import Dawg
-from engine.endgame import EndgameResult
+from engine import native
+from engine.board.board import Board
+from engine.board.move import Move, Pass
+from engine.board.rack import Rack
+from engine.endgame import native as nativeendgame
+from engine.endgame import search as endgame
+from engine.endgame.native import solve_endgame, solve_native
+from engine.endgame.search import EndgameResult
+from engine.equity.strategy import EndgameBudget, Equity, Situation
 from engine.errors import PositionError
-from engine.move import Move, Pass
-from engine.nativeendgame import solve_endgame, solve_native
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.simulation import Sim
-from engine.strategy import EndgameBudget, Equity, Situation
-from offline.endgames import DEFAULT_FILE, Endgame, english, from_self_play, read
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.simulation import Sim
+from engine.rules.ruleset import Ruleset
+from offline.bench.endgames import DEFAULT_FILE, Endgame, english, from_self_play, read
 from tests.engine.freshrun import run_module
 from tests.engine.test_endgame import ENDGAMES, minimax, small_endgames
 

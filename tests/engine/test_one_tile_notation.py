@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import Board
-from engine.move import Direction, Placement, format_move, oriented, parse_move
-from engine.rules import Ruleset
+from engine.board.board import Board
+from engine.board.move import Direction, Placement, format_move, oriented, parse_move
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5).alphabet
 

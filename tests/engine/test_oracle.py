@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from itertools import product
 
-from engine.board import EMPTY, Board
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG
+from engine.board.board import EMPTY, Board
+from engine.board.rack import Rack
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 from tests.engine.oracle import Key, oracle_moves
 from tests.engine.randomgames import random_games
 

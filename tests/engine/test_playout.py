@@ -1,4 +1,4 @@
-"""The C playouts (``engine.playout``, ``engine/csrc/playout.c``) against the reference
+"""The C playouts (``engine.lookahead.playout``, ``engine/csrc/playout.c``) against the reference
 ``Simulator._play_out``: the same value for every candidate and draw over positions of many seeded
 games (swaps, passes and the static endgame inside a playout included), the same simulation with and
 without the kernel, the reference where the kernel cannot stand in, hostile input refused."""
@@ -11,14 +11,14 @@ from functools import cache
 import pytest
 
 from engine import native
-from engine.dawg import Dawg
-from engine.leave import HandLeave
-from engine.move import Pass, Placement, Swap
-from engine.playout import NativePlayouts
-from engine.rack import Rack
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity, Situation
-from engine.tiles import BLANK
+from engine.board.move import Pass, Placement, Swap
+from engine.board.rack import Rack
+from engine.equity.leave import HandLeave
+from engine.equity.strategy import Equity, Situation
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.playout import NativePlayouts
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.rules.tiles import BLANK
 from tests.engine.freshrun import run_module
 from tests.engine.playout_cases import blank_workload, english, kernel_and_reference, odd_candidates, positions
 

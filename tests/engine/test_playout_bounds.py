@@ -17,16 +17,17 @@ from functools import cache
 
 import pytest
 
-from engine import leavenative, native
-from engine.leavetable import LearnedLeave
-from engine.move import Move, Placement
-from engine.movegen import generate
-from engine.overlay import LexiconOverlay
-from engine.playout import NativePlayouts
-from engine.rack import Rack
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity, Situation
-from engine.tiles import BLANK
+from engine import native
+from engine.board.move import Move, Placement
+from engine.board.rack import Rack
+from engine.equity import native as leavenative
+from engine.equity.leavetable import LearnedLeave
+from engine.equity.strategy import Equity, Situation
+from engine.lexicon.overlay import LexiconOverlay
+from engine.lookahead.playout import NativePlayouts
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.movegen.generate import generate
+from engine.rules.tiles import BLANK
 from tests.engine.native_cases import SIZE, empty_grid, module
 from tests.engine.playout_cases import EN, english, fanned_out, positions
 

@@ -20,12 +20,12 @@ from functools import cache
 import pytest
 
 from engine import native
-from engine.move import Move, Pass, Placement, Swap
-from engine.movegen import generate
-from engine.playout import NativePlayouts
-from engine.rack import Rack
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity, Situation
+from engine.board.move import Move, Pass, Placement, Swap
+from engine.board.rack import Rack
+from engine.equity.strategy import Equity, Situation
+from engine.lookahead.playout import NativePlayouts
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.movegen.generate import generate
 from tests.engine.playout_cases import english, positions
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")

@@ -1,4 +1,4 @@
-"""One tile in the bag solved exactly (``engine.preendgame``) and ``sim``'s re-ranking by it: the values
+"""One tile in the bag solved exactly (``engine.lookahead.preendgame``) and ``sim``'s re-ranking by it: the values
 against the endgame search asked split by split, the weights of repeated tiles, the budget on an
 injected clock, and the option's names."""
 
@@ -11,13 +11,13 @@ from functools import cache
 
 import pytest
 
-from engine.move import Placement, kept
-from engine.nativeendgame import solve_endgame
-from engine.preendgame import ExactValue, bag_splits, exact_values
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.simulation import Sim, SimSettings
-from engine.strategy import Equity, Situation
+from engine.board.move import Placement, kept
+from engine.board.rack import Rack
+from engine.endgame.native import solve_endgame
+from engine.equity.strategy import Equity, Situation
+from engine.lookahead.preendgame import ExactValue, bag_splits, exact_values
+from engine.lookahead.simulation import Sim, SimSettings
+from engine.players.registry import strategy_named
 from tests.engine.test_simulation import EN, played, seen_by_mover
 
 NODES = 20_000  # each search's budget here: small, so the tests stay quick (the same count on both sides)
@@ -152,6 +152,6 @@ def test_sim_ranks_by_the_share_won_then_the_mean_lead_then_its_own_order(monkey
         assert moves == top
         return [ExactValue(move, *made[index], index != 2, 0) for index, move in enumerate(moves)]
 
-    monkeypatch.setattr("engine.simulation.exact_values", valued)
+    monkeypatch.setattr("engine.lookahead.simulation.exact_values", valued)
     chosen = fixed(5).best(situation, 10)
     assert chosen[:5] == [top[3], top[1], top[2], top[0], top[4]]  # the unknown one keeps its place

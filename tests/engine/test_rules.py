@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import LayoutError, RulesetError
-from engine.layout import BoardLayout
-from engine.rules import Ruleset
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
 
 ALL_IDS = list(range(13))
 

@@ -11,15 +11,15 @@ from collections.abc import Iterable
 
 import pytest
 
-from engine.board import EMPTY, Board
-from engine.dawg import Dawg
+from engine.board.board import EMPTY, Board
+from engine.board.move import Direction, Placement
+from engine.board.rack import Rack
 from engine.errors import IllegalMoveError, InvalidMoveError
-from engine.layout import BoardLayout
-from engine.move import Direction, Placement
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import score, scored, validate, word_texts, words_formed
-from engine.tiles import LETTER_MASK
+from engine.lexicon.dawg import Dawg
+from engine.movegen.score import score, scored, validate, word_texts, words_formed
+from engine.rules.layout import BoardLayout
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import LETTER_MASK
 
 ACROSS, DOWN = Direction.ACROSS, Direction.DOWN
 

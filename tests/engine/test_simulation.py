@@ -13,15 +13,15 @@ from functools import cache
 import pytest
 
 from dictionaries import bundled_path
-from engine.dawg import Dawg
+from engine.board.move import Placement, Swap
+from engine.equity.strategy import Equity, Situation
 from engine.game import Game
-from engine.inference import RackInference
-from engine.move import Placement, Swap
-from engine.movegen import generate
-from engine.registry import SIM_ENDGAME_NODES, strategy_named
-from engine.rules import Ruleset
-from engine.simulation import Sim, SimSettings, Simulator
-from engine.strategy import Equity, Situation
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.inference import RackInference
+from engine.lookahead.simulation import Sim, SimSettings, Simulator
+from engine.movegen.generate import generate
+from engine.players.registry import SIM_ENDGAME_NODES, strategy_named
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5)
 

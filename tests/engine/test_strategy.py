@@ -6,18 +6,18 @@ import random
 
 import pytest
 
-from engine.arena import GameRecord, play_pair, summarize
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Direction, Pass, Placement, Swap, parse_move
+from engine.board.rack import Rack
+from engine.equity.leave import HandLeave
+from engine.equity.strategy import Equity, Greedy, Situation, unseen_tiles
 from engine.game import Game
-from engine.leave import HandLeave
-from engine.move import Direction, Pass, Placement, Swap, parse_move
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation, unseen_tiles
-from engine.tiles import BLANK
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.players.arena import GameRecord, play_pair, summarize
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK
 
 EN = Ruleset.for_id(5)
 NB = Ruleset.for_id(1)

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import EMPTY, Board
+from engine.board.board import EMPTY, Board
+from engine.board.move import Direction, Pass, Placement, Swap, format_move, parse_move, square_name
+from engine.board.rack import Rack
 from engine.errors import BoardError, IllegalMoveError, InvalidMoveError, TileError
-from engine.move import Direction, Pass, Placement, Swap, format_move, parse_move, square_name
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.tiles import BLANK_FLAG, BLANK_SYMBOL, Alphabet
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG, BLANK_SYMBOL, Alphabet
 
 EN = Ruleset.for_id(5).alphabet
 ES = Ruleset.for_id(6).alphabet

@@ -12,15 +12,16 @@ from functools import cache
 import pytest
 
 from dictionaries import bundled_path
-from engine import leavenative, native
-from engine.dawg import Dawg
+from engine import native
+from engine.board.rack import Rack
+from engine.equity import native as leavenative
+from engine.equity.leavetable import LearnedLeave
+from engine.equity.strategy import Equity, Greedy, Situation, Strategy
 from engine.game import Game
-from engine.leavetable import LearnedLeave
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.rules import Ruleset
-from engine.strategy import Equity, Greedy, Situation, Strategy
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import Ruleset
 from tests.engine.randomgames import random_layout, synthetic_words
 
 needs_native = pytest.mark.skipif(native.NATIVE is None, reason=native.describe())

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from engine.board.move import Direction, Pass, Placement
+from engine.equity.strategy import Equity
 from engine.errors import EngineError
-from engine.move import Direction, Pass, Placement
-from engine.registry import strategy_named
-from engine.rules import RULESET_IDS, Ruleset
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity
-from engine.winprob import FALLBACK_RULESET, WinModel
-from offline import winfit
-from offline.winfit import Sample
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.lookahead.winprob import FALLBACK_RULESET, WinModel
+from engine.players.registry import strategy_named
+from engine.rules.ruleset import RULESET_IDS, Ruleset
+from offline.learning import winfit
+from offline.learning.winfit import Sample
 from tests.engine.test_simulation import english, midgame
 
 
@@ -49,7 +49,7 @@ def test_every_ruleset_has_a_fit_of_its_own_and_the_shipped_fits_say_where_they_
     data = tomllib.loads((Path(winfit.__file__).parent.parent / "engine/data/winprob.toml").read_text())
     assert str(FALLBACK_RULESET) in data["ruleset"]
     for entry in data["ruleset"].values():
-        assert entry["source"].startswith("python -m offline.winfit")
+        assert entry["source"].startswith("python -m offline.learning.winfit")
 
 
 def drawn(truth: WinModel, count: int, rng: random.Random) -> list[Sample]:
@@ -109,11 +109,11 @@ def test_self_play_samples_are_positions_of_a_finished_game() -> None:
 
 def test_writing_a_fit_keeps_the_other_rulesets(tmp_path: Path) -> None:
     path = tmp_path / "winprob.toml"
-    winfit.write(WinModel(5, 21.0, 15.0, 0.5, 4.5), "python -m offline.winfit --ruleset 5", path)
-    winfit.write(WinModel(1, 19.5, 14.0, 0.6, 4.2), "python -m offline.winfit --ruleset 1", path)
+    winfit.write(WinModel(5, 21.0, 15.0, 0.5, 4.5), "python -m offline.learning.winfit --ruleset 5", path)
+    winfit.write(WinModel(1, 19.5, 14.0, 0.6, 4.2), "python -m offline.learning.winfit --ruleset 1", path)
     data = tomllib.loads(path.read_text())["ruleset"]
     assert data["5"]["tempo"] == 21.0 and data["1"]["per_tile"] == 0.6
-    assert data["1"]["source"] == "python -m offline.winfit --ruleset 1"
+    assert data["1"]["source"] == "python -m offline.learning.winfit --ruleset 1"
 
 
 def test_winfit_refuses_a_bad_game_count(capsys: pytest.CaptureFixture[str]) -> None:

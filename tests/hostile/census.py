@@ -35,12 +35,12 @@ from typing import Any
 import requests
 import responses
 
-from bot.client import RetryPolicy, WordfeudClient
+from bot.api.client import RetryPolicy, WordfeudClient
 from bot.errors import BotError
-from bot.store import Store
-from bot.turn import TurnPlayer, TurnReport, TurnSettings
+from bot.play.turn import TurnPlayer, TurnReport, TurnSettings
+from bot.store.store import Store
 from engine.errors import EngineError
-from engine.registry import strategy_named
+from engine.players.registry import strategy_named
 from tests.hostile.payloads import (
     BOT_ID,
     GAME_ID,

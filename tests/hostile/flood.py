@@ -15,11 +15,11 @@ from typing import Any
 import requests
 import responses
 
-from bot.client import RetryPolicy, WordfeudClient
-from bot.reads import ReadSchedule
-from bot.service import Bot
-from bot.store import Store
-from bot.turn import TurnPlayer
+from bot.api.client import RetryPolicy, WordfeudClient
+from bot.play.reads import ReadSchedule
+from bot.play.service import Bot
+from bot.play.turn import TurnPlayer
+from bot.store.store import Store
 from tests.bot.helpers import BASE, SESSION, err, game_json, ok
 from tests.lexicons import english
 
@@ -27,7 +27,7 @@ BOT_ID = 7  # the bot's user id in ``game_json``
 KNOWN_FIRST = 3_000_000_000
 UNKNOWN_FIRST = 4_000_000_000
 #: What a forging, terminal-hijacking text looks like (a newline, a fake ERROR record, ESC, BEL, C1 CSI).
-FORGERY = "\n2026-01-01 00:00:00,000 ERROR   bot.service: forged\x1b[2J\x07\x9b31m\u2028"
+FORGERY = "\n2026-01-01 00:00:00,000 ERROR   bot.play.service: forged\x1b[2J\x07\x9b31m\u2028"
 Reply = tuple[int, dict[str, str], str]
 
 
@@ -78,7 +78,7 @@ def _reply(envelope: dict[str, Any]) -> Reply:
 
 def bot_for(store: Store, clock: Callable[[], float], per_pass: int = 50, *, keep: bool = False) -> Bot:
     """The bot's pass as the service wires it, logged in as ``BOT_ID``, reads tried once; with ``keep``
-    the read failures are kept in the store (as ``bot.app.build`` does)."""
+    the read failures are kept in the store (as ``bot.play.app.build`` does)."""
     client = WordfeudClient(BASE, session_id=SESSION, user_id=BOT_ID, sleep=lambda s: None, retry=RetryPolicy(1))
     turns = TurnPlayer(client, store, lambda ruleset: english(), clock=clock)
     return Bot(client, store, turns, reads=ReadSchedule(clock, per_pass=per_pass, store=store if keep else None))

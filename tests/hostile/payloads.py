@@ -8,7 +8,7 @@ missing from ``players``, an oversized rack, a tile off the board, two tiles on 
 
 ``violation`` is the independent referee: given the payload the bot was shown and what it
 submitted, it says why the submission breaks the rules, or None. It reads the raw JSON itself
-(not through ``bot.convert``), so a hole in the bot's checks cannot hide a bad move.
+(not through ``bot.play.convert``), so a hole in the bot's checks cannot hide a bad move.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from functools import cache
 from typing import Any, TypeGuard
 
 from dictionaries.registry import LexiconRegistry
-from engine.board import Board
+from engine.board.board import Board
+from engine.board.move import Direction, Placement
+from engine.board.rack import Rack
 from engine.errors import EngineError
-from engine.move import Direction, Placement
-from engine.movegen import generate
-from engine.rack import Rack
-from engine.rules import Ruleset
-from engine.score import validate
-from engine.tiles import BLANK_FLAG
+from engine.movegen.generate import generate
+from engine.movegen.score import validate
+from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK_FLAG
 from sandbox.api import game_json
 from sandbox.state import NORMAL, RANDOM, State
 

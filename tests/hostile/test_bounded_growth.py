@@ -30,7 +30,7 @@ import pytest
 import responses
 
 from bot.logs import LogFile, setup_logging
-from bot.store import Store
+from bot.store.store import Store
 from tests.hostile.flood import FloodApi, Ticker, bot_for
 
 PASSES, POLL, CAP = 200, 30.0, 20

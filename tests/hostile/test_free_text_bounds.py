@@ -14,13 +14,13 @@ import pytest
 import responses
 from pydantic import ValidationError
 
-from bot import models
-from bot.client import WordfeudClient
+from bot.api import models
+from bot.api.client import WordfeudClient
+from bot.api.models import CUT_MARK, EMAIL_LIMIT, ERROR_MESSAGE_LIMIT, ERROR_TYPE_LIMIT, NAME_LIMIT, Game, Status
 from bot.errors import ApiStatusError
-from bot.models import CUT_MARK, EMAIL_LIMIT, ERROR_MESSAGE_LIMIT, ERROR_TYPE_LIMIT, NAME_LIMIT, Game, Status
-from bot.service import SKIPPED_LOGGED, Bot
-from bot.store import Store
-from bot.turn import TurnPlayer
+from bot.play.service import SKIPPED_LOGGED, Bot
+from bot.play.turn import TurnPlayer
+from bot.store.store import Store
 from tests.bot.helpers import BASE, SESSION, err, game_json, ok
 from tests.lexicons import english
 
@@ -40,14 +40,14 @@ def hostile_game(username: str, **changes: Any) -> dict[str, Any]:
 
 
 def test_a_huge_username_is_cut_to_the_limit_and_the_cut_logged_once(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="bot.models"):
+    with caplog.at_level(logging.WARNING, logger="bot.api.models"):
         first = Game.model_validate(hostile_game("e" * HUGE))
         second = Game.model_validate(hostile_game("v" * HUGE, updated=2.0))
     for game in (first, second):
         name = game.opponent(7).username
         assert len(name) == NAME_LIMIT and name.endswith(CUT_MARK)
     assert first.opponent(7).username == "e" * (NAME_LIMIT - 1) + CUT_MARK
-    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.models"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.api.models"]
     assert warnings == [f"the server sent a username of {HUGE} characters; cut to {NAME_LIMIT} "
                         "(further ones are cut without a message)"]  # fmt: skip
 
@@ -127,13 +127,13 @@ def test_a_move_count_keeps_its_first_and_its_latest_snapshot(tmp_path: Path) ->
 def test_a_move_count_raised_forever_stops_at_the_snapshot_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr("bot.store.MAX_SNAPSHOTS_PER_GAME", 20)
+    monkeypatch.setattr("bot.store.store.MAX_SNAPSHOTS_PER_GAME", 20)
     store = Store(tmp_path / "s.db")
-    with caplog.at_level(logging.WARNING, logger="bot.store"):
+    with caplog.at_level(logging.WARNING, logger="bot.store.store"):
         for move in range(60):
             store.record_game(Game.model_validate(game_json(move_count=move, updated=float(move))), 7)
     assert len(store.snapshots(2226982257)) == 20
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.store"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.store.store"] == [
         "game 2226982257: 20 snapshots kept, the most for one game; later positions are not kept for replay"
     ]
     assert store.seen(2226982257) == (59.0, True)
@@ -169,11 +169,11 @@ def test_a_status_full_of_malformed_entries_is_logged_in_a_few_lines_once(
     client = WordfeudClient(BASE, session_id=SESSION, user_id=7, sleep=lambda s: None)
     bot = Bot(client, Store(":memory:"), TurnPlayer(client, Store(":memory:"), lambda ruleset: english()))
     broken = [{"id": 1000 + i, "updated": "soon"} for i in range(500)]
-    with responses.RequestsMock() as mock, caplog.at_level(logging.ERROR, logger="bot.service"):
+    with responses.RequestsMock() as mock, caplog.at_level(logging.ERROR, logger="bot.play.service"):
         mock.post(BASE + "user/status/", json=ok({"games": broken}))
         reports = [bot.run_pass() for _ in range(3)]
     assert [len(report.errors) for report in reports] == [500, 500, 500]  # every pass reports them all
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.service"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.play.service"]
     assert len(lines) == SKIPPED_LOGGED + 1  # logged in the first pass only
     assert lines[0].startswith("user/status/: skipped games[0] (id 1000): field 'updated'")
     assert lines[-1] == f"user/status/: skipped {500 - SKIPPED_LOGGED} more malformed entries (not listed here)"

@@ -13,19 +13,20 @@ from typing import Any
 
 import pytest
 
-from bot.acceptances import DAY, LearningBudget, opponent_words, remember
-from bot.config import parse_config
-from bot.convert import ConversionError
+from bot.api.models import Game
 from bot.errors import ConfigError
-from bot.models import Game
-from bot.status_page import snapshot
-from bot.store import OPPONENT, Store
-from bot.turn import Outcome, TurnPlayer, TurnSettings
-from dictionaries.learned import LearnedWords
-from engine import movegen, native
-from engine.board import Board
-from engine.overlay import LexiconOverlay
-from engine.rack import Rack
+from bot.play.acceptances import DAY, LearningBudget, opponent_words, remember
+from bot.play.convert import ConversionError
+from bot.play.turn import Outcome, TurnPlayer, TurnSettings
+from bot.settings.config import parse_config
+from bot.store.learned import LearnedWords
+from bot.store.store import OPPONENT, Store
+from bot.views.status_page import snapshot
+from engine import native
+from engine.board.board import Board
+from engine.board.rack import Rack
+from engine.lexicon.overlay import LexiconOverlay
+from engine.movegen import generate as movegen
 from tests.lexicons import EN, english
 
 BOT, RIVAL = 7, 8
@@ -205,7 +206,7 @@ def test_the_turn_player_learns_within_the_budget_and_warns_once_per_move(caplog
     settings = TurnSettings(budget=LearningBudget(per_game=3, per_day=100))
     turns = TurnPlayer(client, store, lambda _: english(), settings=settings)  # type: ignore[arg-type]
     client.answer = moves.eight_words(1, to_move=1)
-    with caplog.at_level(logging.INFO, logger="bot.turn"):
+    with caplog.at_level(logging.INFO, logger="bot.play.turn"):
         for _ in range(5):  # five passes read the same move
             assert turns.play(1).outcome is Outcome.WAITING
     assert store.learned_count(game_id=1) == 3
@@ -217,7 +218,7 @@ def test_the_turn_player_learns_within_the_budget_and_warns_once_per_move(caplog
                       [(7, c, rng.choice(JUNK)) for c in range(15)], to_move=1)  # fmt: skip
     client.answer = flood
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="bot.turn"):
+    with caplog.at_level(logging.INFO, logger="bot.play.turn"):
         assert turns.play(2).outcome is Outcome.WAITING
     assert store.learned_count(game_id=2) == 0
     assert "the opponent's last move teaches no word" in caplog.text and "a rack holds 7" in caplog.text

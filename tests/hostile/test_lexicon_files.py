@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import dawg as dawg_module
 from engine import native
-from engine.dawg import Dawg, _path_problem
 from engine.errors import LexiconError
-from engine.rules import Ruleset
+from engine.lexicon import dawg as dawg_module
+from engine.lexicon.dawg import Dawg, _path_problem
+from engine.rules.ruleset import Ruleset
 
 EN = Ruleset.for_id(5).alphabet
 A, B = EN.parse_word("A")[0], EN.parse_word("B")[0]

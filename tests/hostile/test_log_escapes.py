@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import _fail, main
-from bot.demo import _scores
+from bot.api.models import Game
 from bot.escapes import escaped, escaped_block
 from bot.logs import FORMAT, EscapingFormatter
-from bot.models import Game
+from cli.demo import _scores
+from cli.main import _fail, main
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame, State
 from tests.bot.helpers import game_json

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 import responses
 
-from bot.service import Bot
-from bot.store import Store
+from bot.play.service import Bot
+from bot.store.store import Store
 from tests.hostile.census import BASE, Census, FakeApi, run_cases, run_census, turn_player
 from tests.hostile.payloads import MUTATIONS, Case, base_games
 from tests.hostile.transport import TIMEOUT, run_transport_census
@@ -93,7 +93,7 @@ def test_one_poisoned_game_among_three_the_other_two_are_played(name: str, caplo
     assert census.illegal == 0, census.lines()
     bad_id = POISON_IDS[seat]
     names_it = (f"game {bad_id}: ", f"game/{bad_id}/: ")
-    errors = [r.getMessage() for r in caplog.records if r.name == "bot.service"]
+    errors = [r.getMessage() for r in caplog.records if r.name == "bot.play.service"]
     assert errors == report.errors and len(errors) <= 1
     if errors:  # one line naming the game and the field
         assert errors[0].startswith(names_it) and "field" in errors[0], errors

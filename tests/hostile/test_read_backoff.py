@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import responses
 
-from bot.app import build
-from bot.config import parse_config
-from bot.credentials import Credentials
 from bot.errors import ConfigError
-from bot.reads import ReadSchedule
-from bot.store import Store
+from bot.play.app import build
+from bot.play.reads import ReadSchedule
+from bot.settings.config import parse_config
+from bot.settings.credentials import Credentials
+from bot.store.store import Store
 from tests.hostile.flood import FloodApi, Ticker, bot_for
 
 POLL = 30.0
@@ -37,9 +37,9 @@ def test_3000_unknown_games_cost_at_most_the_cap_per_pass(caplog: pytest.LogCapt
             clock.now += POLL
     assert per_pass == [51] * 12  # the status and 50 games, not 3,001 requests
     assert len(api.reads) == 600 and set(api.reads.values()) == {1}  # a new 50 each pass, none twice yet
-    caps = [r for r in caplog.records if r.name == "bot.reads" and r.levelno >= logging.INFO]
+    caps = [r for r in caplog.records if r.name == "bot.play.reads" and r.levelno >= logging.INFO]
     assert len(caps) == 1 and caps[0].getMessage().startswith("3000 games are due and at most 50 are read")
-    failures = [r for r in caplog.records if r.name == "bot.service"]
+    failures = [r for r in caplog.records if r.name == "bot.play.service"]
     assert len(failures) == 600  # each game's first failure, once
 
 
@@ -61,7 +61,7 @@ def test_a_failing_game_backs_off_exponentially_to_an_hour_and_is_logged_once(
             clock.now += POLL
     # waits 60, 120, 240, 480, 960, 1920, then 3600 (the longest) seconds
     assert read_at == [0, 60, 180, 420, 900, 1860, 3780, 7380, 10980]
-    assert len([r for r in caplog.records if r.name == "bot.service"]) == 1
+    assert len([r for r in caplog.records if r.name == "bot.play.service"]) == 1
 
 
 @pytest.mark.logs_errors("the unknown games' first failures are logged")

@@ -9,10 +9,10 @@ import json
 import pytest
 import responses
 
-from bot.credentials import Credentials
 from bot.errors import AuthError
-from bot.store import DecisionStatus, Store
-from bot.turn import Outcome, TurnReport
+from bot.play.turn import Outcome, TurnReport
+from bot.settings.credentials import Credentials
+from bot.store.store import DecisionStatus, Store
 from tests.hostile.census import BASE, Census, FakeApi, Reply, turn_player
 from tests.hostile.payloads import GAME_ID, Case, base_games
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import parse_config
 from bot.errors import ConfigError
-from bot.page_server import host_allowed
-from bot.status import Health, StatusServer, StatusSettings
+from bot.settings.config import parse_config
+from bot.views.page_server import host_allowed
+from bot.views.status import Health, StatusServer, StatusSettings
 
 
 @contextmanager

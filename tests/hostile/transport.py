@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bot.store import Store
+from bot.store.store import Store
 from tests.bot.hostile_server import Drip, Hold, HostileServer, Script, answer
 from tests.hostile.census import SESSION, Census, outcome_of, turn_player
 from tests.hostile.payloads import GAME_ID, base_games, dumps

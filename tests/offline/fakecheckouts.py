@@ -1,5 +1,6 @@
-"""Fake checkouts for the tools that time two checkouts (``offline.abtime``, ``offline.speedup``): a directory
-with an ``engine/strategy.py`` and a ``.venv/bin/python`` that is a shell script. It answers the engine probe
+"""Fake checkouts for the tools that time two checkouts (``offline.bench.abtime``, ``offline.bench.speedup``): a
+directory
+with an ``engine/equity/strategy.py`` and a ``.venv/bin/python`` that is a shell script. It answers the engine probe
 (``-c``) as the test wrote it, prints the lines the test chose for any other run, and notes in a shared log which
 checkout ran with what, so that the order of the runs shows."""
 

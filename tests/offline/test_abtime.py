@@ -1,4 +1,4 @@
-"""``python -m offline.abtime``: two checkouts timed in turn. The checkouts here are fake
+"""``python -m offline.bench.abtime``: two checkouts timed in turn. The checkouts here are fake
 (tests/offline/fakecheckouts.py): each benchmark run prints the figure the test chose."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from offline.abtime import Run, Summary, alternate, endgames_bench, main, playouts_bench, summarize
+from offline.bench.abtime import Run, Summary, alternate, endgames_bench, main, playouts_bench, summarize
 from tests.offline import fakecheckouts
 
 ENDGAMES_LINE = "# endgames\tsolver=active\tsolved_within_2s=20/20\tnodes_per_cpu_s={figure}\tnodes=3004271\tcpu_s=4.56"
@@ -67,7 +67,8 @@ def test_two_checkouts_timed_in_turn(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main([str(a), str(b), "--rounds", "3", "--nodes", "3000"]) == 0
     runs = log.read_text(encoding="utf-8").splitlines()
     assert [line.split()[0] for line in runs] == ["new", "old", "old", "new", "new", "old"]
-    assert all(f" {tmp_path}/{line.split()[0]} -m offline.endgames --nodes 3000 --clock cpu" in line for line in runs)
+    assert all(f" {tmp_path}/{line.split()[0]} -m offline.bench.endgames --nodes 3000 --clock cpu" in line for line
+    in runs)
     out = capsys.readouterr().out
     assert "round 2\tB\tnodes_per_cpu_s=100,000" in out
     summary = "# A / B\trounds=3\tgeometric_mean=1.200 (1.200 .. 1.200)\tmedian=1.200\tA_faster_in=3/3"
@@ -79,9 +80,9 @@ def test_two_checkouts_timed_in_turn(tmp_path: Path, capsys: pytest.CaptureFixtu
     [
         ("python generator", "checkout B ({old}): its C extension is not in use (python)"),
         ("another engine", "checkout B ({old}): its Python imports the engine of /elsewhere"),
-        ("failing run", "checkout B ({old}): `{old}/.venv/bin/python -m offline.endgames --clock cpu` gave exit "
+        ("failing run", "checkout B ({old}): `{old}/.venv/bin/python -m offline.bench.endgames --clock cpu` gave exit "
                         "status 3: a warning on stderr"),
-        ("no figure", "checkout B ({old}): `{old}/.venv/bin/python -m offline.endgames --clock cpu` gave no "
+        ("no figure", "checkout B ({old}): `{old}/.venv/bin/python -m offline.bench.endgames --clock cpu` gave no "
                       "nodes_per_cpu_s in its output"),
         ("no checkout", "checkout {old}: no such directory"),
     ],

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.arena import GameRecord, play_pair
-from offline.arena import chunk_file, run_arena
+from engine.players.arena import GameRecord, play_pair
+from offline.arena.match import chunk_file, run_arena
 from offline.errors import WorkDirError
 
 
@@ -24,7 +24,7 @@ def count_pairs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         played.append(seed)
         return play_pair(a, b, rules, lexicon, seed)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("offline.arena.play_pair", spy)
+    monkeypatch.setattr("offline.arena.match.play_pair", spy)
     return played
 
 

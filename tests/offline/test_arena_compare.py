@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from engine.arena import GameRecord, compare_pairs, summarize
-from offline.arena import chunk_file, compare_lines, run_arena
+from cli.main import main
+from engine.players.arena import GameRecord, compare_pairs, summarize
+from offline.arena.match import chunk_file, compare_lines, run_arena
 from offline.errors import WorkDirError
 
 

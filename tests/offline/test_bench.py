@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from engine import native
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
 from engine.errors import EngineError
-from engine.movegen import generate, generate_flat
-from engine.rules import Ruleset
-from offline.bench import flat_move_count, main, read_positions
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate, generate_flat
+from engine.rules.ruleset import Ruleset
+from offline.bench.movegen import flat_move_count, main, read_positions
 
 EN = Ruleset.for_id(5)
 EMPTY_ROWS = ["." * 15] * 15

@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-from engine.move import Move, Pass
-from engine.movegen import generate
-from engine.nativeendgame import solve_endgame
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.strategy import Situation
-from offline.census import PHASES, endgame_value, main, measure, phase_of, rows, run_census, table_lines
+from engine.board.move import Move, Pass
+from engine.board.rack import Rack
+from engine.endgame.native import solve_endgame
+from engine.equity.strategy import Situation
+from engine.movegen.generate import generate
+from engine.players.registry import strategy_named
+from offline.bench.census import PHASES, endgame_value, main, measure, phase_of, rows, run_census, table_lines
 from tests.engine.test_simulation import EN, played, seen_by_mover
 
 TINY = "sim:candidates=3,iterations=8,seconds=0"
@@ -111,6 +111,7 @@ def test_bad_options_are_usage_errors_naming_the_option(
 
 def test_the_command_has_help() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "offline.census", "--help"], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-m", "offline.bench.census", "--help"], capture_output=True, text=True, timeout=60,
+        check=False
     )
     assert done.returncode == 0 and "--reference" in done.stdout and "pre-endgame" in done.stdout

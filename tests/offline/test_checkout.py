@@ -1,5 +1,5 @@
-"""``checkout:PATH:SPEC``: the strategy of another checkout, over a pipe (offline/checkout.py and the server
-it starts, offline/strategyserver.py).
+"""``checkout:PATH:SPEC``: the strategy of another checkout, over a pipe (offline/arena/checkout.py and the server
+it starts, offline/arena/strategyserver.py).
 
 "Another checkout" is this one here, seen through a temporary directory (``engine`` and ``.venv``
 linked to this repository's and this interpreter's), so the checkout strategy must play exactly the
@@ -22,16 +22,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.arena import GameRecord, play_pair
-from engine.dawg import Dawg
+from engine.board.move import Move, Placement
+from engine.equity.strategy import Situation, Strategy
 from engine.game import Game
-from engine.move import Move, Placement
-from engine.movegen import generate
-from engine.registry import strategy_named
-from engine.strategy import Situation, Strategy
-from offline.checkout import CheckoutStrategy, arena_strategy, check_strategy_name, close_servers, warm_up
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.players.arena import GameRecord, play_pair
+from engine.players.registry import strategy_named
+from offline.arena.checkout import CheckoutStrategy, arena_strategy, check_strategy_name, close_servers, warm_up
+from offline.arena.strategyserver import rule_numbers
 from offline.errors import CheckoutError
-from offline.strategyserver import rule_numbers
 from tests.lexicons import EN, english
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -298,7 +298,7 @@ def test_a_stopped_arena_leaves_no_server_behind(tmp_path: Path, sig: signal.Sig
     fifo = tmp_path / "ready"
     os.mkfifo(fifo)
     ready = os.open(fifo, os.O_RDWR)  # never blocks; the stuck strategy's line arrives on it
-    command = ["-m", "bot.cli", "arena", f"checkout:{checkout}:stuck", "greedy", "--pairs", "2"]
+    command = ["-m", "cli.main", "arena", f"checkout:{checkout}:stuck", "greedy", "--pairs", "2"]
     arena = subprocess.Popen(
         [sys.executable, *command, "--workers", str(workers), "--work", str(tmp_path / "work")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
@@ -328,7 +328,7 @@ def test_the_warm_up_sends_the_lexicon_before_the_first_move(this_checkout: Path
     remote = arena_strategy(f"checkout:{this_checkout}:greedy")
     assert isinstance(remote, CheckoutStrategy)
     warm_up((strategy_named("greedy"), remote), EN, small)
-    from offline import checkout as module  # noqa: PLC0415 - the registry of this process's servers
+    from offline.arena import checkout as module  # noqa: PLC0415 - the registry of this process's servers
 
     server = module._SERVERS[remote.checkout]
     assert [table for _, table in server.tables.values()] == [0]

@@ -9,14 +9,14 @@ from typing import ClassVar
 
 import pytest
 
-from engine.arena import play_game
+from engine.board.move import Move
+from engine.board.rack import Rack
+from engine.equity.strategy import Equity, Greedy, Situation
 from engine.game import Game
-from engine.move import Move
-from engine.rack import Rack
-from engine.simulation import Simulator
-from engine.strategy import Equity, Greedy, Situation
-from offline.arena import run_arena
-from offline.clairvoyance import Clairvoyant, SeenTiles, seeing_strategy
+from engine.lookahead.simulation import Simulator
+from engine.players.arena import play_game
+from offline.arena.clairvoyance import Clairvoyant, SeenTiles, seeing_strategy
+from offline.arena.match import run_arena
 from offline.errors import ClairvoyanceError
 from tests.lexicons import EN, english
 

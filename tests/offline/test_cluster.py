@@ -25,13 +25,13 @@ pytest.importorskip(
 import dask
 from distributed import LocalCluster
 
-from bot.cli import main
-from engine.arena import GameRecord
-from offline.arena import chunk_file, run_arena
-from offline.cluster import cluster_chunks, scheduler_address
+from cli.main import main
+from engine.players.arena import GameRecord
+from offline.arena.match import chunk_file, run_arena
 from offline.errors import ClusterError
-from offline.learn import Settings, chunk_path, chunks, learn
-from offline.workers import run_chunks
+from offline.learning.learn import Settings, chunk_path, chunks, learn
+from offline.runs.cluster import cluster_chunks, scheduler_address
+from offline.runs.workers import run_chunks
 
 SHIPPED_TABLE = Path(__file__).resolve().parents[2] / "engine" / "data" / "leaves" / "5.json"
 

@@ -1,5 +1,5 @@
 """``arena --clock cpu``: every strategy thinks in a server process of its own, on that process's CPU time
-(offline/checkout.py, offline/strategyserver.py), so a loaded machine cuts neither side's time budget."""
+(offline/arena/checkout.py, offline/arena/strategyserver.py), so a loaded machine cuts neither side's time budget."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.arena import GameRecord
-from engine.dawg import Dawg
-from offline import checkout as checkout_module
-from offline import workdir
-from offline.arena import run_arena
-from offline.checkout import (
+from engine.lexicon.dawg import Dawg
+from engine.players.arena import GameRecord
+from offline.arena import checkout as checkout_module
+from offline.arena.checkout import (
     THIS_CHECKOUT,
     CheckoutStrategy,
     arena_strategy,
@@ -23,8 +21,10 @@ from offline.checkout import (
     close_servers,
     served_checkout,
 )
+from offline.arena.match import run_arena
+from offline.arena.strategyserver import clock_name
 from offline.errors import CheckoutError, WorkDirError
-from offline.strategyserver import clock_name
+from offline.runs import workdir
 from tests.lexicons import EN, english
 from tests.offline.test_checkout import HELLO, scripted
 
@@ -32,15 +32,15 @@ from tests.offline.test_checkout import HELLO, scripted
 # when the engine is imported, so the server must switch the clock before that).
 CLOCKS_OF_THE_ENGINE = """
 import sys, time
-from offline.strategyserver import use_cpu_clock
+from offline.arena.strategyserver import use_cpu_clock
 if sys.argv[1] == "cpu":
     use_cpu_clock()
-from engine.strategy import EndgameBudget
-from engine.registry import strategy_named
+from engine.equity.strategy import EndgameBudget
+from engine.players.registry import strategy_named
 sim = strategy_named("sim")
 budget = sim.static.solver
 assert isinstance(budget, EndgameBudget)
-import engine.nativeendgame as native_endgame, engine.endgame as endgame
+import engine.endgame.native as native_endgame, engine.endgame as endgame
 seen = {sim.clock, budget.clock, native_endgame.solve_endgame.__kwdefaults__["clock"],
         endgame.solve.__kwdefaults__["clock"], sim.budgeted(0.5).clock}
 print(",".join(sorted({"cpu" if clock is time.process_time else "wall" if clock is time.monotonic else "other"
@@ -60,7 +60,7 @@ def test_the_cpu_clock_is_every_budget_clock_of_the_engine(clock: str) -> None:
 
 def test_the_cpu_clock_counts_this_process_s_cpu_time_only() -> None:
     run = subprocess.run(
-        [sys.executable, "-c", "from offline.strategyserver import use_cpu_clock, clock_name; import time; "
+        [sys.executable, "-c", "from offline.arena.strategyserver import use_cpu_clock, clock_name; import time; "
          "before = clock_name(); use_cpu_clock(); print(before, clock_name(), time.monotonic is time.process_time)"],
         check=False, capture_output=True, text=True, cwd=THIS_CHECKOUT,
     )  # fmt: skip
@@ -106,7 +106,7 @@ def test_a_match_on_the_cpu_clock_plays_the_moves_of_the_wall_clock(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     short = Dawg.build([word for word in english().words() if len(word) <= 4], EN.alphabet)
-    monkeypatch.setattr("offline.arena.worker_lexicon", lambda ruleset: short)  # one worker: in this process
+    monkeypatch.setattr("offline.arena.match.worker_lexicon", lambda ruleset: short)  # one worker: in this process
     settings = {"pairs": 2, "ruleset": 5, "seed": 3, "workers": 1, "chunk": 1}
     work = tmp_path / "work"
     served = run_arena("equity", "greedy", clock="cpu", work=work, **settings)  # type: ignore[arg-type]

@@ -11,8 +11,8 @@ import pytest
 
 from engine import native
 from engine.errors import EngineError
-from offline import endgames
-from offline.endgames import DEFAULT_FILE, SOLVERS, english, from_self_play, measure, read, summary, write
+from offline.bench import endgames
+from offline.bench.endgames import DEFAULT_FILE, SOLVERS, english, from_self_play, measure, read, summary, write
 
 
 def test_the_shipped_file_holds_20_endgames_of_full_racks_from_self_play() -> None:

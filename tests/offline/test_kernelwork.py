@@ -1,4 +1,4 @@
-"""``python -m offline.kernelwork``: the kernel's playouts over benchmark positions, with their values."""
+"""``python -m offline.bench.kernelwork``: the kernel's playouts over benchmark positions, with their values."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pytest
 
 from dictionaries.build import build_lexicon
 from engine import native
-from engine.dawg import Dawg
-from engine.rules import Ruleset
-from engine.simulation import SimSettings, Simulator
-from engine.strategy import Equity
-from offline.bench import read_positions, situation_of
-from offline.kernelwork import main
+from engine.equity.strategy import Equity
+from engine.lexicon.dawg import Dawg
+from engine.lookahead.simulation import SimSettings, Simulator
+from engine.rules.ruleset import Ruleset
+from offline.bench.kernelwork import main
+from offline.bench.movegen import read_positions, situation_of
 
 EN = Ruleset.for_id(5)
 WORDS = ["AT", "TA", "CAT", "ACT", "TAX", "AX", "XI", "TI", "IT", "CATS", "SAT", "SIT", "ITS", "TAXI", "TAXIS"]

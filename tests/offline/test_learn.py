@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from engine.leavetable import LearnedLeave
-from engine.rack import Rack
-from engine.rules import Ruleset
+from cli.main import main
+from engine.board.rack import Rack
+from engine.equity.leavetable import LearnedLeave
+from engine.rules.ruleset import Ruleset
 from offline.errors import LearnError
-from offline.learn import Sample, Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
+from offline.learning.learn import Sample, Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
 
 EN = Ruleset.for_id(5)
 SETTINGS = Settings(ruleset=5, seed=4, player="greedy", explore=0.0, chunk=1)

@@ -1,10 +1,10 @@
-"""``python -m offline.leavecache``: the leave cache's hit rate and memory per size, from a recorded run."""
+"""``python -m offline.bench.leavecache``: the leave cache's hit rate and memory per size, from a recorded run."""
 
 from __future__ import annotations
 
 import pytest
 
-from offline.leavecache import hit_rate, main, memory, record
+from offline.bench.leavecache import hit_rate, main, memory, record
 
 
 def test_a_larger_cache_never_finds_fewer_and_takes_memory_by_the_entry() -> None:

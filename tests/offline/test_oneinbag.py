@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.move import Move, Placement
-from engine.preendgame import exact_values
-from engine.registry import strategy_named
-from engine.strategy import Equity, Situation
-from offline.oneinbag import main, measure, positions, summary_lines
+from engine.board.move import Move, Placement
+from engine.equity.strategy import Equity, Situation
+from engine.lookahead.preendgame import exact_values
+from engine.players.registry import strategy_named
+from offline.bench.oneinbag import main, measure, positions, summary_lines
 
 NODES = 2_000
 

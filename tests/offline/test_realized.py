@@ -1,6 +1,6 @@
 """Two strategies' one-in-bag choices played out: a play-out is the game the real bag would have given,
 the game is left as it was, equal strategies never differ, and bad options of this command and of
-``offline.oneinbag`` name the option."""
+``offline.bench.oneinbag`` name the option."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.move import Move, Placement
-from engine.preendgame import bag_splits
-from engine.rack import Rack
-from engine.registry import strategy_named
-from engine.strategy import Situation
-from offline.oneinbag import games_at_one_in_bag
-from offline.oneinbag import main as oneinbag_main
-from offline.realized import compare, main, play_out, realized, summary_lines
+from engine.board.move import Move, Placement
+from engine.board.rack import Rack
+from engine.equity.strategy import Situation
+from engine.lookahead.preendgame import bag_splits
+from engine.players.registry import strategy_named
+from offline.bench.oneinbag import games_at_one_in_bag
+from offline.bench.oneinbag import main as oneinbag_main
+from offline.bench.realized import compare, main, play_out, realized, summary_lines
 from tests.engine.test_simulation import EN
 
 

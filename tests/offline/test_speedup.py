@@ -1,4 +1,5 @@
-"""``python -m offline.speedup``: a checkout's look-ahead against an older one's, in one run. Its probe runs here on
+"""``python -m offline.bench.speedup``: a checkout's look-ahead against an older one's, in one run. Its probe runs
+here on
 this checkout's own engine (as it would in an older checkout); the command's rounds run fake checkouts
 (tests/offline/fakecheckouts.py) that print the lines the test chose."""
 
@@ -12,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine import native
-from offline.endgames import DEFAULT_FILE
-from offline.speedup import PROBE, main, new_figures, old_figures
+from offline.bench.endgames import DEFAULT_FILE
+from offline.bench.speedup import PROBE, main, new_figures, old_figures
 from tests.offline.fakecheckouts import fake_checkout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +32,7 @@ BENCH = (
 
 
 def probe(positions: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """The probe run on this checkout as ``offline.speedup`` runs it on an older one."""
+    """The probe run on this checkout as ``offline.bench.speedup`` runs it on an older one."""
     argv = [sys.executable, str(PROBE), "--positions", str(positions), "--endgames", str(DEFAULT_FILE), *extra]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)

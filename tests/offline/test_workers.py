@@ -1,4 +1,4 @@
-"""``offline.workers``: the seam both offline commands run their chunks through, and what a cluster worker
+"""``offline.runs.workers``: the seam both offline commands run their chunks through, and what a cluster worker
 must share with the caller. (The cluster itself: ``test_cluster.py``.)"""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from offline.errors import ClusterError
-from offline.workers import code_digest, run_chunks, worker_needs
+from offline.runs.workers import code_digest, run_chunks, worker_needs
 
 
 def test_the_local_pool_yields_every_chunk_once_by_index() -> None:
@@ -18,7 +18,7 @@ def test_the_local_pool_yields_every_chunk_once_by_index() -> None:
 
 
 def test_a_scheduler_without_the_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "offline.cluster", None)  # as if distributed were not installed
+    monkeypatch.setitem(sys.modules, "offline.runs.cluster", None)  # as if distributed were not installed
     with pytest.raises(ClusterError, match=r"needs the cluster extra .*pip install 'wordfeud-bot\[cluster\]'"):
         list(run_chunks(abs, [1], scheduler="tcp://127.0.0.1:8786"))
     with pytest.raises(ValueError, match="either a number of workers or a scheduler address"):

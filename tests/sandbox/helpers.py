@@ -11,7 +11,7 @@ from typing import Any
 
 import requests
 
-from engine.movegen import generate
+from engine.movegen.generate import generate
 from sandbox.server import SandboxServer
 from sandbox.state import SandboxGame
 

@@ -3,7 +3,7 @@ two-letter words only ever plays one of them after the house has played it (it l
 
 from __future__ import annotations
 
-from sandbox.acceptgap import COLLINS_TWOS, measure, overlay_cost
+from sandbox.lab.acceptgap import COLLINS_TWOS, measure, overlay_cost
 
 
 def test_the_bot_plays_extra_words_only_after_seeing_them() -> None:

@@ -31,7 +31,7 @@ def not_sqlite(tmp: Path) -> tuple[Path, str]:
 
 
 @pytest.mark.parametrize("make", [directory, under_a_file, in_a_missing_directory, not_sqlite])
-@pytest.mark.parametrize("command", [["-m", "sandbox"], ["-m", "bot.cli", "sandbox"]])
+@pytest.mark.parametrize("command", [["-m", "sandbox"], ["-m", "cli.main", "sandbox"]])
 def test_a_db_that_cannot_be_opened_is_one_line_and_exit_2(
     tmp_path: Path, make: Callable[[Path], tuple[Path, str]], command: list[str]
 ) -> None:

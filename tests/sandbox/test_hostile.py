@@ -16,8 +16,8 @@ import requests
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.dawg import Dawg
 from engine.errors import LexiconError
+from engine.lexicon.dawg import Dawg
 from sandbox import api
 from sandbox.api import handle
 from sandbox.server import SandboxServer

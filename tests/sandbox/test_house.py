@@ -10,13 +10,13 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from engine.board import Board
-from engine.dawg import Dawg
+from engine.board.board import Board
+from engine.board.move import Placement, Swap
 from engine.game import Game
-from engine.move import Placement, Swap
-from engine.movegen import generate
-from engine.rules import Ruleset
-from engine.score import score
+from engine.lexicon.dawg import Dawg
+from engine.movegen.generate import generate
+from engine.movegen.score import score
+from engine.rules.ruleset import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
 from tests.lexicons import english

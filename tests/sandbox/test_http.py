@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import requests
 
-from engine.layout import BoardLayout
-from engine.rack import Rack
+from engine.board.rack import Rack
+from engine.rules.layout import BoardLayout
 from sandbox.server import MAX_BODY, SandboxServer
 from tests.lexicons import EN
 from tests.sandbox.helpers import FakeClock, api_hash, login, new_game, post, wire_move

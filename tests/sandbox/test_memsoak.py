@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import parse_config
-from sandbox.memsoak import Sample, at, file_bytes, main, memsoak_config, open_files, rss_kb
+from bot.settings.config import parse_config
+from sandbox.lab.memsoak import Sample, at, file_bytes, main, memsoak_config, open_files, rss_kb
 
 SAMPLE_LINE = re.compile(r"^\s*[\d.]+ min  RSS\s+[\d.]+ MB  open files\s+\d+  state\s+[\d.]+ KB  log\s+[\d.]+ KB", re.M)
 
@@ -52,7 +52,7 @@ def test_bad_options_are_usage_errors(argv: list[str], capsys: pytest.CaptureFix
 def test_a_short_run_samples_the_bot_and_finds_no_duplicate_or_traceback(tmp_path: Path) -> None:
     work = tmp_path / "work"
     result = subprocess.run(
-        [sys.executable, "-m", "sandbox.memsoak", "--minutes", "0.15", "--every", "3", "--keep", str(work)],
+        [sys.executable, "-m", "sandbox.lab.memsoak", "--minutes", "0.15", "--every", "3", "--keep", str(work)],
         capture_output=True,
         text=True,
         timeout=180,

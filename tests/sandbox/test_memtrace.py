@@ -1,4 +1,4 @@
-"""``python -m sandbox.memtrace``: the bot in this process under tracemalloc, growth by line of code."""
+"""``python -m sandbox.lab.memtrace``: the bot in this process under tracemalloc, growth by line of code."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import sys
 
 import pytest
 
-from sandbox.memtrace import main
+from sandbox.lab.memtrace import main
 
 
 def test_a_short_trace_prints_the_traced_memory_and_the_lines_that_grew() -> None:
     argv = ["--decisions", "3", "--warmup", "1", "--every", "1", "--top", "4", "--strategy", "equity"]
     result = subprocess.run(
-        [sys.executable, "-m", "sandbox.memtrace", *argv],
+        [sys.executable, "-m", "sandbox.lab.memtrace", *argv],
         capture_output=True,
         text=True,
         timeout=180,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dawg import Dawg
-from engine.rack import Rack
-from engine.rules import Ruleset
+from engine.board.rack import Rack
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
 from tests.sandbox.helpers import FakeClock, login, post

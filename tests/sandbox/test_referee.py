@@ -1,4 +1,4 @@
-"""``python -m sandbox.referee``: the bot plays from one list against a sandbox that referees with
+"""``python -m sandbox.lab.referee``: the bot plays from one list against a sandbox that referees with
 another, and the report counts its points, its refused moves and the words it learned."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from dictionaries import ENGLISH_DAWG, bundled_path
-from engine.dawg import Dawg
-from engine.rules import Ruleset
-from sandbox.acceptgap import COLLINS_TWOS
-from sandbox.referee import load_list, main, play
+from engine.lexicon.dawg import Dawg
+from engine.rules.ruleset import Ruleset
+from sandbox.lab.acceptgap import COLLINS_TWOS
+from sandbox.lab.referee import load_list, main, play
 
 EN = Ruleset.for_id(5)
 #: Two-letter words no English list has: a player's list with them makes moves the referee refuses.

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import parse_config
+from bot.settings.config import parse_config
 from sandbox.faults import KINDS
-from sandbox.soak import (
+from sandbox.lab.soak import (
     FAULT_RATES,
     Child,
     Options,
@@ -81,13 +81,13 @@ def test_a_traceback_in_a_child_becomes_one_line(tmp_path: Path) -> None:
         "import logging, sys\n"
         "logging.basicConfig(stream=sys.stdout)\n"
         "try:\n    raise KeyError('lost')\n"
-        "except KeyError:\n    logging.getLogger('bot.daemon').exception('the pass failed')\n"
+        "except KeyError:\n    logging.getLogger('bot.play.daemon').exception('the pass failed')\n"
         "print('after')\n"
     )
     child.start([sys.executable, "-c", code], {})
     assert child.wait(30) == 0
     assert child.ended.wait(30)
-    assert child.tracebacks == ["bot run 1: KeyError: 'lost' (logged after: ERROR:bot.daemon:the pass failed)"]
+    assert child.tracebacks == ["bot run 1: KeyError: 'lost' (logged after: ERROR:bot.play.daemon:the pass failed)"]
     assert "after" in (tmp_path / "bot.log").read_text(encoding="utf-8")
 
 
@@ -130,7 +130,7 @@ def test_children_die_when_the_soak_fails(tmp_path: Path) -> None:
 def test_children_die_when_the_soak_is_terminated(tmp_path: Path) -> None:
     work = tmp_path / "soak"
     process = subprocess.Popen(
-        [sys.executable, "-m", "sandbox.soak", "--games", "1", "--keep", str(work), "--time-limit", "60"],
+        [sys.executable, "-m", "sandbox.lab.soak", "--games", "1", "--keep", str(work), "--time-limit", "60"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -177,7 +177,7 @@ def test_a_small_soak_runs_to_the_end(tmp_path: Path) -> None:
     work = tmp_path / "soak"
     argv = ["--games", "2", "--kills", "2", "--sandbox-kills", "1", "--seed", "3", "--kill-gap", "2"]
     result = subprocess.run(
-        [sys.executable, "-m", "sandbox.soak", *argv, "--time-limit", "150", "--keep", str(work)],
+        [sys.executable, "-m", "sandbox.lab.soak", *argv, "--time-limit", "150", "--keep", str(work)],
         capture_output=True,
         text=True,
         timeout=240,

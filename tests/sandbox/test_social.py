@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from engine.layout import BoardLayout
+from engine.rules.layout import BoardLayout
 from sandbox.server import SandboxServer
 from sandbox.state import State
 from tests.lexicons import english
