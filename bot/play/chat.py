@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from string import Formatter
 from typing import Protocol
 
 from bot.api.models import Game
@@ -22,11 +21,6 @@ from bot.errors import BotError
 from engine.rules.ruleset import Ruleset
 
 log = logging.getLogger(__name__)
-
-#: The fields a chat line may use.
-FIELDS = ("opponent", "my_score", "their_score")
-EVENTS = ("greeting", "won", "lost", "drawn")
-
 
 @cache
 def _lines() -> dict[str, dict[str, str]]:
@@ -39,15 +33,6 @@ def default_line(ruleset: int, event: str) -> str:
     data = _lines()
     language = data["languages"][Ruleset.for_id(ruleset).code]
     return data[language][event]
-
-
-def check_template(text: str, key: str) -> str:
-    """A configured line, if it uses only the known fields; ValueError naming the key otherwise."""
-    for _, name, _, _ in Formatter().parse(text):
-        if name is not None and name not in FIELDS:
-            known = ", ".join("{" + field + "}" for field in FIELDS)
-            raise ValueError(f"{key}: unknown field {{{name}}}; a line may use {known}")
-    return text
 
 
 def _plain(text: str) -> str:

@@ -21,8 +21,8 @@ from types import FrameType
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from bot.errors import BotError, LoginRefusedError
+from bot.play.health import Health
 from bot.play.service import Bot, PassReport
-from bot.views.status import Health
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.api.client import DEFAULT_BASE_URL
 from bot.api.transport import check_base_url
 from bot.errors import ConfigError
-from bot.play.chat import check_template
+from bot.settings.chatlines import check_template
 from bot.settings.credentials import Credentials
 from bot.settings.secretsfile import parse_secrets
 from engine.players.levels import level_named

@@ -1,4 +1,5 @@
-"""``python -m offline.bench``: the benchmark of move generation, playouts and the endgame (``offline.bench.movegen``)."""
+"""``python -m offline.bench``: the benchmark of move generation, playouts and the endgame
+(``offline.bench.movegen``)."""
 
 import sys
 

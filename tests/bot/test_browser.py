@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
+from bot.play.health import Health
 from bot.store.store import Store
 from bot.views.history import record
 from bot.views.replay_html import replay_html
-from bot.views.status import Health, StatusServer, StatusSettings
+from bot.views.status import StatusServer, StatusSettings
 from dictionaries.registry import LexiconRegistry
 from engine.players.registry import strategy_named
 from tests.bot.conftest import Sandbox

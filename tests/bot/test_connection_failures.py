@@ -16,11 +16,11 @@ import pytest
 
 from bot.api.client import RetryPolicy, WordfeudClient
 from bot.errors import TransportError
+from bot.play.health import Health
 from bot.play.service import Bot
 from bot.play.turn import TurnPlayer
 from bot.settings.credentials import Credentials
 from bot.store.store import Store
-from bot.views.status import Health
 from tests.bot.hostile_server import Hold, HostileServer, Script
 
 CREDS = Credentials.from_password("email", "bot@example.org", "hunter22")

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ConfigError
+from bot.play.health import Health
 from bot.settings.config import parse_config
 from bot.views.page_server import host_allowed
-from bot.views.status import Health, StatusServer, StatusSettings
+from bot.views.status import StatusServer, StatusSettings
 
 
 @contextmanager
