@@ -13,13 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.api.credentials import Credentials
 from bot.api.models import Game
 from bot.escapes import escaped
 from bot.play.app import build
 from bot.play.convert import Position, board_without, placement_from_api, to_position
 from bot.play.turn import Outcome, outcome_text
 from bot.settings.config import ApiConfig, BotConfig, PlayConfig, ScheduleConfig
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from bot.views import terminal
 from dictionaries.registry import LexiconRegistry

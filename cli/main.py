@@ -39,7 +39,6 @@ from bot.logs import LogFile, open_log_file, setup_logging
 from bot.play.app import build, registry_for
 from bot.play.daemon import Daemon
 from bot.play.health import Health
-from bot.records.commands import export_all, export_game, read_record, replay_lines
 from bot.settings.checkconfig import settings_lines
 from bot.settings.config import (
     BotConfig,
@@ -53,6 +52,7 @@ from bot.settings.config import (
 from bot.stopping import Stopped, stop_requests, stop_signals, stopped_line
 from bot.store.store import Store
 from bot.views.commands import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
+from bot.views.gcg import export_all, export_game, read_record, replay_lines
 from bot.views.replay import replay
 from bot.views.status import StatusServer, StatusSettings
 from bot.views.terminal import wants_colour

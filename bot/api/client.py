@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tenacity.wait import wait_exponential_jitter
 
+from bot.api.credentials import Credentials
 from bot.api.models import (
     ERROR_MESSAGE_LIMIT,
     ERROR_TYPE_LIMIT,
@@ -56,7 +57,6 @@ from bot.errors import (
     TransportError,
 )
 from bot.logs import Secrets
-from bot.settings.credentials import Credentials
 
 DEFAULT_BASE_URL = "https://api.wordfeud.com/wf/"
 #: The official app's style of User-Agent, as the API notes recommend.

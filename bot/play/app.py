@@ -11,6 +11,7 @@ from pathlib import Path
 import requests
 
 from bot.api.client import RetryPolicy, WordfeudClient
+from bot.api.credentials import Credentials
 from bot.logs import Redactor
 from bot.play.acceptances import LearningBudget
 from bot.play.chat import ChatLines, Chatter
@@ -19,7 +20,6 @@ from bot.play.service import Bot
 from bot.play.strength import StrengthChooser
 from bot.play.turn import TurnPlayer, TurnSettings
 from bot.settings.config import BotConfig
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from dictionaries.registry import LexiconRegistry, user_lexicon_dir
 from engine.errors import LexiconError

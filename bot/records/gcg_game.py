@@ -1,6 +1,6 @@
 """GCG records of the bot's games, and GCG games from other programs played back on a Wordfeud board.
 
-Export (``replay GAME --gcg FILE``): the recorded frames of ``bot.views.history`` become events: the bot's
+Export (``replay GAME --gcg FILE``): the recorded frames of ``bot.records.history`` become events: the bot's
 moves with its rack, the opponent's with the tiles they played (their rack is never known), swaps
 (the bot's tiles, the opponent's count), passes, and the end-of-game adjustments of Wordfeud's rules
 (the player who goes out gains the other's tiles, the other loses them; after three scoreless turns
@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from bot.records.gcg import EventKind, GcgError, GcgEvent, GcgGame, GcgPlayer
-from bot.views.history import Frame, GameRecord
+from bot.records.history import Frame, GameRecord
 from engine.board.board import EMPTY, Board
 from engine.board.move import Direction, Placement, main_word_span, parse_move, square_name
 from engine.errors import EngineError

@@ -20,10 +20,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.api.client import DEFAULT_BASE_URL
+from bot.api.credentials import Credentials
 from bot.api.transport import check_base_url
 from bot.errors import ConfigError
 from bot.settings.chatlines import check_template
-from bot.settings.credentials import Credentials
 from bot.settings.secretsfile import parse_secrets
 from engine.players.levels import level_named
 from engine.players.registry import strategy_named, table_file

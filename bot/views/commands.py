@@ -16,11 +16,11 @@ from bot.play.analysis import hint
 from bot.play.app import build, registry_for
 from bot.play.convert import Position, to_position
 from bot.play.turn import situation_of
-from bot.records.commands import hint_situation
+from bot.records.history import position_before_move, record
 from bot.settings.config import BotConfig, load_credentials
 from bot.store.store import GameRow, Store
+from bot.views.gcg import hint_situation
 from bot.views.hint import hint_svg, hint_text, read_board, situation_for
-from bot.views.history import position_before_move, record
 from bot.views.replay_html import replay_html
 from bot.views.terminal import wants_colour
 from engine.board.rack import Rack

@@ -13,9 +13,9 @@ from pathlib import Path
 from bot.errors import StoreError
 from bot.records.gcg import MAX_BYTES, GcgError, parse_gcg, write_gcg
 from bot.records.gcg_game import ImportedGame, play_back, play_text, record_to_gcg, ruleset_of
+from bot.records.history import record
 from bot.store.store import Store
 from bot.views.hint import situation_for
-from bot.views.history import record
 from engine.board.move import Placement, format_move
 from engine.board.rack import Rack
 from engine.equity.strategy import Situation, Strategy

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
+from bot.records.history import Frame, GameRecord
 from bot.views.board_svg import STYLE, BoardView, board_svg
-from bot.views.history import Frame, GameRecord
 from engine.errors import RulesetError
 from engine.rules.ruleset import Ruleset
 

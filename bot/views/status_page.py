@@ -14,9 +14,9 @@ from html import escape
 from typing import Any
 
 from bot.errors import BotError
+from bot.records.history import record
 from bot.store.store import GameRow, Store
 from bot.views.board_svg import STYLE, BoardView, board_svg
-from bot.views.history import record
 from engine.errors import EngineError
 from engine.rules.ruleset import RULESET_IDS
 

@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.api.credentials import Credentials
 from bot.play.app import build
 from bot.settings.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from dictionaries import ENGLISH_DAWG, bundled_path
 from engine import native

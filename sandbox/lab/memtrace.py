@@ -20,10 +20,10 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.api.credentials import Credentials
 from bot.play.app import build
 from bot.play.service import PassReport
 from bot.settings.config import parse_config
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from sandbox.lab.soak import Options, Soak, SoakError
 

@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.api.credentials import Credentials
 from bot.play.app import build
 from bot.settings.config import ApiConfig, BotConfig, DictionariesConfig, PlayConfig, ScheduleConfig
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from dictionaries.build import build_lexicon
 from dictionaries.npmlist import read_npm_list

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.api.client import RetryPolicy, WordfeudClient
+from bot.api.credentials import Credentials
 from bot.play.app import Wiring, build
 from bot.settings.config import BotConfig, parse_config
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from dictionaries import ENGLISH_DAWG, bundled_path
 from sandbox.faults import Faults

@@ -6,8 +6,8 @@ from typing import Any
 
 import responses
 
+from bot.api.credentials import Credentials
 from bot.api.submission import Kind, Submission
-from bot.settings.credentials import Credentials
 
 BASE = "https://api.example.test/wf/"
 SESSION = "abcdefghij0123456789abcdefghij01"

@@ -15,10 +15,10 @@ from typing import Any
 
 from selenium import webdriver
 
+from bot.api.credentials import Credentials
 from bot.play.app import build
 from bot.play.health import Health
 from bot.settings.config import parse_config
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from bot.views.status import StatusServer, StatusSettings
 from cli.main import main as cli

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.api.credentials import Credentials
 from bot.api.models import Game
 from bot.play.acceptances import opponent_words
 from bot.play.app import Wiring, build
 from bot.play.turn import Outcome
 from bot.settings.config import parse_config
-from bot.settings.credentials import Credentials
 from bot.store.learned import LearnedWords
 from bot.store.store import OPPONENT, OWN, Store
 from bot.views.replay import replay

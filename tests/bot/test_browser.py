@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.play.health import Health
+from bot.records.history import record
 from bot.store.store import Store
-from bot.views.history import record
 from bot.views.replay_html import replay_html
 from bot.views.status import StatusServer, StatusSettings
 from dictionaries.registry import LexiconRegistry

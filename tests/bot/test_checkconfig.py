@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.api.credentials import hash_password
 from bot.settings.checkconfig import status_address
 from bot.settings.config import BotConfig, parse_config, password_source
-from bot.settings.credentials import hash_password
 from cli.main import main
 
 SECRET = "Tr0ub4dor&3"

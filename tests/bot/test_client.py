@@ -13,6 +13,7 @@ import responses
 from responses import matchers
 
 from bot.api.client import USER_AGENT, RetryPolicy, WordfeudClient
+from bot.api.credentials import Credentials, hash_password
 from bot.api.models import Game
 from bot.api.submission import Kind, Submission
 from bot.errors import (
@@ -26,7 +27,6 @@ from bot.errors import (
     RateLimitedError,
     TransportError,
 )
-from bot.settings.credentials import Credentials, hash_password
 from bot.store.store import Store
 from tests.bot.helpers import BASE, CREDS, SESSION, Sleeps, err, game_json, ok, paths, placed
 

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from urllib3.util import parse_url
 
+from bot.api.credentials import hash_password
 from bot.api.transport import check_base_url
 from bot.errors import ConfigError
 from bot.settings.config import ApiConfig, BotConfig, load_config, load_credentials, parse_config
-from bot.settings.credentials import hash_password
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "config" / "bot.example.toml"
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from bot.api.client import RetryPolicy, WordfeudClient
+from bot.api.credentials import Credentials
 from bot.errors import TransportError
 from bot.play.health import Health
 from bot.play.service import Bot
 from bot.play.turn import TurnPlayer
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from tests.bot.hostile_server import Hold, HostileServer, Script
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.api.credentials import hash_password
 from bot.play.daemon import Daemon
 from bot.play.service import PassReport
 from bot.settings.config import PlayConfig
-from bot.settings.credentials import hash_password
 from bot.store.store import DecisionStatus, Store
 from bot.views.replay import replay
 from cli.main import main

@@ -12,8 +12,8 @@ import pytest
 
 from bot.records.gcg import EventKind, GcgError, parse_gcg, write_gcg
 from bot.records.gcg_game import play_back, record_to_gcg, ruleset_of
+from bot.records.history import record
 from bot.store.store import Store
-from bot.views.history import record
 from cli.main import main
 from engine.board.board import EMPTY, Board
 from engine.board.move import parse_move

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from bot.api.client import RetryPolicy, WordfeudClient
+from bot.api.credentials import Credentials
 from bot.api.transport import MAX_ANSWER_BYTES
 from bot.errors import ApiError, OutcomeUnknownError, RedirectError, TransportError
-from bot.settings.credentials import Credentials
 from tests.bot.helpers import placed
 from tests.bot.hostile_server import Drip, Hold, HostileServer, NextRequest, Script, answer, redirect
 

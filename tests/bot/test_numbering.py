@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.history import position_before_move, record
 from bot.store.store import DecisionStatus
-from bot.views.history import position_before_move, record
 from bot.views.replay_html import label, replay_html
 from bot.views.status_page import snapshot
 from cli.main import main

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.api.credentials import hash_password
 from bot.errors import ConfigError
 from bot.settings.config import SECRETS_FILE_KEYS, load_credentials, parse_config
-from bot.settings.credentials import hash_password
 from bot.settings.secretsfile import parse_secrets
 
 

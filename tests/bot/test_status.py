@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.api.credentials import Credentials
 from bot.errors import ConfigError
 from bot.logs import Redactor
 from bot.play.daemon import Daemon
 from bot.play.health import Health
 from bot.play.service import PassReport
 from bot.settings.config import parse_config, parse_listen
-from bot.settings.credentials import Credentials
 from bot.views.status import StatusServer, StatusSettings
 from cli.main import EXIT_CONFIG, main
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox

@@ -16,10 +16,10 @@ import pytest
 
 from bot.play.analysis import hint
 from bot.play.turn import situation_of
+from bot.records.history import position_before_move, record
 from bot.store.store import DecisionStatus, Store
 from bot.views.board_svg import BoardView, board_svg, square_name, squares_of
 from bot.views.hint import InputError, hint_text, read_board, situation_for
-from bot.views.history import position_before_move, record
 from bot.views.replay_html import replay_html
 from bot.views.terminal import board_picture
 from cli.main import main

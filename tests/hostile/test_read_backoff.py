@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import responses
 
+from bot.api.credentials import Credentials
 from bot.errors import ConfigError
 from bot.play.app import build
 from bot.play.reads import ReadSchedule
 from bot.settings.config import parse_config
-from bot.settings.credentials import Credentials
 from bot.store.store import Store
 from tests.hostile.flood import FloodApi, Ticker, bot_for
 

@@ -9,9 +9,9 @@ import json
 import pytest
 import responses
 
+from bot.api.credentials import Credentials
 from bot.errors import AuthError
 from bot.play.turn import Outcome, TurnReport
-from bot.settings.credentials import Credentials
 from bot.store.store import DecisionStatus, Store
 from tests.hostile.census import BASE, Census, FakeApi, Reply, turn_player
 from tests.hostile.payloads import GAME_ID, Case, base_games
