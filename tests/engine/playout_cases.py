@@ -257,7 +257,7 @@ def _expect_values(call: Callable[[], object]) -> None:
 def workload(games: int = 3, draws: int = 6, *, reference: bool = True) -> tuple[int, list[str]]:
     """Kernel playouts next to the reference's over positions of seeded games, and the same in a session:
     (playouts, mismatches).
-    ``reference=False`` plays the kernel's only (the memory checker's run: tests/engine/test_playout.py
+    ``reference=False`` plays the kernel's only (the memory checker's run: tests/engine/lookahead/test_playout.py
     compares the two, and under valgrind the reference's Python costs several times the kernel)."""
     lexicon = english()
     count = 0

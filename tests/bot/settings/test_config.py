@@ -19,7 +19,7 @@ from bot.api.transport import check_base_url
 from bot.errors import ConfigError
 from bot.settings.config import ApiConfig, BotConfig, load_config, load_credentials, parse_config
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "config" / "bot.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "config" / "bot.example.toml"
 
 
 def test_the_example_file_loads_and_states_every_default() -> None:

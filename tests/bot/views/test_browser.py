@@ -48,7 +48,7 @@ WAIT_SECONDS = 30
 
 def artifacts() -> Path:
     """Where screenshots go (made if missing)."""
-    default = Path(__file__).resolve().parents[2] / "artifacts"
+    default = Path(__file__).resolve().parents[3] / "artifacts"
     folder = Path(os.environ.get("WORDFEUD_BOT_ARTIFACTS") or default)
     folder.mkdir(parents=True, exist_ok=True)
     return folder

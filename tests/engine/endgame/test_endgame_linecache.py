@@ -18,7 +18,7 @@ from engine.board.board import Board
 from engine.board.rack import Rack
 from engine.endgame.native import solve_native
 from engine.endgame.search import EndgameResult
-from tests.engine.test_nativeendgame import real_endgames, self_play_endgames
+from tests.engine.endgame.test_native import real_endgames, self_play_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 

@@ -17,8 +17,8 @@ from engine.board.rack import Rack
 from engine.endgame.native import MEMO_BITS, solve_native
 from engine.lexicon.dawg import Dawg
 from engine.rules.ruleset import Ruleset
-from tests.engine.test_endgame_linecache import figures, short_racks
-from tests.engine.test_nativeendgame import real_endgames
+from tests.engine.endgame.test_endgame_linecache import figures, short_racks
+from tests.engine.endgame.test_native import real_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 

@@ -19,7 +19,7 @@ from engine import native
 from engine.board.rack import Rack
 from engine.endgame import search as endgame
 from engine.endgame.native import solve_native
-from tests.engine.test_nativeendgame import real_endgames
+from tests.engine.endgame.test_native import real_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine import native
-from tests.engine.test_nativeendgame import real_endgames
+from tests.engine.endgame.test_native import real_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 

@@ -22,7 +22,7 @@ from engine.lexicon.dawg import Dawg
 from engine.movegen.generate import generate
 from engine.rules.ruleset import Ruleset
 from offline.bench.endgames import Endgame, english, from_self_play
-from tests.engine.test_nativeendgame import real_endgames
+from tests.engine.endgame.test_native import real_endgames
 
 
 def plain(board: Board, mover: Rack, other: Rack, scoreless: int, lexicon: Dawg, rules: Ruleset,

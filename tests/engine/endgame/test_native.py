@@ -27,8 +27,8 @@ from engine.lexicon.dawg import Dawg
 from engine.lookahead.simulation import Sim
 from engine.rules.ruleset import Ruleset
 from offline.bench.endgames import DEFAULT_FILE, Endgame, english, from_self_play, read
+from tests.engine.endgame.test_endgame import ENDGAMES, minimax, small_endgames
 from tests.engine.freshrun import run_module
-from tests.engine.test_endgame import ENDGAMES, minimax, small_endgames
 
 pytestmark = pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 

@@ -18,7 +18,7 @@ from engine.equity.strategy import Equity, Situation
 from engine.lookahead.preendgame import ExactValue, bag_splits, exact_values
 from engine.lookahead.simulation import Sim, SimSettings
 from engine.players.registry import strategy_named
-from tests.engine.test_simulation import EN, played, seen_by_mover
+from tests.engine.lookahead.test_simulation import EN, played, seen_by_mover
 
 NODES = 20_000  # each search's budget here: small, so the tests stay quick (the same count on both sides)
 

@@ -19,7 +19,7 @@ from engine.players.registry import strategy_named
 from engine.rules.ruleset import RULESET_IDS, Ruleset
 from offline.learning import winfit
 from offline.learning.winfit import Sample
-from tests.engine.test_simulation import english, midgame
+from tests.engine.lookahead.test_simulation import english, midgame
 
 
 def test_the_chance_rises_with_the_lead_and_a_lead_counts_more_late() -> None:
@@ -46,7 +46,7 @@ def test_every_ruleset_has_a_fit_of_its_own_and_the_shipped_fits_say_where_they_
         model = WinModel.for_ruleset(ruleset)
         assert model.ruleset == ruleset  # not the fallback's (issue 29: fitted per ruleset)
         assert 0 < model.probability(0.0, 50) < 1
-    data = tomllib.loads((Path(winfit.__file__).parent.parent / "engine/data/winprob.toml").read_text())
+    data = tomllib.loads((Path(winfit.__file__).parents[2] / "engine/data/winprob.toml").read_text())
     assert str(FALLBACK_RULESET) in data["ruleset"]
     for entry in data["ruleset"].values():
         assert entry["source"].startswith("python -m offline.learning.winfit")

@@ -34,7 +34,7 @@ from offline.arena.strategyserver import rule_numbers
 from offline.errors import CheckoutError
 from tests.lexicons import EN, english
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WAIT = 120  # seconds: generous, never reached when the code is right
 
 

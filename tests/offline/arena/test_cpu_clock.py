@@ -26,7 +26,7 @@ from offline.arena.strategyserver import clock_name
 from offline.errors import CheckoutError, WorkDirError
 from offline.runs import workdir
 from tests.lexicons import EN, english
-from tests.offline.test_checkout import HELLO, scripted
+from tests.offline.arena.test_checkout import HELLO, scripted
 
 # The clocks the engine's budgets read by default, printed by a fresh interpreter (the defaults are bound
 # when the engine is imported, so the server must switch the clock before that).

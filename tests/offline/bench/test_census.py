@@ -16,7 +16,7 @@ from engine.equity.strategy import Situation
 from engine.movegen.generate import generate
 from engine.players.registry import strategy_named
 from offline.bench.census import PHASES, endgame_value, main, measure, phase_of, rows, run_census, table_lines
-from tests.engine.test_simulation import EN, played, seen_by_mover
+from tests.engine.lookahead.test_simulation import EN, played, seen_by_mover
 
 TINY = "sim:candidates=3,iterations=8,seconds=0"
 

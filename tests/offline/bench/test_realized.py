@@ -17,7 +17,7 @@ from engine.players.registry import strategy_named
 from offline.bench.oneinbag import games_at_one_in_bag
 from offline.bench.oneinbag import main as oneinbag_main
 from offline.bench.realized import compare, main, play_out, realized, summary_lines
-from tests.engine.test_simulation import EN
+from tests.engine.lookahead.test_simulation import EN
 
 
 def test_a_play_out_on_the_tile_really_in_the_bag_is_the_game_itself() -> None:

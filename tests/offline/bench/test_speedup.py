@@ -17,7 +17,7 @@ from offline.bench.endgames import DEFAULT_FILE
 from offline.bench.speedup import PROBE, main, new_figures, old_figures
 from tests.offline.fakecheckouts import fake_checkout
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BASELINE = (
     "# baseline\tplayouts=6144\tplayouts_per_cpu_s={playouts}\tendgames=20\tendgame_nodes=1"
     "\tendgame_nodes_per_cpu_s={nodes}"

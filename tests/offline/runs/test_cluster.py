@@ -33,7 +33,7 @@ from offline.learning.learn import Settings, chunk_path, chunks, learn
 from offline.runs.cluster import cluster_chunks, scheduler_address
 from offline.runs.workers import run_chunks
 
-SHIPPED_TABLE = Path(__file__).resolve().parents[2] / "engine" / "data" / "leaves" / "5.json"
+SHIPPED_TABLE = Path(__file__).resolve().parents[3] / "engine" / "data" / "leaves" / "5.json"
 
 
 def essence(records: list[GameRecord]) -> list[tuple[object, ...]]:
