@@ -79,13 +79,14 @@ def solve_native(
     started = clock()
     timed = math.isfinite(seconds)
     move, value, depth, complete, nodes, _ = native.NATIVE.solve_endgame(
-        native.lexicon(lexicon), native.rules(rules), board.grid,
-        list(mine.counts), mine.blanks, list(theirs.counts), theirs.blanks,
-        scoreless, rules.scoreless_turns_to_end, max_depth, -1 if max_nodes is None else max_nodes,
-        clock if timed else None, started + seconds if timed else 0.0, table_bits,
+        lexicon=native.lexicon(lexicon), rules=native.rules(rules), grid=board.grid,
+        mine=list(mine.counts), mine_blanks=mine.blanks, theirs=list(theirs.counts), theirs_blanks=theirs.blanks,
+        scoreless=scoreless, scoreless_to_end=rules.scoreless_turns_to_end, max_depth=max_depth,
+        max_nodes=-1 if max_nodes is None else max_nodes, clock=clock if timed else None,
+        deadline=started + seconds if timed else 0.0, table_bits=table_bits,
         line_cache=line_cache, check_lines=check_lines, killers=killers, out_bound=out_bound,
         line_memo=line_memo, memo_bits=memo_bits,
-    )  # fmt: skip
+    )
     best: Move = Pass() if move is None else Placement(move[0], Direction(move[1]), move[2])
     return EndgameResult(best, value, depth, complete, nodes, clock() - started)
 

@@ -41,7 +41,8 @@ def top_equity(
     a Python object for the other moves. ``model`` None: every leave is worth 0."""
     leave = leave_table(model) if isinstance(model, LearnedLeave) else kept_values(rack, model)
     result: Ranked = extension().top_equity(
-        lexicon(dawg), rules(ruleset), board.grid, rack.counts, rack.blanks, leave, k, weight, swaps, swap_cost
+        lexicon=lexicon(dawg), rules=rules(ruleset), grid=board.grid, counts=rack.counts, blanks=rack.blanks,
+        leave=leave, k=k, weight=weight, swaps=swaps, swap_cost=swap_cost,
     )
     return result
 

@@ -80,10 +80,12 @@ class NativePlayouts:
         situation = self.situation
         rules = situation.rules
         result = native.extension().playouts(
-            native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
-            list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), flat,
-            held, bag, self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies, int(to_end),
-        )  # fmt: skip
+            lexicon=native.lexicon(situation.lexicon), rules=native.rules(rules), leave=self.leave,
+            grid=situation.board.grid, counts=list(situation.rack.counts), blanks=situation.rack.blanks,
+            candidates=encode_moves(moves), ncandidates=len(moves), draws=flat, held=held, bag=bag,
+            swap_cost=self.player.swap_cost, swap_min_bag=rules.swap_min_bag,
+            endgame_width=self.player.endgame_width, plies=plies, to_end=int(to_end),
+        )
         return value_rows(result, len(draws), len(moves))
 
     def session(
@@ -95,10 +97,12 @@ class NativePlayouts:
         situation = self.situation
         rules = situation.rules
         made = native.extension().playout_session(
-            native.lexicon(situation.lexicon), native.rules(rules), self.leave, situation.board.grid,
-            list(situation.rack.counts), situation.rack.blanks, encode_moves(moves), len(moves), held, bag,
-            self.player.swap_cost, rules.swap_min_bag, self.player.endgame_width, plies, int(to_end),
-        )  # fmt: skip
+            lexicon=native.lexicon(situation.lexicon), rules=native.rules(rules), leave=self.leave,
+            grid=situation.board.grid, counts=list(situation.rack.counts), blanks=situation.rack.blanks,
+            candidates=encode_moves(moves), ncandidates=len(moves), held=held, bag=bag,
+            swap_cost=self.player.swap_cost, swap_min_bag=rules.swap_min_bag,
+            endgame_width=self.player.endgame_width, plies=plies, to_end=int(to_end),
+        )
         return NativeSession(made, held, bag)
 
 
