@@ -43,7 +43,7 @@ def _load() -> tuple[ModuleType | None, str]:
     if wanted == "python":
         return None, f"pure Python ({VARIABLE}=python)"
     try:
-        from engine import _native  # type: ignore[attr-defined]  # noqa: PLC0415 - optional, built at install
+        from engine import _native  # noqa: PLC0415 - optional, built at install
     except ImportError as exc:
         if wanted == "native":
             raise EngineError(
