@@ -88,7 +88,7 @@ def test_shipped_dutch_lexicon() -> None:
         assert word in lexicon
     for word in ["AMSTERDAM", "A", "ZZZZ"]:  # names, one-letter words and nonsense are out
         assert word not in lexicon
-    for word in ["PC", "CV", "HD", "BV", "NGO", "UHD", "KM"]:  # and abbreviations (issue 15), but not ST
+    for word in ["PC", "CV", "HD", "BV", "NGO", "UHD", "KM"]:  # and abbreviations, but not ST
         assert word not in lexicon
     assert "ST" in lexicon and "BRR" in lexicon
     licence = bundled_path("nl/LICENSE-OpenTaal.txt").read_text(encoding="utf-8")

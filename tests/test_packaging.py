@@ -1,6 +1,6 @@
 """What a user installing the project expects beside the code: the licence, the changelog, package
 metadata, and a Dockerfile whose health check asks the port the image's configuration listens on.
-(Docker itself cannot run on the development machine: the image is checked as text here.)"""
+(Docker itself cannot run on the machines that test this project: the image is checked as text here.)"""
 
 from __future__ import annotations
 

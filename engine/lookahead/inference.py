@@ -23,7 +23,7 @@ from engine.board.rack import Rack
 from engine.equity.strategy import Equity, Situation
 from engine.rules.tiles import bag_tile, board_tile
 
-#: equity points a play may give up before the kept tiles that explain it so weigh 1/e (chosen by arena, stop 43)
+#: equity points a play may give up before the kept tiles that explain it so weigh 1/e (chosen by arena, 2026-11-28)
 TEMPERATURE = 2.0
 
 

@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         metavar="N",
         help="--sim: the static best N moves played out for the playouts per CPU second, a line for each N"
-        f" (default: 8, the count of every earlier stop's figure, and the default sim's {SimSettings().candidates};"
+        f" (default: 8, the count of every figure before 2026-11-29, and the default sim's {SimSettings().candidates};"
         " the more candidates, the more of the opponent's reply they share)",
     )
     parser.add_argument("--sim-draws", type=int, default=64, help="--sim: draws per position for the kernel")

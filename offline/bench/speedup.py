@@ -1,7 +1,7 @@
 """How many times faster a checkout's look-ahead is than an older one's, in one run: ``python -m
 offline.bench.speedup OLD``.
 
-Issue 29 set its speed targets as multiples of what the look-ahead did at f30788a (its "today": candidate
+The look-ahead's speed targets were set as multiples of what the look-ahead did at f30788a (its "today": candidate
 playouts in Python over the compiled generator, and the endgame solver in Python), and it measured those on a
 machine whose speed moves by a third between hours of one day. A target stated as a multiple is checked as a
 ratio measured in one run. Each round runs OLD's own code through ``offline/bench/speedprobe.py`` (its Python

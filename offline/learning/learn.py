@@ -149,7 +149,7 @@ def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: 
     """Fit the factorised leave model to the samples (aggregated per distinct leave).
 
     Round 1 fits the next turn's score alone; each further round fits the next score plus the
-    value the previous round gives the next leave, so a tile worth keeping again is worth more.
+    value the fit before it gives the next leave, so a tile worth keeping again is worth more.
     """
     features = LeaveFeatures.for_ruleset(rules)
     active: dict[str, list[int]] = {}

@@ -36,7 +36,7 @@ from engine.rules.ruleset import Ruleset
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
-#: Valid in Collins, missing from ENABLE (the two-letter words of issue 15's measurement).
+#: Valid in Collins, missing from ENABLE (the two-letter words measured on 2026-11-24).
 COLLINS_TWOS = [
     *("CH", "DA", "DI", "EA", "EE", "EW", "FE", "FY", "GI", "GU", "IO", "JA", "KI", "KO", "KY", "NY"),
     *("OB", "OI", "OK", "OO", "OU", "PO", "QI", "ST", "TE", "UG", "UR", "YU", "ZA", "ZE", "ZO"),

@@ -1,4 +1,4 @@
-"""The rough edges a new user met (issue 16, item 6), each held fixed: unknown rulesets and ports are
+"""The rough edges a new user met, each held fixed: unknown rulesets and ports are
 usage errors (exit 2, one line, no traceback) in every command; help text and counts read right; the
 log says what happened in words; progress is a tqdm bar on a terminal and plain lines elsewhere;
 selfplay takes a ruleset and a strategy; the sandbox prints export lines; config typos get a

@@ -1,4 +1,4 @@
-"""A server that floods the bot, pass after pass (issue 27): games whose ``updated`` stamp moves on every
+"""A server that floods the bot, pass after pass: games whose ``updated`` stamp moves on every
 poll while nothing else changes, opponents with huge names full of control characters, and a status
 listing thousands of games whose reads fail with a huge, forging error text. Answers through
 ``responses``; ``bot_for`` wires the bot's pass to it with an injected clock.

@@ -1,4 +1,4 @@
-"""Issue 27, what must be shown: the worst of items 1, 3 and 6 served for hundreds of passes, and the
+"""The worst of items 1, 3 and 6 served for hundreds of passes, and the
 state file, the log and the requests of a pass stay under stated bounds.
 
 The server (``tests.hostile.flood``): 3 games whose ``updated`` stamp moves on every poll with nothing

@@ -1,4 +1,4 @@
-"""Issue 27, item 1: free text from the server is bounded at the seam, and a snapshot is kept only when
+"""Free text from the server is bounded at the seam, and a snapshot is kept only when
 the game's content changed (not its ``updated`` stamp): a 1 MB username costs the state file 64
 characters once, not a megabyte per poll; and a status full of broken entries costs a few log lines
 once, not a line per entry every pass."""

@@ -1,4 +1,4 @@
-"""Issue 27, item 3: text from the server cannot forge a log record or reach a terminal as an escape
+"""Text from the server cannot forge a log record or reach a terminal as an escape
 sequence. An opponent named with a newline and a fake ERROR record, ESC, BEL, a C1 CSI and a Unicode
 line separator plays the bot in a sandbox; the log file, stderr, ``stats`` and ``replay`` show the
 name with those characters escaped, one record per line."""

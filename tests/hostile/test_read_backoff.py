@@ -1,4 +1,4 @@
-"""Issue 27, item 6: a status listing thousands of games whose reads fail costs a bounded number of
+"""A status listing thousands of games whose reads fail costs a bounded number of
 requests per pass (``schedule.max_games_per_pass``), each failing game backs off exponentially (60 s,
 doubling, at most an hour), and neither the cap nor a game's repeated failure is logged every pass."""
 

@@ -44,7 +44,7 @@ def test_a_model_that_cannot_be_is_refused(scale: float, per_tile: float, tiles_
 def test_every_ruleset_has_a_fit_of_its_own_and_the_shipped_fits_say_where_they_come_from() -> None:
     for ruleset in RULESET_IDS:
         model = WinModel.for_ruleset(ruleset)
-        assert model.ruleset == ruleset  # not the fallback's (issue 29: fitted per ruleset)
+        assert model.ruleset == ruleset  # not the fallback's (fitted per ruleset)
         assert 0 < model.probability(0.0, 50) < 1
     data = tomllib.loads((Path(winfit.__file__).parents[2] / "engine/data/winprob.toml").read_text())
     assert str(FALLBACK_RULESET) in data["ruleset"]
