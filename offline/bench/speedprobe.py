@@ -10,8 +10,8 @@ nodes and
 CPU seconds: the old solver's time to the exact answer, to set beside the new one's), then the summary:
 ``# baseline<TAB>playouts=..<TAB>playouts_per_cpu_s=..<TAB>endgames=..<TAB>endgame_nodes=..<TAB>
 endgame_nodes_per_cpu_s=..``. It uses only what every checkout since f30788a (the baseline of the look-ahead's
-speed targets) has, so it plays out the positions itself as ``offline/bench/simbench.py``'s Python figure does and reads the endgames' file itself
-as ``offline/bench/endgames.py`` does (both came later).
+speed targets) has, so it plays out the positions itself as ``offline/bench/simbench.py``'s Python figure does
+and reads the endgames' file itself as ``offline/bench/endgames.py`` does (both came later).
 """
 
 from __future__ import annotations
