@@ -16,7 +16,7 @@
  * score`` then ``row, col, tile`` for each of its n tiles) or as Placement objects (``generate``).
  */
 
-#include "native.h"
+#include "movegen/movegen.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Module functions.

@@ -5,7 +5,7 @@
  * before the load); elsewhere, and where the mapping fails, from PyMem_Calloc. Zeroed either way.
  */
 
-#include "endgame.h"
+#include "../endgame/solver.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>

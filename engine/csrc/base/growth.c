@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "native.h"
+#include "../movegen/movegen.h"
 
 void *grown_array(void *items, size_t *cap, size_t need, size_t size, size_t first) {
     if (need <= *cap && items != NULL) {

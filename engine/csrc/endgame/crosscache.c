@@ -5,7 +5,7 @@
  * square keeps the last CROSS_WAYS runs it saw with their cross-checks, compared tile by tile (exact).
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* The cross-check of empty square (row, col) in `view` on the solver's board (search.c's cross_check),
  * from the cache when the runs either side were seen there before. */

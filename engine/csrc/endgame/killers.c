@@ -16,7 +16,7 @@
  * among the generated ones, with the same score, exactly when `replayed` takes it.
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* The cross-check of square `index` (view * SQUARES + square) on the board as it is: worked out here
  * when a move put on the board since the last generation marked it to do (bring_up_to_date would work

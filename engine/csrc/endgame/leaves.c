@@ -10,7 +10,7 @@
  * the search visits the same nodes and stops at the same budget (the tests compare the two).
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* Whether move a (of order oa) comes before move b (of order ob): the higher order first, then the
  * tiles in reading order, as endgameorder.c's `before`. */

@@ -14,7 +14,7 @@
  * a fresh generation in the very same order (`check_lines` compares them at every node).
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* The mover's rack as the generator's. */
 void load_rack(Search *s, const ERack *mover, int letters) {

@@ -30,7 +30,7 @@
  * array and not kept.
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* Room for a memo of 2^bits states and twice as many moves; -1 (MemoryError set) when memory ran out. */
 int memo_start(Solver *sv, int bits) {

@@ -6,7 +6,7 @@
  * ties in reading order of the tiles, the pass last.
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 int same_move(const EMove *a, const EMove *b) {
     if (a->n != b->n) {

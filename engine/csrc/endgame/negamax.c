@@ -33,7 +33,7 @@
  * root move the unfinished one proved better than that (the move it tried first).
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* The rack without the move's tiles (a blank for a blank-flagged tile). */
 static void rack_leave(const Solver *sv, const ERack *rack, const EMove *move, ERack *left) {

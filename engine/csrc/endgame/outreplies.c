@@ -18,7 +18,7 @@
  * (`replayed`): they are what the child nodes would try first.
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 /* Add reply `bit` (1 << its index) to OutReplies.zones on P's zone (see above) on the board as it is (P's
  * squares empty). */

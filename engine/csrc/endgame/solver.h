@@ -5,7 +5,7 @@
 #ifndef ENGINE_ENDGAME_H
 #define ENGINE_ENDGAME_H
 
-#include "native.h"
+#include "../movegen/movegen.h"
 
 #define WHOLE 0xFFFF        /* depth of an entry whose subtree was searched to its end (above MAX_DEPTH) */
 #define FLAG_EXACT 0

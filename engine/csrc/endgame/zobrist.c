@@ -5,7 +5,7 @@
  * from a fixed seed, so a search's memory, never its result, depends on them.
  */
 
-#include "endgame.h"
+#include "solver.h"
 
 uint64_t square_keys[SQUARES][TILE_CODES];
 uint64_t rack_keys[2][RACK_SLOTS][MAX_RACK + 1];

@@ -11,7 +11,7 @@
  * letters (the rack's size) and at most SIZE; it is dropped when the lexicon is patched.
  */
 
-#include "native.h"
+#include "../movegen/movegen.h"
 
 /* Words and DAWG edges walked at most: past them (a hostile or huge lexicon) there is no set, and the
  * anchor bounds keep every span, as without it. */

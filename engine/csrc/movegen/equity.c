@@ -7,7 +7,7 @@
  * call, from a LeaveTable (the factorised learned model) or handed over as a list.
  */
 
-#include "native.h"
+#include "movegen.h"
 
 /* -1 if a ranks before b: higher equity, then the tiles in reading order (shorter first on a tie). */
 static int candidate_order(const Candidate *a, const Candidate *b) {

@@ -9,7 +9,7 @@
  * left parts in the same order, the rack's tiles taken only for those that are extended.
  */
 
-#include "native.h"
+#include "movegen.h"
 
 void left_parts_init(LeftParts *lp) {
     memset(lp, 0, sizeof *lp);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "growth.h"
+#include "../base/growth.h"
 
 #define SIZE 15
 #define SQUARES (SIZE * SIZE)

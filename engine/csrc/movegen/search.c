@@ -2,7 +2,7 @@
  * The search: Appel-Jacobson over the DAWG, one line of one view at a time (see module.c).
  */
 
-#include "native.h"
+#include "movegen.h"
 
 static int buffer_reserve(IntBuffer *buffer, size_t more) {
     int32_t *grown = GROWN_ARRAY(buffer->data, buffer->cap, buffer->len + more, 4096);

@@ -2,7 +2,7 @@
  * The search's arguments from Python (search.c, module.c, playout.c): the board and the rack, checked.
  */
 
-#include "native.h"
+#include "movegen.h"
 
 int read_grid(Search *s, PyObject *grid, int letters, int *tiles) {
     /* grid: a list of SIZE lists of SIZE ints (-1 or a tile code with the blank flag) */

@@ -11,7 +11,7 @@
  * (with the line as prepare_line leaves it) and anchor_bound_shaped only adds the rack.
  */
 
-#include "playout.h"
+#include "reply.h"
 
 #define LINES (2 * SIZE)
 

@@ -7,7 +7,7 @@
  * its tiles, and once per playout for the opponent's reply before our reply is searched.
  */
 
-#include "playout.h"
+#include "reply.h"
 
 /* Load `grid` into the kernel's scratch search (no rack: only cross_check reads it). */
 static Search *board_search(Kernel *k, const int8_t *grid) {

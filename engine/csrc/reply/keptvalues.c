@@ -5,7 +5,7 @@
  * every candidate, so the values of the last two racks are remembered.
  */
 
-#include "playout.h"
+#include "reply.h"
 
 /* The rack's weights, read once (distinct: its letters ascending, then the blank as -1; the blank's
  * code is the table's last, as leave_value has it). */

@@ -6,7 +6,7 @@
 #ifndef ENGINE_PLAYOUT_H
 #define ENGINE_PLAYOUT_H
 
-#include "native.h"
+#include "../movegen/movegen.h"
 
 #define KIND_PLACE 0
 #define KIND_SWAP 1
