@@ -17,6 +17,8 @@
  */
 
 #include "movegen/movegen.h"
+#include "playout/playout.h"
+#include "endgame/endgame.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Module functions.

@@ -5,7 +5,9 @@
  * before the load); elsewhere, and where the mapping fails, from PyMem_Calloc. Zeroed either way.
  */
 
-#include "../endgame/solver.h"
+#include <Python.h>
+
+#include "bigmem.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>

@@ -2,9 +2,10 @@
  * Arrays grown by doubling: one copy of the code for every growing array of the extension (growth.h).
  */
 
+#include <Python.h>
 #include <stdint.h>
 
-#include "../movegen/movegen.h"
+#include "growth.h"
 
 void *grown_array(void *items, size_t *cap, size_t need, size_t size, size_t first) {
     if (need <= *cap && items != NULL) {

@@ -4,6 +4,7 @@
  * within the budgets, the best move handed back.
  */
 
+#include "endgame.h"
 #include "solver.h"
 
 static int read_endgame_rack(Solver *sv, PyObject *counts, int blanks, int rack_size, const char *whose,

@@ -1,11 +1,13 @@
 /*
- * The C endgame's shared declarations: the search (endgame.c) and its Python entry (endgamecall.c).
+ * The endgame's internals (endgame/): the solver's state (Solver) and the functions its files call of each
+ * other. Only endgame/ includes it; the module calls the group through endgame.h.
  */
 
-#ifndef ENGINE_ENDGAME_H
-#define ENGINE_ENDGAME_H
+#ifndef ENGINE_SOLVER_H
+#define ENGINE_SOLVER_H
 
 #include "../movegen/movegen.h"
+#include "../base/bigmem.h"
 
 #define WHOLE 0xFFFF        /* depth of an entry whose subtree was searched to its end (above MAX_DEPTH) */
 #define FLAG_EXACT 0
@@ -353,9 +355,6 @@ static inline void memo_guard(Solver *sv) {
 static inline int memo_intact(const Solver *sv, uint64_t start) {
     return start >= sv->ring_floor;
 }
-/* bigmem.c */
-void *big_calloc(size_t size, int *mapped);
-void big_free(void *p, size_t size, int mapped);
 /* crosscache.c */
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
 /* killer.c */

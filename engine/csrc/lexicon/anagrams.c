@@ -11,7 +11,8 @@
  * letters (the rack's size) and at most SIZE; it is dropped when the lexicon is patched.
  */
 
-#include "../movegen/movegen.h"
+#include "lexicon.h"
+#include "../base/growth.h"
 
 /* Words and DAWG edges walked at most: past them (a hostile or huge lexicon) there is no set, and the
  * anchor bounds keep every span, as without it. */

@@ -2,7 +2,7 @@
  * The Lexicon and Rules types: what the search reads, copied from Python and checked once.
  */
 
-#include "../movegen/movegen.h"
+#include "lexicon.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Lexicon: the DAWG's three arrays, copied and checked once.

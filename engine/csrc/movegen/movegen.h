@@ -1,122 +1,16 @@
 /*
- * The C move generator's shared declarations (engine._native; see module.c).
+ * The move generator's interface (movegen/): the search (search.c) on one board for one rack, its left
+ * parts walked once per rack (leftparts.c), its arguments read from Python (searchargs.c), and its equity
+ * mode: the top-k list of moves valued with their leaves and the learned leave model (equity.c).
  */
 
-#ifndef ENGINE_NATIVE_H
-#define ENGINE_NATIVE_H
+#ifndef ENGINE_MOVEGEN_H
+#define ENGINE_MOVEGEN_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "../lexicon/lexicon.h"
 #include "../base/growth.h"
 
-#define SIZE 15
-#define SQUARES (SIZE * SIZE)
-#define BLANK_FLAG 64
-#define LETTER_MASK 63
-#define MAX_LETTERS 32
-#define MAX_RACK 15   /* longer racks are refused: no ruleset has more than 7 tiles */
-#define MAX_BLANKS 7
-#define EMPTY (-1)
-#define TILE_CODES (2 * BLANK_FLAG)
-
-#if defined(__POPCNT__)
-#define POPCOUNT(x) __builtin_popcount(x)
-#else
-/* without the instruction __builtin_popcount is a library call; this is a few inline operations */
-static inline int popcount32(uint32_t x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-}
-#define POPCOUNT(x) popcount32(x)
-#endif
-#define LOWEST(x) __builtin_ctz(x)
-/* The square of position p of line `line` in `view` (0: the rows, 1: the columns). */
-static inline int line_square(int view, int line, int p) {
-    return view == 0 ? line * SIZE + p : p * SIZE + line;
-}
-
 #define COPIES 3  /* copies of one tile with a leave feature of their own */
-
-/* The multisets of letters of a lexicon's words of `length` to SIZE letters (anagrams.c). */
-typedef struct Anagrams {
-    uint64_t code[MAX_LETTERS];  /* each letter's code: a multiset's code is the sum of its letters' */
-    uint64_t *slots;             /* open addressing, 0: empty */
-    size_t mask;
-    size_t count;                /* multisets held */
-    int length;
-    /* A filter in front of the slots, small enough to stay in the caches: two bits of one word set per
-     * multiset held, so a code with either bit clear is not held (most look-ups fail, here). */
-    uint64_t *filter;
-    int filter_shift;            /* 64 less log2 of the filter's words */
-} Anagrams;
-
-/* An edge of the DAWG with what the search reads of the node it leads to: the node's letters and word ends
- * beside the node (child[e], mask[child[e]], ends[child[e]]), so that following a letter and testing what
- * can come after it read one place instead of three (most of these reads miss the first level cache). */
-typedef struct {
-    uint32_t child, mask, ends;
-} DawgEdge;
-
-typedef struct {
-    PyObject_HEAD
-    DawgEdge *edges;   /* nedges entries, made from the three arrays below */
-    uint32_t *child;   /* nedges entries: the node each edge leads to */
-    uint32_t *mask;    /* nnodes entries (a built lexicon has nedges + 1: the last is the final node) */
-    uint32_t *ends;    /* nnodes entries */
-    Py_ssize_t nedges;
-    Py_ssize_t nnodes;
-    int letters;
-    Anagrams *anagrams;   /* built when a playout first needs it (NULL: not yet) */
-    int anagrams_failed;  /* the length for which it could not be built (0: none) */
-    long patches;         /* how many times it was patched (a PlayoutSession refuses a patched lexicon) */
-} LexiconObject;
-
-/* anagrams.c */
-const Anagrams *lexicon_anagrams(LexiconObject *lex, int length);
-int anagram_in_set(const Anagrams *a, uint64_t code);
-
-/* The filter's hash of a code: another product than the slots' index. */
-static inline uint64_t anagram_filter_hash(uint64_t code) {
-    return code * 0xD6E8FEB86659FD93ull;
-}
-
-/* The filter's word of a code: the hash's high bits. */
-static inline uint64_t *anagram_filter_word(const Anagrams *a, uint64_t code) {
-    return &a->filter[anagram_filter_hash(code) >> a->filter_shift];
-}
-
-/* The filter's two bits of a code in its word (anagrams.c sets them): two of the hash's middle bits. */
-static inline uint64_t anagram_filter_bits(uint64_t code) {
-    uint64_t h = anagram_filter_hash(code);
-    return (1ull << ((h >> 20) & 63)) | (1ull << ((h >> 26) & 63));
-}
-
-/* Whether a multiset with this code is held (or, rarely, one with the same code). */
-static inline int anagram_known(const Anagrams *a, uint64_t code) {
-    uint64_t bits = anagram_filter_bits(code);
-    if ((*anagram_filter_word(a, code) & bits) != bits) {
-        return 0;
-    }
-    return anagram_in_set(a, code);
-}
-void anagrams_free(LexiconObject *lex);
-
-typedef struct {
-    PyObject_HEAD
-    int letters;
-    int points[MAX_LETTERS];
-    uint8_t lm[2][SQUARES];  /* [view][line * SIZE + pos]: view 0 across (rows), 1 down (columns) */
-    uint8_t wm[2][SQUARES];
-    int start_row, start_col;
-    int rack_size;
-    int bingo;
-} RulesObject;
 
 typedef struct {
     int32_t *data;
@@ -320,6 +214,8 @@ struct TopK {
     int hidden;
 };
 
+/* The exact value of leave `index` of a kept-values memo (TopK.kept_memo): reply/keptvalues.c, the one
+ * call of this group into a caller's (the playout kernel fills its kept values as the search needs them). */
 double kept_exact(void *memo, int index);
 
 /* The value of keeping the leave at `index` of top's kept values (worked out by kept_exact when the
@@ -351,8 +247,7 @@ typedef struct {
     int max_size;      /* leaves longer than this share its shape values */
 } LeaveTableObject;
 
-extern PyTypeObject LexiconType;
-extern PyTypeObject RulesType;
+/* equity.c */
 extern PyTypeObject LeaveTableType;
 
 /* searchargs.c */
@@ -442,13 +337,5 @@ Py_ssize_t kept_layout(const Search *s, struct TopK *top, int *distinct, int *mu
 int kept_counts(int index, const int *distinct, const int *multiplicity, int ndistinct, int letters, int *counts);
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
                      const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost);
-
-/* playout.c */
-PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs);
-/* playoutsession.c */
-extern PyTypeObject SessionType;
-PyObject *playout_session(PyObject *module, PyObject *args, PyObject *kwargs);
-/* endgame.c */
-PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

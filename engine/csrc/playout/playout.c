@@ -20,7 +20,7 @@
  * candidate's squares and tiles, every drawn tile); bad input raises ValueError or TypeError.
  */
 
-#include "../reply/reply.h"
+#include "playouts.h"
 
 static void draw(Hand *h, Bag *bag, int n) {
     for (int i = 0; i < n && bag->front < bag->len; i++) {

@@ -10,7 +10,7 @@
  * whose slot another takes is searched again when next needed.
  */
 
-#include "../reply/reply.h"
+#include "playouts.h"
 
 #define MEMO_SLOT_BITS 10
 #define MEMO_SLOTS (1u << MEMO_SLOT_BITS)

@@ -12,7 +12,7 @@
  * (its DAWG moved) is refused, as is every bad draw or candidate index.
  */
 
-#include "../reply/reply.h"
+#include "playouts.h"
 
 typedef struct {
     PyObject_HEAD

@@ -3,7 +3,7 @@
  * it and stops at the first whose bound is below the best move found).
  */
 
-#include "reply.h"
+#include "reply_internal.h"
 
 /* Put `v` in its place in coef[0..n) (highest first), keeping *dot = the sum of coef[q] * desc[q] (each
  * coefficient moved on takes the next tile value); returns n + 1. The tile values from desc[head] on are

@@ -11,7 +11,7 @@
  * (with the line as prepare_line leaves it) and anchor_bound_shaped only adds the rack.
  */
 
-#include "reply.h"
+#include "reply_internal.h"
 
 #define LINES (2 * SIZE)
 

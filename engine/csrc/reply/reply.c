@@ -4,7 +4,7 @@
  * upper bound, or the best swap); with the bag empty, staticend.c.
  */
 
-#include "reply.h"
+#include "reply_internal.h"
 
 /* search_setup without the rack's left parts (s->lefts NULL). */
 static void setup_rack(Kernel *k, const int8_t *grid, const Hand *hand, struct TopK *top) {

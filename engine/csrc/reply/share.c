@@ -15,7 +15,7 @@
  * blanks_begin), with shared lines of their own.
  */
 
-#include "reply.h"
+#include "reply_internal.h"
 
 #define LINES (2 * SIZE)
 #define SLOTS 8         /* by the bag left after the candidate: 1 to 6, and 7 or more (one weight) */

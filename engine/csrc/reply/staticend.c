@@ -11,7 +11,7 @@
  * bound of every anchor not yet searched. Most endgames take the first move or two, from a few anchors.
  */
 
-#include "reply.h"
+#include "reply_internal.h"
 
 /* A move found: its value and where it is in the moves written out (search_all's form). */
 typedef struct {

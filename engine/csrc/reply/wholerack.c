@@ -14,7 +14,7 @@
  * real tile kept (a rack with that tile fewer), under the value of keeping that tile.
  */
 
-#include "reply.h"
+#include "reply_internal.h"
 
 /* The moves from `anchor` (the line prepared in s) whose left part has `k` rack tiles taken after
  * `node`, `depth` of them so far (left_letters), that play the whole rack. */
