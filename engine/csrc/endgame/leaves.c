@@ -13,7 +13,7 @@
 #include "solver.h"
 
 /* Whether move a (of order oa) comes before move b (of order ob): the higher order first, then the
- * tiles in reading order, as endgameorder.c's `before`. */
+ * tiles in reading order, as moves.c's `before`. */
 static int precedes(int oa, const EMove *a, int ob, const EMove *b) {
     if (oa != ob) {
         return oa > ob;

@@ -86,8 +86,8 @@ static inline __attribute__((always_inline)) uint64_t line_hashed(const Solver *
         0xF12C7F9924A19947ull, 0xB8E1AFED6A267E97ull, 0x24A19947B3916CF7ull,
         0x0801F2E2858EFC17ull, 0x636920D871574E69ull, 0xA458FEA3F4933D7Full, 0x0D95748F728EB659ull,
     };
-    const uint64_t *state = sv->square_state + first;  /* (kept by endgame.c) */
-    /* two hashes of other kinds: both must match for two states to be taken for one (linememo.c) */
+    const uint64_t *state = sv->square_state + first;  /* (kept by negamax.c) */
+    /* two hashes of other kinds: both must match for two states to be taken for one (linestore.c) */
     uint64_t h = 0x243F6A8885A308D3ull * (uint64_t)(index + 1), g = 0x13198A2E03707344ull * (uint64_t)(index + 1);
 #pragma GCC unroll 15
     for (int p = 0; p < SIZE; p++) {
@@ -259,7 +259,7 @@ int holds(const ERack *rack, const EMove *move) {
 }
 
 /* Line `index`'s moves for the mover in way `way`'s slot (whose stamp the caller sets): none when no anchor takes a
- * tile of the rack, else with `memo` the line memo's (linememo.c, seen where it keeps them) when it has the
+ * tile of the rack, else with `memo` the line memo's (linestore.c, seen where it keeps them) when it has the
  * line's state, else generated (and with `memo` kept in the memo). `usable`: the letters the rack can put
  * down; `loaded`: whether the generator holds the mover's rack (loaded here when it must generate). -1
  * (MemoryError set) when memory ran out. */

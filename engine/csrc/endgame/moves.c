@@ -1,5 +1,5 @@
 /*
- * The endgame's moves at a node (engine._native.solve_endgame; the search is in endgame.c): generated
+ * The endgame's moves at a node (engine._native.solve_endgame; the search is in negamax.c): generated
  * (from the line cache of linecache.c, or on the whole board) onto the solver's move stack, each with a
  * sort key, and taken in order: the remembered best move first, then by immediate value (going out
  * counts the other's rack twice) plus ORDER_TILES per tile and ORDER_POINTS per point of tile played,

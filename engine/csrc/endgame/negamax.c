@@ -6,7 +6,7 @@
  * mover's final spread: the points of every turn to the end, plus the end of the game (a player who
  * empties the rack gains twice the other's rack points; the `scoreless_to_end`-th scoreless turn in a
  * row ends it with each player losing their own rack points). A shallow iteration (depth 2) fills the
- * table's best moves, then one search goes to the end of the tree (endgamecall.c: the iterations
+ * table's best moves, then one search goes to the end of the tree (solve.c: the iterations
  * between cost more nodes than their order saves); a node at depth 0 is guessed (whose rack weighs
  * more) and marks the iteration as cut off.
  * The transposition table is a fixed array of entries keyed by a Zobrist hash of the board, both racks
@@ -14,7 +14,7 @@
  * any depth; it loses no entry until it is 3/4 full. Moves come from the move generator of search.c
  * on the solver's own board, ordered by the remembered best move (tried before the others are
  * generated: when it cuts off they never are; when the table knows none, a move going out that cut off
- * the last node of the same depth is tried so, killer.c), then by immediate value (going out counts the other's
+ * the last node of the same depth is tried so, killers.c), then by immediate value (going out counts the other's
  * rack twice) plus ORDER_TILES per tile and ORDER_POINTS per point of tile played, then by the
  * tiles, the pass last. Moves after the first are searched with a null window (principal variation
  * search), and again with the whole window when they prove better: the value is the reference's (both
@@ -22,10 +22,10 @@
  * The cross-checks of every square are kept up to date as moves are placed and taken back, and the
  * generator reads them instead of working them out for each line. A node's moves come from the line
  * cache (linecache.c: only the lines a move changed are generated again) and are ordered in
- * endgameorder.c. A leaf (depth 0) with no pass on its path is not looked up in the table (which
+ * moves.c. A leaf (depth 0) with no pass on its path is not looked up in the table (which
  * almost never knows it), and a move whose reply is such a leaf is valued where it is tried (at a
- * node of depth 1 by one scan of the line cache, leafscan.c). A move that leaves the other a reply going
- * out (a killer of the child's depth) which keeps it at most alpha is not searched (outreply.c).
+ * node of depth 1 by one scan of the line cache, leaves.c). A move that leaves the other a reply going
+ * out (a killer of the child's depth) which keeps it at most alpha is not searched (outreplies.c).
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
  * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
@@ -503,7 +503,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             start = (sv->keys[base] >> 32) == 0;
         }
         if (nreplies > 0) {
-            /* the moves the bound of outreply.c keeps at most alpha are taken out before they are sorted
+            /* the moves the bound of outreplies.c keeps at most alpha are taken out before they are sorted
              * (alpha only rises: the loop would find each of them so); the best bound counts as their value */
             int pruned = -INFINITE_VALUE;
             size_t pruned_index = 0;
@@ -519,7 +519,7 @@ int value_of(Solver *sv, int depth, int alpha, int beta, const ERack *mover, con
             EMove move = sv->moves[index];  /* a copy: the stack may move when it grows */
             int value;
             if (nreplies > 0 && out_bounded(sv, &replies, &move, mover, scoreless, alpha, &value)) {
-                /* a reply going out that the move leaves playable keeps it at most alpha (outreply.c) */
+                /* a reply going out that the move leaves playable keeps it at most alpha (outreplies.c) */
             } else if (best_value == -INFINITE_VALUE || alpha + 1 >= beta || (depth == 1 && sv->passes == 0)) {
                 /* (a leaf's reply is worked out exactly: no null window) */
                 value = after(sv, &move, depth, alpha, beta, mover, other, scoreless, board_key);

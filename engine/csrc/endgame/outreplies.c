@@ -2,7 +2,7 @@
  * The other's replies going out: a bound that spares a move its search.
  *
  * Most nodes that try all their moves (none reaches beta) spend one child node on each: the other
- * replies by going out (often the killer of the child's depth, killer.c) and the move falls below alpha.
+ * replies by going out (often the killer of the child's depth, killers.c) and the move falls below alpha.
  * Such a reply P, a move of the other on the board as it is, stays a move, with the same score, after
  * any move of the mover that puts no tile in P's zone: P's squares, the squares of the runs of tiles
  * through them along both lines, and the square just beyond each end of those runs (a word changes
@@ -98,7 +98,7 @@ static inline int bounded(const Solver *sv, const OutReplies *r, const EMove *mo
            out_bound(r, move, mover, alpha, bound);
 }
 
-/* bounded for endgame.c (its moves tried one at a time); out_pruned's loop has it inlined, which the compiler
+/* bounded for negamax.c (its moves tried one at a time); out_pruned's loop has it inlined, which the compiler
  * does not do with this function itself */
 int out_bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless, int alpha,
                 int *bound) {

@@ -1,5 +1,5 @@
 /*
- * The C endgame's Python entry, engine._native.solve_endgame (the search is in endgame.c): the
+ * The C endgame's Python entry, engine._native.solve_endgame (the search is in negamax.c): the
  * arguments read and checked (hostile input raises, never crashes), the iterations of deepening run
  * within the budgets, the best move handed back.
  */
@@ -68,7 +68,7 @@ static PyObject *move_object(const EMove *move) {
  * `max_depth` at once. On the real endgames the iterations between cost more than they save: their
  * leaves are guesses, so each searches its tree again, and the order they leave in the table helps the
  * whole search less than it costs (a search of the whole depth right after depth 2 and 4 visits about
- * half the nodes of one deepened a ply at a time; docs/measurements.md). With the bound of outreply.c
+ * half the nodes of one deepened a ply at a time; docs/measurements.md). With the bound of outreplies.c
  * the depth-4 iteration costs more than it saves too: the whole search right after depth 2 visits 19%
  * fewer nodes on the 20 real endgames (3,004,271 against 3,718,287) and runs 2 to 14% fewer instructions
  * on the four that took longest. */

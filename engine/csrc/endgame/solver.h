@@ -27,13 +27,13 @@
 #define ASPIRATION 10  /* half the width of the root's window around the last iteration's value */
 #endif
 #ifndef SHALLOW_STEP
-#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2 (endgamecall.c) */
+#define SHALLOW_STEP 2  /* the iterations of deepening before the whole depth: 2 (solve.c) */
 #endif
 #ifndef SHALLOW_LAST
 #define SHALLOW_LAST 2
 #endif
 #ifndef LEAF_SCAN
-#define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leafscan.c) */
+#define LEAF_SCAN 1  /* depth-1 nodes valued in the line cache (leaves.c) */
 #endif
 #ifndef ORDER_TILES
 #define ORDER_TILES 2
@@ -43,10 +43,10 @@
 #endif
 
 #ifndef KILLERS
-#define KILLERS 16       /* moves going out kept per depth (killer.c): the replies of outreply.c */
+#define KILLERS 16       /* moves going out kept per depth (killers.c): the replies of outreplies.c */
 #endif
 #ifndef KILLERS_TRIED
-#define KILLERS_TRIED 4  /* of which the latest are tried first at a node (killer.c) */
+#define KILLERS_TRIED 4  /* of which the latest are tried first at a node (killers.c) */
 #endif
 
 #define MOVE_TILES 8  /* the endgame takes racks of up to 8 tiles (no ruleset has more than 7) */
@@ -61,7 +61,7 @@ typedef struct {
 } EMove;
 
 /* A transposition table entry: 32 bytes, two to a cache line of the processor (an EMove in it made 40, and
- * half the entries lay across two lines). Its best move is packed (endgame.c's packed and unpacked): its
+ * half the entries lay across two lines). Its best move is packed (negamax.c's packed and unpacked): its
  * tiles lie on one line of its view, so each square is its place along that line, 4 bits; the points of
  * its tiles are worked out again. */
 typedef struct {
@@ -142,14 +142,14 @@ typedef struct {
     int8_t way[LINES];
 } LineSeen;
 
-/* A line state's moves kept in the line memo (linememo.c). */
+/* A line state's moves kept in the line memo (linestore.c). */
 typedef struct {
     uint64_t key, check;       /* the state's two hashes (linecache.c's line_key) with the rack's; 0: none */
     uint64_t start;            /* where its moves were written in the ring (counted from the first write) */
     uint32_t len;
 } MemoEntry;
 
-#define MEMO_BITS 18  /* line states kept by default (linememo.c), 8 MB, and twice as many moves, 16.8 MB */
+#define MEMO_BITS 18  /* line states kept by default (linestore.c), 8 MB, and twice as many moves, 16.8 MB */
 #define MEMO_BITS_MAX 22
 #define RING_MARGIN 8192  /* the most moves a node may write into the memo's ring (memo_guard), 256 kB */
 #ifndef CROSS_WAYS
@@ -180,7 +180,7 @@ typedef struct {
     Entry *table;
     size_t table_bytes;
     int table_mapped, memo_mapped, pool_mapped;  /* how each big table was had (bigmem.c) */
-    uint64_t table_mask, table_mask_most;  /* its size less 1, now and grown to the full (endgame.c's table_grown) */
+    uint64_t table_mask, table_mask_most;  /* its size less 1, now and grown to the full (negamax.c's table_grown) */
     uint64_t stored, table_limit;  /* entries in use, and how many may be before it grows or entries are overwritten */
     long long nodes, max_nodes;
     PyObject *clock;   /* None or a callable returning seconds */
@@ -202,22 +202,22 @@ typedef struct {
     /* the line cache (linecache.c): each line's stamp names its state (tiles and cross-checks); a new
      * one is handed out when a move changes it and the old one comes back when the move is taken back */
     int use_lines;     /* 0: every node generates on the whole board, as before the cache */
-    int check_lines;   /* 1: every node's cached moves (and killer, see killer.c) are compared with a fresh
+    int check_lines;   /* 1: every node's cached moves (and killer, see killers.c) are compared with a fresh
                         * generation */
     int use_killers;   /* 1: the move going out that cut off the last node of a depth is tried first at the
-                        * next (killer.c) */
+                        * next (killers.c) */
     int use_memo;      /* 1: a line the cache lacks takes the moves of the same state from the line memo
-                        * (linememo.c) before it is generated again */
+                        * (linestore.c) before it is generated again */
     MemoEntry *memo;
     uint64_t memo_mask;
     CMove *pool;         /* a ring of pool_size moves */
     uint64_t pool_size, pool_written;
     uint64_t ring_base, ring_margin, ring_floor;  /* memo_guard's */
     int use_out_bound; /* 1: a move that leaves the other a reply going out worth at least alpha is not
-                        * searched (outreply.c) */
+                        * searched (outreplies.c) */
     uint64_t line_stamp[LINES];
     /* [view * SQUARES + square]: what line_key hashes of each square, kept as the board and the cross-checks
-     * change (endgame.c): a tile, or an empty square's cross-check and cross word's points */
+     * change (negamax.c): a tile, or an empty square's cross-check and cross word's points */
     uint64_t square_state[2 * SQUARES];
     uint64_t key_stamp[LINES];   /* the stamp at which each line's state was last hashed (linecache.c) */
     uint64_t key_of[LINES], check_of[LINES];
@@ -232,7 +232,7 @@ typedef struct {
     /* [side][slot]: the byte of ERack.held that holds the count of a letter (the blank: MAX_LETTERS) of the side's
      * rack at the root, 0xFF for one it has none of (racks_packed): a side's rack only loses tiles */
     uint8_t held_byte[2][RACK_SLOTS];
-    struct Leaf *leaves;         /* leaf_scan's leaves (leafscan.c), room for leaves_cap */
+    struct Leaf *leaves;         /* leaf_scan's leaves (leaves.c), room for leaves_cap */
     size_t leaves_cap;
     CMove *fresh;                /* the moves of the line being generated (linecache.c's fresh_move), nfresh of them */
     size_t nfresh, fresh_cap;
@@ -256,7 +256,7 @@ typedef struct {
     EMove root_move;
     EMove killers[MAX_DEPTH + 1][KILLERS];  /* [depth]: the last moves going out that cut off a node of that
                                              * depth, the latest first */
-    /* [depth][j]: whether killers[depth][j] lay on the board, rack aside (killer.c's on_board), when its line
+    /* [depth][j]: whether killers[depth][j] lay on the board, rack aside (killers.c's on_board), when its line
      * last had `stamp` (0: not yet worked out), and its score there */
     struct {
         uint64_t stamp;
@@ -267,7 +267,7 @@ typedef struct {
     uint8_t cross_next[2 * SQUARES];              /* the way to overwrite next */
 } Solver;
 
-/* The other's replies going out that a move may leave playable (outreply.c): their scores, and per square
+/* The other's replies going out that a move may leave playable (outreplies.c): their scores, and per square
  * the replies in whose zone it lies (bit i: reply i). */
 typedef struct {
     int count;
@@ -281,7 +281,7 @@ typedef struct {
     int stamps;           /* Solver.nstamps before */
 } Mark;
 
-/* endgamekeys.c: the Zobrist keys of a square's tile, of a rack slot's count ([side as mover 0, as other 1]),
+/* zobrist.c: the Zobrist keys of a square's tile, of a rack slot's count ([side as mover 0, as other 1]),
  * of the scoreless turns in a row */
 extern uint64_t square_keys[SQUARES][TILE_CODES];
 extern uint64_t rack_keys[2][RACK_SLOTS][MAX_RACK + 1];
@@ -302,16 +302,16 @@ static inline void bit_run(uint32_t bits, int p, int *first, int *last) {
 }
 
 /* The move's place in the order but for going out: its points, ORDER_TILES per tile and ORDER_POINTS
- * per point of tile played (endgameorder.c). */
+ * per point of tile played (moves.c). */
 static inline int move_order(const EMove *move) {
     return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
 }
 
-/* endgamekeys.c */
+/* zobrist.c */
 void make_keys(void);
 void rack_rehash(ERack *rack);
 void racks_packed(Solver *sv, ERack *mine, ERack *theirs);
-/* endgame.c, endgameorder.c */
+/* negamax.c, moves.c */
 int table_start(Solver *sv, int table_bits);
 void check_all(Solver *sv);
 void bring_up_to_date(Solver *sv);
@@ -334,7 +334,7 @@ int holds(const ERack *rack, const EMove *move);
 long line_moves(Solver *sv, const ERack *mover, int bonus);
 int check_line_moves(Solver *sv, const ERack *mover, long count);
 void lines_free(Solver *sv);
-/* linememo.c */
+/* linestore.c */
 int memo_start(Solver *sv, int bits);
 void memo_free(Solver *sv);
 void memo_prefetch(const Solver *sv, const ERack *mover, uint64_t key);
@@ -357,19 +357,19 @@ static inline int memo_intact(const Solver *sv, uint64_t start) {
 }
 /* crosscache.c */
 uint32_t cached_cross_check(Solver *sv, int view, int row, int col, int *sum);
-/* killer.c */
+/* killers.c */
 int replayed(Solver *sv, const ERack *mover, EMove *move);
 int killer_replayed(Solver *sv, int depth, int j, const ERack *mover, EMove *move);
 int killer_move(Solver *sv, int depth, const ERack *mover, EMove *move);
 void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move);
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other);
-/* outreply.c */
+/* outreplies.c */
 int out_replies(Solver *sv, int depth, const ERack *other, OutReplies *out);
 int out_bounded(const Solver *sv, const OutReplies *r, const EMove *move, const ERack *mover, int scoreless, int alpha,
                 int *bound);
 long out_pruned(const Solver *sv, const OutReplies *r, const EMove *moves, uint64_t *keys, long start, long count,
                 const ERack *mover, int scoreless, int alpha, int *pruned, size_t *pruned_index);
-/* leafscan.c */
+/* leaves.c */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best);
 void leaf_scan_free(Solver *sv);

@@ -1,5 +1,5 @@
 /*
- * The exact endgame's Zobrist keys (endgame.c): one for each tile on each square, one for each count of
+ * The exact endgame's Zobrist keys (negamax.c): one for each tile on each square, one for each count of
  * each rack slot as the mover and as the other, one for each count of scoreless turns in a row. A node's
  * key is the XOR of those of its board, its two racks and its scoreless count; the keys are drawn once
  * from a fixed seed, so a search's memory, never its result, depends on them.

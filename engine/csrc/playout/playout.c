@@ -14,7 +14,7 @@
  * promising moves; reply.c). The draws come from Python, so both sides see the same luck; the result
  * is one double per (iteration, candidate), and Python keeps the statistics. Within an iteration the
  * opponent's reply with tiles in the bag is searched line by line, shared between the candidates: a
- * line a candidate left as it was is searched once (replyshare.c).
+ * line a candidate left as it was is searched once (reply/share.c).
  *
  * Everything from Python is checked first (the board and rack as the generator checks them, every
  * candidate's squares and tiles, every drawn tile); bad input raises ValueError or TypeError.
@@ -246,7 +246,7 @@ static int read_candidates(const int32_t *flat, Py_ssize_t len, const Search *s,
 /* ------------------------------------------------------------------------------------------------
  * A call's state: what does not depend on the draws (playouts_open), the draws played (playouts_play),
  * freed (playouts_close). engine._native.playouts makes it for one call; a PlayoutSession keeps it
- * for the calls of one simulation (playoutsession.c).
+ * for the calls of one simulation (session.c).
  */
 
 void playouts_close(Playouts *p) {

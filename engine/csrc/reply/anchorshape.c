@@ -1,6 +1,6 @@
 /*
  * The parts of an anchor's bound (anchorbound.c) that do not depend on the rack, kept for the anchors of
- * the position's board's lines and of the lines each candidate changed, on its board (replyshare.c's
+ * the position's board's lines and of the lines each candidate changed, on its board (share.c's
  * share_prepare makes them once per kernel call).
  *
  * Every reply of a playout is searched on a board where most lines are the position's, and most others the

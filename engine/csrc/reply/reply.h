@@ -54,7 +54,7 @@ typedef struct {
     int8_t previous;
     int8_t k;         /* its rack tiles left of the anchor */
     int8_t tiles;     /* its rack tiles: the whole rack, or all but one and a board tile */
-    int16_t kept;     /* a shared line's (replyshare.c): 1 + its index among the line's kept spans (0: none) */
+    int16_t kept;     /* a shared line's (share.c): 1 + its index among the line's kept spans (0: none) */
     int8_t searched;  /* a shared line's kept span: searched in full, its moves in the line's best */
 } WholeSpan;
 

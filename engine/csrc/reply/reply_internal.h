@@ -8,7 +8,7 @@
 
 #include "reply.h"
 
-/* What whole_spans_search asks of the owner of the shared lines (replyshare.c) for a span they keep: the top
+/* What whole_spans_search asks of the owner of the shared lines (share.c) for a span they keep: the top
  * list its moves go to (the line's best, `own`), and once it is searched, to take that list back (`complete`:
  * searched in full, never again) into the reply's. */
 typedef struct {
