@@ -20,8 +20,8 @@ setup(
     ext_modules=[
         Extension(
             "engine._native",
-            sorted(str(path) for path in Path("engine/csrc").glob("*.c")),
-            depends=["engine/csrc/native.h", "engine/csrc/growth.h", "engine/csrc/playout.h", "engine/csrc/endgame.h"],
+            sorted(str(path) for path in Path("engine/csrc").rglob("*.c")),
+            depends=sorted(str(path) for path in Path("engine/csrc").rglob("*.h")),
             optional=True,
             # engine.native refuses an extension built from other sources (a rebuild that failed)
             define_macros=[("WFB_SOURCE_DIGEST", f'"{_digest.source_digest(Path("engine/csrc"))}"')],

@@ -17,16 +17,25 @@ SOURCES = Path(__file__).resolve().with_name("csrc")
 
 
 def source_digest(folder: Path = SOURCES) -> str | None:
-    """The first 16 hex digits of SHA-256 over the names and bytes of the ``.c`` and ``.h`` files in
-    ``folder``, in name order; None when there are none (an installed wheel).
+    """The first 16 hex digits of SHA-256 over the paths (relative to ``folder``) and bytes of the ``.c``
+    and ``.h`` files in ``folder`` and its subfolders, in path order; None when there are none (an
+    installed wheel).
 
     >>> source_digest(Path("/nonexistent")) is None
     True
     """
-    files = sorted(path for path in folder.glob("*") if path.suffix in {".c", ".h"}) if folder.is_dir() else []
+    files = (
+        sorted(
+            (path.relative_to(folder).as_posix(), path)
+            for path in folder.rglob("*")
+            if path.suffix in {".c", ".h"} and path.is_file()
+        )
+        if folder.is_dir()
+        else []
+    )
     if not files:
         return None
     digest = sha256()
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, path in files:
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

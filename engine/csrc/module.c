@@ -16,7 +16,9 @@
  * score`` then ``row, col, tile`` for each of its n tiles) or as Placement objects (``generate``).
  */
 
-#include "native.h"
+#include "movegen/movegen.h"
+#include "playout/playout.h"
+#include "endgame/endgame.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Module functions.
@@ -294,11 +296,11 @@ static PyMethodDef methods[] = {
     {"playout_session", (PyCFunction)(void (*)(void))playout_session, METH_VARARGS | METH_KEYWORDS,
      "playout_session(lexicon, rules, leave, grid, counts, blanks, candidates, ncandidates, held, bag, swap_cost, "
      "swap_min_bag, endgame_width, plies=2, to_end=0) -> PlayoutSession: playouts' set-up made once; its run(draws, "
-     "playing) plays draws for the candidates playing (see engine/csrc/playoutsession.c)."},
+     "playing) plays draws for the candidates playing (see engine/csrc/playout/session.c)."},
     {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
      "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "
      "max_depth, max_nodes, clock, deadline, table_bits) -> (move, value, depth, complete, nodes): the exact "
-     "endgame (see endgame.c); move is None for a pass, else (tiles, direction, score)."},
+     "endgame (see endgame/negamax.c); move is None for a pass, else (tiles, direction, score)."},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Placement, ACROSS, DOWN, squares): the Python types generate builds its moves from."},
     {NULL, NULL, 0, NULL},

@@ -102,7 +102,7 @@ def playout_cases() -> list[Case]:
     def moves(*values: int) -> array[int]:
         return array("i", values)
 
-    # lexicons whose words the anchor bounds' multiset set (engine/csrc/anagrams.c) cannot hold: it is not
+    # lexicons whose words the anchor bounds' multiset set (engine/csrc/lexicon/anagrams.c) cannot hold: it is not
     # built, and the playouts run as without it
     many_words = c.Lexicon(*fanned_out(words_from=7), 26)
 
@@ -286,7 +286,7 @@ def blank_workload(games: int = 2, deals: int = 1, *, reference: bool = True) ->
     """Kernel playouts of ``deals`` deals per position in which the opponent holds every blank not seen
     (one or both) and, in a second draw of each, our refill after the candidate starts with one, next to
     the reference's: (playouts, mismatches). A rack with blanks is searched in phases
-    (engine/csrc/reply.c's blanks_begin) with lists and shared lines of their own, and random draws
+    (engine/csrc/reply/reply.c's blanks_begin) with lists and shared lines of their own, and random draws
     rarely put both blanks on one rack."""
     lexicon = english()
     count = 0

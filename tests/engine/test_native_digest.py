@@ -20,11 +20,13 @@ def test_the_built_extension_carries_the_digest_of_these_sources() -> None:
 
 
 def test_the_digest_follows_every_byte_and_name_of_the_sources(tmp_path: Path) -> None:
-    for path in SOURCES.glob("*.[ch]"):
-        (tmp_path / path.name).write_bytes(path.read_bytes())
+    for path in SOURCES.rglob("*.[ch]"):
+        copy = tmp_path / path.relative_to(SOURCES)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(path.read_bytes())
     (tmp_path / "notes.txt").write_text("not a source")
     assert source_digest(tmp_path) == source_digest()
-    first = sorted(tmp_path.glob("*.c"))[0]
+    first = sorted(tmp_path.rglob("*.c"))[0]
     first.write_bytes(first.read_bytes() + b" ")
     assert source_digest(tmp_path) != source_digest()
     first.rename(tmp_path / ("z" + first.name))

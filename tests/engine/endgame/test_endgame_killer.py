@@ -1,4 +1,4 @@
-"""The C endgame's killer moves (``engine/csrc/killer.c``): a move going out that cut off a node is
+"""The C endgame's killer moves (``engine/csrc/endgame/killers.c``): a move going out that cut off a node is
 replayed at the next node of the same depth before that node's moves are generated. A replayed move
 must be a move of the board it is replayed on, with the generator's score (``check_lines=True``
 compares every killer with a fresh generation at every node and raises AssertionError where they

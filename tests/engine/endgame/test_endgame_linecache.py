@@ -1,4 +1,4 @@
-"""The C endgame's line cache (``engine/csrc/linecache.c``): a node takes the moves of the lines that did
+"""The C endgame's line cache (``engine/csrc/endgame/linecache.c``): a node takes the moves of the lines that did
 not change since they were generated and generates only the others. It must give every node the very
 moves of a fresh generation on the whole board (with cross-checks worked out afresh, so the cache of
 cross-checks in ``crosscache.c`` is checked too), in the same order: checked at every node of real

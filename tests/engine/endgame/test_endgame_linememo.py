@@ -1,4 +1,4 @@
-"""The C endgame's line memo (``engine/csrc/linememo.c``): a line the line cache lacks takes the moves
+"""The C endgame's line memo (``engine/csrc/endgame/linestore.c``): a line the line cache lacks takes the moves
 kept for the same state (tiles, cross-checks, rack) before it is generated again. It must change
 nothing but the time: every node's moves are compared with a fresh generation (``check_lines``) with the
 memo at its default size and with one so small that its entries and its ring of moves are overwritten

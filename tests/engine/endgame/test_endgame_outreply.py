@@ -1,4 +1,4 @@
-"""The C endgame's bound from the other's replies going out (``engine/csrc/outreply.c``): a move that
+"""The C endgame's bound from the other's replies going out (``engine/csrc/endgame/outreplies.c``): a move that
 leaves the other a reply going out (a killer of the child's depth, still a move with the same score
 because the move puts no tile in its zone) is not searched when that reply keeps it at most alpha. It
 spares nodes, never changes a value: with the bound and without it (``out_bound=False``) every

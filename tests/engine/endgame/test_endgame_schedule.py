@@ -1,4 +1,4 @@
-"""The C endgame's iterations (``engine/csrc/endgamecall.c``): depth 2, then the whole depth at once;
+"""The C endgame's iterations (``engine/csrc/endgame/solve.c``): depth 2, then the whole depth at once;
 and when a budget runs out inside an iteration, the move returned is the last finished
 iteration's, or a root move the unfinished one proved better than it (tried first there), never a move
 that is merely searched."""

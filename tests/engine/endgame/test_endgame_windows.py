@@ -89,7 +89,7 @@ def test_the_native_solver_finds_it_whatever_its_table_size(table_bits: int) -> 
 
 @pytest.mark.skipif(native.NATIVE is None, reason=f"the C generator is not in use: {native.describe()}")
 def test_a_table_that_grows_searches_the_nodes_of_one_that_was_whole_from_the_start() -> None:
-    """The C table starts at a sixteenth of its size and grows fourfold as it fills (engine/csrc/endgame.c's
+    """The C table starts at a sixteenth of its size and grows fourfold as it fills (engine/csrc/endgame/negamax.c's
     table_grown): with 2**14 entries at most it grows from 2**10 in these searches, with 2**20 it never
     does; neither fills (they end within 12,288 nodes), so an entry lost in a move would show as nodes
     searched again."""

@@ -1,4 +1,4 @@
-"""The C playouts (``engine.lookahead.playout``, ``engine/csrc/playout.c``) against the reference
+"""The C playouts (``engine.lookahead.playout``, ``engine/csrc/playout/playout.c``) against the reference
 ``Simulator._play_out``: the same value for every candidate and draw over positions of many seeded
 games (swaps, passes and the static endgame inside a playout included), the same simulation with and
 without the kernel, the reference where the kernel cannot stand in, hostile input refused."""
@@ -238,7 +238,7 @@ def test_blanks_on_either_rack_play_out_as_in_the_pure_python_reference(monkeypa
 
 def test_racks_with_blanks_play_out_as_in_the_reference() -> None:
     """The opponent holding both blanks (or the one not seen) and our refill starting with one: a rack with
-    blanks is searched in phases, its moves without a blank first (engine/csrc/reply.c's blanks_begin),
+    blanks is searched in phases, its moves without a blank first (engine/csrc/reply/reply.c's blanks_begin),
     with their own left parts and shared lines; the values are the reference's."""
     count, mismatches = blank_workload(games=4, deals=6)
     assert count >= 500 and not mismatches, mismatches[:5]

@@ -1,4 +1,4 @@
-"""The reply search's anchor bounds in the C playouts (``engine/csrc/anchorbound.c``, ``anagrams.c``).
+"""The reply search's anchor bounds in the C playouts (``engine/csrc/reply/anchorbound.c``, ``lexicon/anagrams.c``).
 
 A span of a line that takes the whole rack (a rack of 7 tiles without a blank) is left out of an anchor's
 bound when no word of the lexicon has the letters of the rack and of the board tiles in that span's word
@@ -246,7 +246,7 @@ def test_the_multisets_are_made_again_after_a_word_is_added() -> None:
 
 
 def test_one_blank_racks_whose_bingos_are_searched_apart_are_the_references() -> None:
-    """Full racks with one blank (``engine/csrc/wholerack.c``): their second search takes the spans that
+    """Full racks with one blank (``engine/csrc/reply/wholerack.c``): their second search takes the spans that
     play the whole rack out of the anchors' bounds and searches them apart, letter by letter for the blank
     (only the letters every square's cross word leaves it, and a word has with the span's letters). Random
     racks of six unseen tiles and the blank; the replies must be the reference's, bingos among them."""

@@ -1,4 +1,4 @@
-"""Our reply shared between the candidates of a draw that keep the same tiles (``engine/csrc/playout.c``,
+"""Our reply shared between the candidates of a draw that keep the same tiles (``engine/csrc/playout/playout.c``,
 ``replyshare.c``), and the reply search's other shortcuts (the rack's left parts walked once,
 ``leftparts.c``; a word offered only when its score with the best leave of its size can enter the list,
 ``search.c``).

@@ -1,4 +1,4 @@
-"""The opponent's reply shared between the candidates of a draw (``engine/csrc/replyshare.c``): the
+"""The opponent's reply shared between the candidates of a draw (``engine/csrc/reply/share.c``): the
 kernel searches each line of the position's board once per draw and leave weight, and each candidate
 only the lines its tiles changed. Every value must still be the reference's (``Simulator._play_out``),
 also for candidates that block the opponent's best move on the position's board (a tile on one of its
