@@ -1,4 +1,4 @@
-"""The exact endgame in C (``engine/csrc/endgame.c``), and ``solve_endgame``, which takes it when the
+"""The exact endgame in C (``engine/csrc/endgame/negamax.c``), and ``solve_endgame``, which takes it when the
 extension is built and the pure-Python reference (``engine.endgame.search.solve``) otherwise.
 
 Both find the exact value with the same game's end rules (negamax, alpha-beta, a transposition table,
@@ -32,7 +32,8 @@ from engine.rules.ruleset import Ruleset
 #: that and grows fourfold as it fills, so that a short search touches a table of its own size (endgame.c, bigmem.c).
 TABLE_BITS = 20
 
-#: log2 of the line states the C endgame's line memo keeps (engine/csrc/linememo.c): 8 MB, and 16.8 MB of moves.
+#: log2 of the line states the C endgame's line memo keeps (engine/csrc/endgame/linestore.c): 8 MB, and 16.8 MB
+#: of moves.
 MEMO_BITS = 18
 
 
@@ -63,10 +64,10 @@ def solve_native(
     AssertionError where they differ (for the tests); it also compares every killer move replayed from
     another node with that generation. ``killers=False`` generates the moves of every node the
     remembered best move does not cut off (more work, the same value). ``out_bound=False`` searches every
-    move that leaves the other a reply going out (engine/csrc/outreply.c; more nodes, the same value).
+    move that leaves the other a reply going out (engine/csrc/endgame/outreplies.c; more nodes, the same value).
     ``line_memo=False`` generates again every line the line cache lacks, even one whose state (tiles,
-    cross-checks, rack) was generated before (engine/csrc/linememo.c; the same nodes, slower); ``memo_bits``: log2
-    of the states the memo keeps (4 to 22; 32 bytes each, and twice as many moves of 32 bytes)."""
+    cross-checks, rack) was generated before (engine/csrc/endgame/linestore.c; the same nodes, slower);
+    ``memo_bits``: log2 of the states the memo keeps (4 to 22; 32 bytes each, and twice as many moves of 32 bytes)."""
     if native.NATIVE is None:
         raise EngineError(f"the native endgame is not available: {native.describe()}")
     for rack in (mine, theirs):

@@ -1,7 +1,7 @@
 """The simulation's playouts in C: a batch of draws for every candidate in one call.
 
-``Simulator._play_out`` (``engine/lookahead/simulation.py``) is the readable reference; ``engine/csrc/playout.c``
-plays the same three moves with the same static player (``Equity`` with the learned leave model) on
+``Simulator._play_out`` (``engine/lookahead/simulation.py``) is the readable reference;
+``engine/csrc/playout/playout.c`` plays the same three moves with the same static player (``Equity`` with the learned leave model) on
 the same draws and returns the same values. Python keeps drawing (so the draws come from the injected
 ``random.Random`` as before), the statistics, the pruning and the budget.
 
