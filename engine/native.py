@@ -21,7 +21,7 @@ import os
 from array import array
 from functools import cache, lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.board.move import Direction, Placement
 from engine.board.rack import Rack
@@ -30,8 +30,18 @@ from engine.sourcedigest import SOURCES, source_digest
 
 if TYPE_CHECKING:
     from engine.board.board import Board
-    from engine.lexicon.dawg import Dawg
     from engine.rules.ruleset import Ruleset
+
+
+class Dawg(Protocol):
+    """What the C side reads of a lexicon (``engine.lexicon.dawg.Dawg``, which imports this module): its
+    arrays, its alphabet, and the slot for the C copy."""
+
+    child: Any
+    mask: Any
+    ends: Any
+    alphabet: Any
+    native: object | None
 
 #: (equity, placement) and (equity, tiles given back) as ``top_equity`` returns them.
 VARIABLE = "WORDFEUD_BOT_GENERATOR"
