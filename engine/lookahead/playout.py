@@ -1,9 +1,9 @@
 """The simulation's playouts in C: a batch of draws for every candidate in one call.
 
 ``Simulator._play_out`` (``engine/lookahead/simulation.py``) is the readable reference;
-``engine/csrc/playout/playout.c`` plays the same three moves with the same static player (``Equity`` with the learned leave model) on
-the same draws and returns the same values. Python keeps drawing (so the draws come from the injected
-``random.Random`` as before), the statistics, the pruning and the budget.
+``engine/csrc/playout/playout.c`` plays the same three moves with the same static player (``Equity`` with the
+learned leave model) on the same draws and returns the same values. Python keeps drawing (so the draws come from
+the injected ``random.Random`` as before), the statistics, the pruning and the budget.
 
 ``NativePlayouts.for_situation`` returns None when the kernel cannot stand in for the reference: the
 C extension is not in use, or the leave model is not a learned table (the hand-made model exists only

@@ -45,6 +45,7 @@ from engine.equity.leave import LeaveModel
 from engine.equity.strategy import EndgameBudget, Equity, Situation, leave_weight
 from engine.lookahead.confidence import PairedStop, metric
 from engine.lookahead.inference import TEMPERATURE, RackInference, RackSource
+from engine.lookahead.phases import Phase, phase
 from engine.lookahead.playout import NativePlayouts, NativeSession
 from engine.lookahead.preendgame import ExactValue, exact_values, opponent_racks
 from engine.lookahead.winprob import WinModel
@@ -85,6 +86,13 @@ class SimSettings:
     # one tile in the bag: the best placements re-ranked exactly (engine.lookahead.preendgame)
     exact_candidates: int = 8
     exact_nodes: int = 50_000  # the endgame search's nodes for each of those and each tile the bag can hold
+
+    def phase(self, bag_count: int) -> Phase:
+        """What the look-ahead does with ``bag_count`` tiles in the bag (``engine.lookahead.phases``)."""
+        return phase(
+            bag_count, by_wins_below=self.by_wins_below, pre_endgame=self.pre_endgame, win_model=self.win_model,
+            plies=self.plies, plies_below=self.plies_below, exact_candidates=self.exact_candidates,
+        )  # fmt: skip
 
 
 @dataclass
@@ -183,16 +191,17 @@ class Simulator:
         settings = self.settings
         started = self.clock()
         stats = [CandidateStats(move, rank) for rank, move in enumerate(candidates)]
-        by_wins = situation.bag_count < settings.by_wins_below
+        now = settings.phase(situation.bag_count)
+        by_wins = now.by_wins
         spread = situation.scores[0] - situation.scores[1]
         model = self.static.leave_model(situation.rules)
-        winning = self._winning(situation, by_wins)
+        winning = self._winning(situation, now)
         chances = [winning(entry.move) for entry in stats]  # each candidate's, its bag at the horizon reckoned once
         iterations = 0
-        draws = self._every_rack(situation)
+        draws = self._every_rack(situation) if now.every_rack else None
         limit = settings.max_iterations if draws is None else len(draws)
         kernel = NativePlayouts.for_situation(situation, self.static) if self.native else None
-        plies = self._plies(situation)
+        plies = now.plies
         # a batch of draws per kernel call; one at a time under a time budget, so that the clock is
         # read before every iteration as in the reference
         batch = 1 if kernel is None or math.isfinite(settings.seconds) else BATCH
@@ -242,20 +251,15 @@ class Simulator:
         ranked = sorted(stats, key=lambda s: self._key(s, by_wins))
         return SimResult(ranked, iterations, self.clock() - started, by_wins, playouts=playouts)
 
-    def _plies(self, situation: Situation) -> int:
-        """The replies a playout plays in this situation: ``plies``, or 2 from ``plies_below`` tiles in the bag."""
-        below = self.settings.plies_below
-        return self.settings.plies if below is None or situation.bag_count < below else 2
-
-    def _winning(self, situation: Situation, by_wins: bool) -> Callable[[Move], Callable[[float], float]]:
+    def _winning(self, situation: Situation, now: Phase) -> Callable[[Move], Callable[[float], float]]:
         """How a candidate's playout lead at its horizon counts as a win: the bare sign (1, a half level,
         0), or with the win model the chance that lead wins with the tiles left then (the bag then guessed
         from the candidate's tiles and its replies' average draws, once per candidate). The sign stays in the
         pre-endgame, where playouts often end the game and the lead is the result."""
-        if not (by_wins and self.settings.win_model and situation.bag_count > self.settings.pre_endgame):
+        if not now.win_model:
             return lambda move: _by_sign
         chance = WinModel.for_ruleset(situation.rules.id)
-        later = situation.bag_count - self._plies(situation) * chance.tiles_per_move
+        later = situation.bag_count - now.plies * chance.tiles_per_move
 
         def for_move(move: Move) -> Callable[[float], float]:
             drawn = len(move.tiles) if isinstance(move, Placement) else 0
@@ -282,7 +286,7 @@ class Simulator:
         """In the pre-endgame, every distinct rack the opponent can hold (the rest in the bag, in a random
         order) with the number of ways to hold it; None when there are more than the iteration limit, or when
         the rack source is one the enumeration may not replace."""
-        if not 1 <= situation.bag_count <= self.settings.pre_endgame:
+        if not self.settings.phase(situation.bag_count).every_rack:
             return None
         if self.inference is not None and not self.inference.enumerable:
             return None
@@ -418,14 +422,14 @@ class Sim:
 
     def rank(self, situation: Situation, placements: Sequence[Placement]) -> list[Move]:
         ranked = self.static.rank(situation, placements)
-        if situation.bag_count == 0:
+        if self.settings.phase(situation.bag_count).endgame:
             return ranked
         chosen = self._candidates(situation, ranked)
         return [*self._simulated(situation, chosen), *(m for m in ranked if m not in chosen)]
 
     def best(self, situation: Situation, k: int) -> list[Move]:
         width = self.settings.candidates
-        if situation.bag_count == 0:
+        if self.settings.phase(situation.bag_count).endgame:
             return self.static.best(situation, k)
         ranked = self.static.best(situation, max(k, width))
         chosen = self._candidates(situation, ranked)
@@ -449,7 +453,7 @@ class Sim:
             return list(candidates)
         self.last = self.simulate(situation, moves)
         chosen = [entry.move for entry in self.last.ranked]
-        if situation.bag_count == 1 and self.settings.exact_candidates:
+        if self.settings.phase(situation.bag_count).exact_one_in_bag:
             chosen = self._exact(situation, chosen, self.last)
         return [*chosen, *(m for m in candidates if m not in chosen)]
 

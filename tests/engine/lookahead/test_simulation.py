@@ -163,11 +163,10 @@ def test_plies_options_in_the_name() -> None:
     deep = strategy_named("sim:plies=4,pliesbelow=16,seconds=0")
     assert isinstance(deep, Sim) and (deep.settings.plies, deep.settings.plies_below) == (4, 16)
     assert (SimSettings().plies, SimSettings().plies_below) == (2, None)
-    simulator = Simulator(Equity(), deep.settings)
     game = played(5, lambda game: len(game.bag) < 16)
-    assert simulator._plies(seen_by_mover(game)) == 4
+    assert deep.settings.phase(seen_by_mover(game).bag_count).plies == 4
     early = played(5, lambda game: len(game.bag) >= 16)
-    assert simulator._plies(seen_by_mover(early)) == 2
+    assert deep.settings.phase(seen_by_mover(early).bag_count).plies == 2
     for bad in ("1", "9"):
         with pytest.raises(ValueError, match=f"plies='{bad}': expected 2 to 8 replies"):
             strategy_named(f"sim:plies={bad}")

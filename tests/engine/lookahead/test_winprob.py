@@ -49,7 +49,7 @@ def test_every_ruleset_has_a_fit_of_its_own_and_the_shipped_fits_say_where_they_
     data = tomllib.loads((Path(winfit.__file__).parents[2] / "engine/data/winprob.toml").read_text())
     assert str(FALLBACK_RULESET) in data["ruleset"]
     for entry in data["ruleset"].values():
-        assert entry["source"].startswith("python -m offline.learning.winfit")
+        assert "winfit --ruleset " in entry["source"]  # the command of its day: offline.winfit before 2026-12-07
 
 
 def drawn(truth: WinModel, count: int, rng: random.Random) -> list[Sample]:
@@ -126,9 +126,10 @@ def test_winfit_refuses_a_bad_game_count(capsys: pytest.CaptureFixture[str]) -> 
 def test_sim_counts_a_lead_by_its_chance_above_the_pre_endgame_and_by_its_sign_below() -> None:
     situation = midgame(5)  # many tiles in the bag
     assert situation.bag_count > 30
-    simulation = Simulator(Equity(), SimSettings(), rng=random.Random(1))
+    ranked_by_wins = SimSettings(by_wins_below=100)  # by wins at every bag size, so the model shows this early
+    simulation = Simulator(Equity(), ranked_by_wins, rng=random.Random(1))
     chance = WinModel.for_ruleset(5)
-    won = simulation._winning(situation, by_wins=True)
+    won = simulation._winning(situation, ranked_by_wins.phase(situation.bag_count))
     move = Pass()
     later = round(max(0.0, situation.bag_count - 2 * chance.tiles_per_move))
     assert won(move)(30.0) == pytest.approx(chance.probability(30.0, later))
@@ -138,11 +139,14 @@ def test_sim_counts_a_lead_by_its_chance_above_the_pre_endgame_and_by_its_sign_b
     after_placement = round(max(0.0, situation.bag_count - 2 * chance.tiles_per_move - 3))
     assert won(placement)(60.0) == pytest.approx(chance.probability(60.0, after_placement)) and after_placement < later
     assert won(placement)(60.0) > won(move)(60.0)
-    sign = simulation._winning(situation, by_wins=False)(move)
+    by_points = Simulator(Equity(), SimSettings(), rng=random.Random(1))
+    sign = by_points._winning(situation, SimSettings().phase(situation.bag_count))(move)
     assert (sign(5.0), sign(0.0), sign(-5.0)) == (1.0, 0.5, 0.0)
     late = dataclasses.replace(situation, bag_count=SimSettings().pre_endgame)
-    assert simulation._winning(late, by_wins=True)(move)(5.0) == 1.0
-    without = Simulator(Equity(), SimSettings(win_model=False), rng=random.Random(1))._winning(situation, by_wins=True)
+    assert simulation._winning(late, ranked_by_wins.phase(late.bag_count))(move)(5.0) == 1.0
+    no_model = SimSettings(win_model=False, by_wins_below=100)
+    simulation = Simulator(Equity(), no_model, rng=random.Random(1))
+    without = simulation._winning(situation, no_model.phase(situation.bag_count))
     assert without(move)(5.0) == 1.0
 
 
