@@ -90,7 +90,8 @@ def checkout_at(path: str, spec: str = "") -> Checkout:
     root = Path(path).expanduser().absolute()
     if not root.is_dir():
         raise CheckoutError(f"checkout {path}: no such directory")
-    if not (root / "engine" / "strategy.py").is_file():
+    # engine/equity/strategy.py since the packages by concern (2026-12-07), engine/strategy.py before
+    if not any((root / "engine" / name).is_file() for name in ("equity/strategy.py", "strategy.py")):
         raise CheckoutError(f"checkout {path} is not a checkout of this project: it has no engine/equity/strategy.py")
     checkout = Checkout(root, spec)
     if not checkout.python.is_file():

@@ -64,12 +64,12 @@ class Bench:
 def endgames_bench(nodes: int | None = None) -> Bench:
     """The 20 real endgames' nodes per CPU second, 2 s of CPU each, or ``nodes`` each without a limit of time."""
     extra = ("--clock", "cpu") if nodes is None else ("--nodes", str(nodes), "--clock", "cpu")
-    return Bench(("-m", "offline.bench.endgames", *extra), "# endgames", "nodes_per_cpu_s")
+    return Bench(("-m", ENDGAMES_MODULE, *extra), "# endgames", "nodes_per_cpu_s")
 
 
 def playouts_bench(positions: Path, limit: int) -> Bench:
     """The C kernel's candidate playouts per CPU second on the first ``limit`` positions of a file."""
-    args = ("-m", "offline.bench.movegen", "--positions", str(positions), "--sim", "--limit", str(limit))
+    args = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit))
     return Bench((*args, "--endgame-seconds", "0"), "# playouts", "native_per_cpu_s")
 
 
@@ -142,12 +142,25 @@ def run_failed(
     return AbTimeError(f"checkout {label} ({root}): `{command}` gave {why}: {stderr_tail(done)}")
 
 
+#: The endgames' module, and its name in a checkout older than the packages by concern (2026-12-07).
+ENDGAMES_MODULE, ENDGAMES_BEFORE = "offline.bench.endgames", "offline.endgames"
+
+
+def args_for(root: Path, args: tuple[str, ...]) -> tuple[str, ...]:
+    """The benchmark's arguments as checkout ``root`` names its modules (``python -m offline.bench`` is the same
+    in every checkout; the endgames' module moved)."""
+    if ENDGAMES_MODULE in args and not (root / "offline" / "bench" / "endgames.py").is_file():
+        return tuple(ENDGAMES_BEFORE if arg == ENDGAMES_MODULE else arg for arg in args)
+    return args
+
+
 def run_once(python: Path, root: Path, bench: Bench, label: str) -> float:
     """The benchmark's figure from one run in checkout ``root``; AbTimeError when it fails or prints none."""
-    done = in_checkout(python, root, bench.args)
+    args = args_for(root, bench.args)
+    done = in_checkout(python, root, args)
     figure = bench.figure(done.stdout)
     if done.returncode != 0 or figure is None:
-        raise run_failed(python, root, bench.args, label, done, bench.field)
+        raise run_failed(python, root, args, label, done, bench.field)
     return figure
 
 

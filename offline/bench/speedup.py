@@ -48,7 +48,7 @@ def sides(positions: Path, limit: int, draws: int) -> Sides:
     """The old side's probe and the new side's bench, on the first ``limit`` positions and the real endgames."""
     old = (str(PROBE), "--positions", str(positions), "--endgames", str(DEFAULT_FILE), "--limit", str(limit),
            "--draws", str(draws))  # fmt: skip
-    new = ("-m", "offline.bench.movegen", "--positions", str(positions), "--sim", "--limit", str(limit),
+    new = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit),
            "--sim-candidates", "8", "25")  # fmt: skip
     return Sides(old, new)
 

@@ -134,7 +134,7 @@ class Child:
     def start(self, argv: list[str], env: dict[str, str]) -> None:
         self.runs += 1
         self.ended = threading.Event()
-        root = Path(__file__).resolve().parent.parent  # `-m sandbox` and `-m cli.main` from this checkout
+        root = Path(__file__).resolve().parents[2]  # `-m sandbox` and `-m cli` from this checkout
         self.process = subprocess.Popen(
             argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
         )

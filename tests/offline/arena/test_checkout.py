@@ -270,8 +270,13 @@ def stuck_checkout(tmp_path: Path) -> Path:
     engine = checkout / "engine"
     engine.mkdir(parents=True)
     (engine / "__init__.py").write_text(f"__path__.append({str(ROOT / 'engine')!r})\n", encoding="utf-8")
-    (engine / "strategy.py").write_text(STUCK_STRATEGY, encoding="utf-8")
-    (engine / "dawg.py").write_text(FAST_DAWG, encoding="utf-8")
+    for package, module, text in [
+        ("players", "registry", STUCK_STRATEGY), ("equity", "strategy", STUCK_STRATEGY), ("lexicon", "dawg", FAST_DAWG)
+    ]:  # each package this checkout's own, with the rest of it found in this one's
+        (engine / package).mkdir()
+        path = str(ROOT / "engine" / package)
+        (engine / package / "__init__.py").write_text(f"__path__.append({path!r})\n", encoding="utf-8")
+        (engine / package / f"{module}.py").write_text(text, encoding="utf-8")
     link_venv(checkout)
     return checkout
 

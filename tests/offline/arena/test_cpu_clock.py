@@ -40,7 +40,7 @@ from engine.players.registry import strategy_named
 sim = strategy_named("sim")
 budget = sim.static.solver
 assert isinstance(budget, EndgameBudget)
-import engine.endgame.native as native_endgame, engine.endgame as endgame
+import engine.endgame.native as native_endgame, engine.endgame.search as endgame
 seen = {sim.clock, budget.clock, native_endgame.solve_endgame.__kwdefaults__["clock"],
         endgame.solve.__kwdefaults__["clock"], sim.budgeted(0.5).clock}
 print(",".join(sorted({"cpu" if clock is time.process_time else "wall" if clock is time.monotonic else "other"

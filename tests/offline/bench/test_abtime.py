@@ -15,11 +15,20 @@ ENDGAMES_LINE = "# endgames\tsolver=active\tsolved_within_2s=20/20\tnodes_per_cp
 
 
 def fake_checkout(
-    root: Path, log: Path, figure: str, *, generator: str = "native", engine_at: str = "", status: int = 0
+    root: Path,
+    log: Path,
+    figure: str,
+    *,
+    generator: str = "native",
+    engine_at: str = "",
+    status: int = 0,
+    flat: bool = False,
 ) -> Path:
     """A checkout whose benchmark runs print the endgames' line with ``figure`` (fakecheckouts.fake_checkout)."""
     lines = [ENDGAMES_LINE.format(figure=figure)]
-    return fakecheckouts.fake_checkout(root, log, lines, generator=generator, engine_at=engine_at, status=status)
+    return fakecheckouts.fake_checkout(
+        root, log, lines, generator=generator, engine_at=engine_at, status=status, flat=flat
+    )
 
 
 def test_a_figure_is_read_from_its_line_and_field_only() -> None:
@@ -73,6 +82,16 @@ def test_two_checkouts_timed_in_turn(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "round 2\tB\tnodes_per_cpu_s=100,000" in out
     summary = "# A / B\trounds=3\tgeometric_mean=1.200 (1.200 .. 1.200)\tmedian=1.200\tA_faster_in=3/3"
     assert out.splitlines()[-1] == summary
+
+
+def test_a_checkout_from_before_the_packages_runs_its_endgames_by_their_old_name(tmp_path: Path) -> None:
+    log = tmp_path / "runs.log"
+    a = fake_checkout(tmp_path / "new", log, "120,000")
+    b = fake_checkout(tmp_path / "old", log, "100,000", flat=True)
+    assert main([str(a), str(b), "--rounds", "1", "--nodes", "3000"]) == 0
+    new, old = log.read_text(encoding="utf-8").splitlines()
+    assert " -m offline.bench.endgames --nodes 3000 " in new
+    assert " -m offline.endgames --nodes 3000 " in old
 
 
 @pytest.mark.parametrize(

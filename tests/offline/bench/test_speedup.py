@@ -97,7 +97,7 @@ def test_the_sides_run_in_turn_and_each_figure_gets_its_ratio(
     runs = log.read_text(encoding="utf-8").splitlines()
     assert [line.split()[0] for line in runs] == ["old", "new", "new", "old", "old", "new"]
     assert (
-        f"{ROOT}/offline/speedprobe.py --positions {positions} --endgames {DEFAULT_FILE} --limit 5 --draws 16"
+        f"{ROOT}/offline/bench/speedprobe.py --positions {positions} --endgames {DEFAULT_FILE} --limit 5 --draws 16"
         in runs[0]
     )
     assert f"-m offline.bench --positions {positions} --sim --limit 5 --sim-candidates 8 25" in runs[1]
@@ -119,7 +119,7 @@ def test_what_stops_a_run_is_named(tmp_path: Path, positions: Path, capsys: pyte
     new = fake_checkout(tmp_path / "new", log, bench_lines("16,500", "18,000", "800,000"))
     assert main([str(old), "--new", str(new), "--positions", str(positions)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: checkout old ({old}): `{old}/.venv/bin/python {ROOT}/offline/speedprobe.py")
+    assert err.startswith(f"error: checkout old ({old}): `{old}/.venv/bin/python {ROOT}/offline/bench/speedprobe.py")
     assert "gave no endgame_nodes_per_cpu_s in its output: a warning on stderr" in err
     assert main([str(tmp_path / "none"), "--positions", str(positions)]) == 2
     assert capsys.readouterr().err.startswith(f"error: checkout {tmp_path / 'none'}: no such directory")
