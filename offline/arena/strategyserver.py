@@ -108,10 +108,7 @@ class Server:
 
     def hello(self, spec: str) -> dict[str, Any]:
         import engine  # noqa: PLC0415 - the other checkout's, imported once its path is first
-        try:  # the registry's module since 2026-12-07; a checkout older than that has it in engine.equity.strategy
-            from engine.players.registry import strategy_named  # noqa: PLC0415
-        except ImportError:
-            from engine.equity.strategy import strategy_named  # type: ignore[attr-defined,no-redef]  # noqa: PLC0415
+        strategy_named = _engine("players.registry", "strategy", "strategy_named")
 
         where = os.path.abspath(os.path.dirname(engine.__file__ or ""))
         if os.path.dirname(where) != os.path.abspath(self.checkout):

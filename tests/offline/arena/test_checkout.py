@@ -29,7 +29,14 @@ from engine.lexicon.dawg import Dawg
 from engine.movegen.generate import generate
 from engine.players.arena import GameRecord, play_pair
 from engine.players.registry import strategy_named
-from offline.arena.checkout import CheckoutStrategy, arena_strategy, check_strategy_name, close_servers, warm_up
+from offline.arena.checkout import (
+    SERVER_SCRIPT,
+    CheckoutStrategy,
+    arena_strategy,
+    check_strategy_name,
+    close_servers,
+    warm_up,
+)
 from offline.arena.strategyserver import rule_numbers
 from offline.errors import CheckoutError
 from tests.lexicons import EN, english
@@ -337,3 +344,24 @@ def test_the_warm_up_sends_the_lexicon_before_the_first_move(this_checkout: Path
 
     server = module._SERVERS[remote.checkout]
     assert [table for _, table in server.tables.values()] == [0]
+
+
+def test_the_server_finds_the_names_of_a_checkout_from_before_the_packages(tmp_path: Path) -> None:
+    """A checkout older than the packages by concern (2026-12-07) has flat modules (``engine/strategy.py``):
+    the server, run in that checkout's Python, takes its names from there."""
+    old = tmp_path / "old"
+    (old / "engine").mkdir(parents=True)
+    (old / "engine" / "__init__.py").write_text("", encoding="utf-8")
+    (old / "engine" / "strategy.py").write_text("def strategy_named(name):\n    return 'flat ' + name\n", "utf-8")
+    probe = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('server', {str(SERVER_SCRIPT)!r})\n"
+        "server = importlib.util.module_from_spec(spec); spec.loader.exec_module(server)\n"
+        "print(server._engine('players.registry', 'strategy', 'strategy_named')('equity'))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(old)}  # -S below: not this environment's engine, found by its install
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe], cwd=old, env=env, capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "flat equity"
