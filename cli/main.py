@@ -178,6 +178,9 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
         f"record: {plural(stats.wins, 'win')}, {plural(stats.losses, 'loss', 'losses')}, "
         f"{plural(stats.draws, 'draw')}"
     )
+    if config.play.dry_run:
+        would = sum(t.outcome == "dry_run" for t in report.turns) + len(report.withheld)
+        print(f"dry run: nothing was sent ({plural(would, 'request')} withheld, see the log)")
     for problem in report.errors:
         print(f"  error: {escaped(problem)}", file=sys.stderr)
     if request.status is not None:

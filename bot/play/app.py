@@ -84,6 +84,7 @@ def build(
         http=http,
         sleep=sleep,
         on_session=remember,
+        read_only=config.play.dry_run,  # a dry run sends no write: no move, chat, invite answer or request
     )
     lexicons = registry_for(config)
 
@@ -106,7 +107,9 @@ def build(
     if config.chat.enabled:
         chat = config.chat
         lines = ChatLines(chat.greeting, chat.closing_won, chat.closing_lost, chat.closing_drawn)
-        chatter = Chatter(store, client.send_chat, lambda game_id: _messages(client, game_id), lines)
+        chatter = Chatter(
+            store, client.send_chat, lambda game_id: _messages(client, game_id), lines, dry_run=client.read_only
+        )
     turns = TurnPlayer(
         client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
         strategy_for=chooser.strategy_for, chatter=chatter,

@@ -40,6 +40,8 @@ class PassReport:
     accepted: list[int] = field(default_factory=list)
     rejected: list[int] = field(default_factory=list)
     requested: int = 0
+    #: a dry run's writes not sent (invite answers, random requests; its moves are in ``turns``)
+    withheld: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     running: int = 0
     status_read: bool = False  # the account's status was read: the server and the login work
@@ -201,6 +203,12 @@ class Bot:
         running = report.running
         for invite in status.invites_received:
             verdict = self.invite_verdict(invite, running)
+            if self.client.read_only and verdict != "full":
+                said = "accept" if verdict is None else f"reject ({verdict})"
+                report.withheld.append(f"invite {invite.id}: {said}")
+                log.info("dry run: would %s invite %d from %s (not sent)", said, invite.id, invite.inviter)
+                running += verdict is None
+                continue
             try:
                 if verdict is None:
                     game_id = self.client.accept_invite(invite.id)
@@ -237,6 +245,12 @@ class Bot:
         while have < want:
             ruleset = rulesets[self._next_random % len(rulesets)]
             self._next_random += 1
+            if self.client.read_only:
+                board = self.random_games.board_type
+                report.withheld.append(f"random request: ruleset {ruleset}, {board} board")
+                log.info("dry run: would ask for a random opponent (ruleset %d, %s board; not sent)", ruleset, board)
+                have += 1
+                continue
             try:
                 self.client.random_request(ruleset, self.random_games.board_type)
             except ApiStatusError as exc:

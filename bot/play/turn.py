@@ -388,7 +388,7 @@ class TurnPlayer:
             played = f"{game.move_count} -> {fresh.move_count} moves played"
             return Outcome.CHANGED, f"the game changed ({played}) before submitting"
         decision = self.store.begin_decision(game.id, game.move_count, sent)
-        if self.settings.dry_run:
+        if self.settings.dry_run or self.client.read_only:
             self.store.settle(decision, DecisionStatus.DRY_RUN, detail="--dry-run: not submitted")
             return Outcome.DRY, "dry run: not submitted"
         try:

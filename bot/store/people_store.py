@@ -44,6 +44,11 @@ class PeopleRecords:
             cursor = self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, '1')", (f"chat:{game_id}:{event}",))
         return cursor.rowcount > 0
 
+    def chat_said(self, game_id: int, event: str) -> bool:
+        """Whether a chat event of a game was marked as said (``mark_chat``)."""
+        key = f"chat:{game_id}:{event}"
+        return self._db.execute("SELECT 1 FROM meta WHERE key = ?", (key,)).fetchone() is not None
+
     def chat_read(self, game_id: int) -> int:
         """How many of a game's chat messages the bot has read."""
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"chatread:{game_id}",)).fetchone()
