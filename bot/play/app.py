@@ -102,7 +102,7 @@ def build(
         budget=LearningBudget(config.play.learned_words_per_game, config.play.learned_words_per_day),
     )
     strategy = strategy_named(config.play.strategy)
-    chooser = StrengthChooser(config.play, config.invites, config.random_games, store.invited)
+    chooser = StrengthChooser(config.play, config.invites, config.random_games, store.origin)
     chatter = None
     if config.chat.enabled:
         chat = config.chat
@@ -112,7 +112,7 @@ def build(
         )
     turns = TurnPlayer(
         client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
-        strategy_for=chooser.strategy_for, chatter=chatter,
+        strength=chooser, chatter=chatter,
     )  # fmt: skip
     bot = Bot(
         client,
