@@ -297,7 +297,7 @@ def check_config(args: argparse.Namespace) -> int:
         problems += not usable
         print(f"  ruleset {ruleset}: {text}" if usable else f"  ruleset {ruleset}: NO USABLE LEXICON: {text}")
     if config.play.dry_run:
-        print("play.dry_run is on: moves are decided but never submitted")
+        print("play.dry_run is on: moves are decided and logged; nothing that changes the server is sent")
     return EXIT_CONFIG if problems else EXIT_OK
 
 
