@@ -138,6 +138,7 @@ class Daemon:
                 return
             if reloaded is None:
                 return  # ``reload`` said why in one line
+            reloaded.bot.take_over(self.bot)  # the games waiting for a lost answer keep waiting
             self.bot = reloaded.bot
             if (reloaded.poll_seconds, reloaded.jitter_seconds) != (self.poll_seconds, self.jitter_seconds):
                 self.poll_seconds, self.jitter_seconds = reloaded.poll_seconds, reloaded.jitter_seconds

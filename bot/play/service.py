@@ -88,6 +88,13 @@ class Bot:
         turns.on_new_game = self._new_game
         self._skipped_before: set[str] = set()  # the status entries skipped in the pass before (logged then)
 
+    def take_over(self, old: Bot) -> None:
+        """Carry on from ``old`` (the bot of the configuration before a reload): what it holds in memory
+        only, the games waiting for a lost answer above all (``TurnPlayer.take_over``)."""
+        self.turns.take_over(old.turns)
+        self._next_random = old._next_random
+        self._skipped_before = set(old._skipped_before)
+
     def run_pass(self, stop: threading.Event | None = None) -> PassReport:
         """Do everything due now; ``stop`` set by a signal ends the pass after the current game."""
         report = PassReport()

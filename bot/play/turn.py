@@ -178,6 +178,12 @@ class TurnPlayer:
         # lives as long as this player
         self.rejected = store.learned()
 
+    def take_over(self, old: TurnPlayer) -> None:
+        """Carry on from ``old`` (the player of the configuration before a reload): the games waiting for
+        a lost answer stay untouched until their quarantine ends, so a reload never sends a move twice."""
+        self._quarantined.update(old._quarantined)
+        self._over_budget.update(old._over_budget)
+
     @property
     def quarantined(self) -> set[int]:
         """Games left alone until a lost answer's outcome shows."""
