@@ -42,6 +42,11 @@ class OutcomeUnknownError(TransportError):
     """
 
 
+class NotSentError(ApiError):
+    """A write the client refused to send because it is read-only (``--dry-run``, ``play.dry_run``):
+    nothing reached the server. Only a caller that forgot to check ``WordfeudClient.read_only`` meets it."""
+
+
 class RateLimitedError(TransportError):
     """HTTP 429; ``retry_after`` is the wait the server asked for, in seconds (None if it gave none)."""
 

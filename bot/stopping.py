@@ -1,11 +1,12 @@
-"""Stop signals: Ctrl-C (SIGINT) and SIGTERM end every command the same way.
+"""Stop signals: Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal) end every command the same way,
+but for ``run``, which takes SIGHUP as the daemons' usual request to re-read its configuration.
 
-``stop_signals()`` is entered once, at the command line's entry point: while it is active either
+``stop_signals()`` is entered once, at the command line's entry point: while it is active each
 signal raises ``Stopped`` in the main thread, a ``BaseException`` like ``KeyboardInterrupt`` (so no
 ``except Exception`` swallows it) that unwinds the command: ``finally`` blocks and context managers
 close servers, roll back open transactions and remove files half written
 (``engine.wholefile.write_whole``). The entry point then prints one line and exits with the
-conventional status, 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM. Only the first
+conventional status, 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. Only the first
 signal is acted on; one that comes while the command unwinds is ignored, so the clean-up itself is
 never cut short.
 
@@ -13,8 +14,12 @@ A command that would rather finish what it is doing (``once`` finishes the game 
 prints its summary) takes the signals as a request instead, for a while: ``stop_requests(event)``
 sets ``event`` and lets the work go on.
 
->>> Stopped(signal.SIGTERM).status, Stopped(signal.SIGINT).status
-(143, 130)
+``stop_signals(reloads=True)`` (``run``) leaves SIGHUP out of the stop signals: it sets ``RELOAD``
+instead, and the daemon re-reads its configuration (``bot.play.daemon``), so that a SIGHUP while
+the daemon starts is not lost either.
+
+>>> Stopped(signal.SIGTERM).status, Stopped(signal.SIGINT).status, Stopped(signal.SIGHUP).status
+(143, 130, 129)
 """
 
 from __future__ import annotations
@@ -32,7 +37,9 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 #: The signals that stop a command.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: Set by SIGHUP under ``stop_signals(reloads=True)``: the configuration is to be re-read (by the daemon).
+RELOAD = threading.Event()
 
 
 class Stopped(BaseException):
@@ -47,7 +54,7 @@ class Stopped(BaseException):
 
     @property
     def name(self) -> str:
-        """``SIGINT`` or ``SIGTERM``."""
+        """``SIGINT``, ``SIGTERM`` or ``SIGHUP``."""
         return signal.Signals(self.signum).name
 
     @property
@@ -68,11 +75,19 @@ def _raise_stopped(signum: int, frame: FrameType | None) -> None:
     raise Stopped(signum)
 
 
-def _install(handler: Any) -> dict[int, Any]:
-    """Set ``handler`` for the stop signals; returns the previous handlers (nothing outside the main thread)."""
+def _note_reload(signum: int, frame: FrameType | None) -> None:
+    """SIGHUP for ``run`` before its daemon takes the signal: the daemon re-reads the configuration."""
+    RELOAD.set()
+
+
+def _install(handler: Any, *, reloads: bool = False) -> dict[int, Any]:
+    """Set ``handler`` for the stop signals (SIGHUP: ``_note_reload`` when ``reloads``); returns the
+    previous handlers (nothing outside the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    return {
+        sig: signal.signal(sig, _note_reload if reloads and sig == signal.SIGHUP else handler) for sig in STOP_SIGNALS
+    }
 
 
 def _restore(previous: dict[int, Any]) -> None:
@@ -81,11 +96,12 @@ def _restore(previous: dict[int, Any]) -> None:
 
 
 @contextmanager
-def stop_signals() -> Iterator[None]:
-    """While inside, SIGINT and SIGTERM raise ``Stopped`` in the main thread (the first one only).
-    Once one was taken the process is on its way out: further ones stay ignored after the block too
-    (an outer block, such as the entry point's, must not take them and cut the clean-up short)."""
-    previous = _install(_raise_stopped)
+def stop_signals(*, reloads: bool = False) -> Iterator[None]:
+    """While inside, SIGINT, SIGTERM and SIGHUP raise ``Stopped`` in the main thread (the first one only);
+    with ``reloads``, SIGHUP sets ``RELOAD`` instead. Once a stop was taken the process is on its way
+    out: further signals stay ignored after the block too (an outer block, such as the entry point's,
+    must not take them and cut the clean-up short)."""
+    previous = _install(_raise_stopped, reloads=reloads)
     try:
         yield
     finally:
@@ -140,6 +156,7 @@ def stopped_line(command: str, stop: Stopped) -> str:
 
 
 __all__ = [
+    "RELOAD",
     "STOP_SIGNALS",
     "StopRequest",
     "Stopped",

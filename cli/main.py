@@ -37,7 +37,7 @@ from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefuse
 from bot.escapes import escaped
 from bot.logs import LogFile, open_log_file, setup_logging
 from bot.play.app import build, registry_for
-from bot.play.daemon import Daemon
+from bot.play.daemon import Daemon, Reloaded
 from bot.play.health import Health
 from bot.settings.checkconfig import settings_lines
 from bot.settings.config import (
@@ -178,6 +178,9 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
         f"record: {plural(stats.wins, 'win')}, {plural(stats.losses, 'loss', 'losses')}, "
         f"{plural(stats.draws, 'draw')}"
     )
+    if config.play.dry_run:
+        would = sum(t.outcome == "dry_run" for t in report.turns) + len(report.withheld)
+        print(f"dry run: nothing was sent ({plural(would, 'request')} withheld, see the log)")
     for problem in report.errors:
         print(f"  error: {escaped(problem)}", file=sys.stderr)
     if request.status is not None:
@@ -186,11 +189,42 @@ def _once(config: BotConfig, args: argparse.Namespace) -> int:
     return EXIT_ERRORS if report.errors else EXIT_OK
 
 
+#: What a SIGHUP does not change in a running daemon: these keys take effect at its next start.
+_AT_START = ("store", "status", "logging")
+
+
+def _reloader(config: BotConfig, args: argparse.Namespace) -> Callable[[], Reloaded | None]:
+    """What ``run`` does on SIGHUP: read the configuration file and the secrets again and wire a new bot
+    on the same state file; a problem is one log line naming it, and the configuration in use stays."""
+    source = args.config or os.environ.get(CONFIG_VARIABLE) or "(no file: the defaults)"
+    current = [config]
+
+    def reload() -> Reloaded | None:
+        try:
+            new = _config(args)
+            credentials = load_credentials(new)
+            wiring = build(new, credentials, store=args.wiring.store, redactor=args.redactor)
+        except (BotError, EngineError, ValueError, OSError) as exc:
+            log.error("SIGHUP received: %s: %s; the configuration in use stays", source, exc)
+            return None
+        kept = [key for key in _AT_START if getattr(new, key) != getattr(current[0], key)]
+        later = f" ({', '.join(f'[{key}]' for key in kept)} take effect at the next start)" if kept else ""
+        current[0] = new
+        said = f"SIGHUP received: configuration re-read from {source}; the next pass uses it{later}"
+        return Reloaded(wiring.bot, new.schedule.poll_seconds, new.schedule.jitter_seconds, said)
+
+    return reload
+
+
 def _run(config: BotConfig, args: argparse.Namespace) -> int:
     schedule = config.schedule
     health = Health(schedule.poll_seconds + schedule.jitter_seconds, config.status.healthy_polls)
     daemon = Daemon(
-        args.wiring.bot, poll_seconds=schedule.poll_seconds, jitter_seconds=schedule.jitter_seconds, health=health
+        args.wiring.bot,
+        poll_seconds=schedule.poll_seconds,
+        jitter_seconds=schedule.jitter_seconds,
+        health=health,
+        reload=_reloader(config, args),
     )
     if config.status.listen is None:
         daemon.run()
@@ -221,7 +255,8 @@ def once(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """The daemon. A stop signal is its normal end (exit 0, so that a service manager sees a clean
-    stop): the daemon takes it while it polls; before it polls, nothing is under way to finish."""
+    stop): the daemon takes it while it polls; before it polls, nothing is under way to finish.
+    SIGHUP re-reads the configuration (``_reloader``), as daemons do; it never stops ``run``."""
     try:
         return _service(args, _run)
     except Stopped as stop:
@@ -262,7 +297,7 @@ def check_config(args: argparse.Namespace) -> int:
         problems += not usable
         print(f"  ruleset {ruleset}: {text}" if usable else f"  ruleset {ruleset}: NO USABLE LEXICON: {text}")
     if config.play.dry_run:
-        print("play.dry_run is on: moves are decided but never submitted")
+        print("play.dry_run is on: moves are decided and logged; nothing that changes the server is sent")
     return EXIT_CONFIG if problems else EXIT_OK
 
 
@@ -383,7 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, handler, text in (
         ("run", run, "the daemon: poll the account on an interval and play every game until stopped"),
         ("once", once, "one pass over the account (for cron): exit 0 ok, 1 errors, 2 config, 3 locked, 4 login, "
-        "130/143 stopped by SIGINT/SIGTERM after the game in progress"),
+        "130/143/129 stopped by SIGINT/SIGTERM/SIGHUP after the game in progress"),
     ):
         sub = commands.add_parser(name, parents=[service], help=text, description=text[0].upper() + text[1:] + ".")
         sub.add_argument("--dry-run", action="store_true", help="decide moves and log them, but never submit")
@@ -460,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
     handler: Handler = args.handler
     command = " ".join(["wordfeud-bot", args.command, *([args.dict_command] if args.command == "dict" else [])])
     try:
-        with stop_signals():  # Ctrl-C or SIGTERM: the command unwinds, one line, exit 130 or 143
+        # Ctrl-C, SIGTERM or SIGHUP: the command unwinds, one line, exit 130, 143 or 129 (``run``: SIGHUP re-reads)
+        with stop_signals(reloads=args.command == "run"):
             return handler(args)
     except Stopped as stop:
         print(stopped_line(command, stop), file=sys.stderr)

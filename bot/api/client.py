@@ -7,8 +7,10 @@ HTTP 5xx/429, bodies that are not JSON we accept), bounded in attempts and total
 API-level errors or on final HTTP answers (3xx, other 4xx). Writes (move, swap, pass, resign,
 invites, chat) are never retried blindly: a write without a usable answer raises
 ``OutcomeUnknownError`` and the caller re-reads the game. ``login_required`` triggers one
-re-login and one repeat of the call. The session id is sent as the ``sessionid`` cookie; neither
-it nor the password hash appears in any message or log line of the client.
+re-login and one repeat of the call. A ``read_only`` client (a dry run) sends no write at all: every
+write goes through ``_call(write=True)``, which logs what it would have sent and raises
+``NotSentError`` instead (the login and the reads still go out). The session id is sent as the
+``sessionid`` cookie; neither it nor the password hash appears in any message or log line of the client.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from bot.errors import (
     ConfigError,
     HttpStatusError,
     LoginRefusedError,
+    NotSentError,
     OutcomeUnknownError,
     ProtocolError,
     RateLimitedError,
@@ -88,7 +91,8 @@ class WordfeudClient:
     """A logged-in (or logging-in) user of the Wordfeud API at ``base_url``.
 
     ``on_session`` is called with each new session id (the store keeps it so cron runs need not
-    log in every time); ``sleep`` is what the retries wait with (tests pass a no-op).
+    log in every time); ``sleep`` is what the retries wait with (tests pass a no-op). A ``read_only``
+    client refuses every write (``NotSentError``): nothing it does changes anything on the server.
     """
 
     def __init__(
@@ -103,6 +107,7 @@ class WordfeudClient:
         http: requests.Session | None = None,
         sleep: Callable[[float], None] = time.sleep,
         on_session: Callable[[str, int], None] | None = None,
+        read_only: bool = False,
     ) -> None:
         try:
             self.base_url = check_base_url(base_url)
@@ -124,6 +129,8 @@ class WordfeudClient:
         self._sleep = sleep
         self._on_session = on_session
         self.requests_sent = 0
+        #: A dry run: no write is sent (checked in ``_call``, the one way out for every write).
+        self.read_only = read_only
 
     def __repr__(self) -> str:
         return f"WordfeudClient({self.base_url!r}, user_id={self.user_id})"
@@ -244,7 +251,12 @@ class WordfeudClient:
     # -- plumbing ---------------------------------------------------------------------------
 
     def _call(self, path: str, body: JSON | None = None, *, write: bool = False, auth: bool = True) -> JSON:
-        """The ``content`` of a successful answer; raises the precise ApiError otherwise."""
+        """The ``content`` of a successful answer; raises the precise ApiError otherwise (``NotSentError``
+        for a write of a read-only client, which is not sent)."""
+        if write and self.read_only:
+            fields = ", ".join(sorted(body)) if body else "no fields"
+            log.info("dry run: %s not sent (%s)", path, fields)
+            raise NotSentError(f"{path}: not sent (dry run)")
         if auth and self.session_id is None and self.credentials is not None:
             self.login()
         for attempt in (1, 2):

@@ -84,6 +84,7 @@ def build(
         http=http,
         sleep=sleep,
         on_session=remember,
+        read_only=config.play.dry_run,  # a dry run sends no write: no move, chat, invite answer or request
     )
     lexicons = registry_for(config)
 
@@ -101,15 +102,17 @@ def build(
         budget=LearningBudget(config.play.learned_words_per_game, config.play.learned_words_per_day),
     )
     strategy = strategy_named(config.play.strategy)
-    chooser = StrengthChooser(config.play, config.invites, config.random_games, store.invited)
+    chooser = StrengthChooser(config.play, config.invites, config.random_games, store.origin)
     chatter = None
     if config.chat.enabled:
         chat = config.chat
         lines = ChatLines(chat.greeting, chat.closing_won, chat.closing_lost, chat.closing_drawn)
-        chatter = Chatter(store, client.send_chat, lambda game_id: _messages(client, game_id), lines)
+        chatter = Chatter(
+            store, client.send_chat, lambda game_id: _messages(client, game_id), lines, dry_run=client.read_only
+        )
     turns = TurnPlayer(
         client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
-        strategy_for=chooser.strategy_for, chatter=chatter,
+        strength=chooser, chatter=chatter,
     )  # fmt: skip
     bot = Bot(
         client,

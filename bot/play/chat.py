@@ -2,8 +2,11 @@
 closing line when it ends, in the game's language, and the opponent's messages kept for the status page.
 
 Each line is sent at most once: the store marks the event before the message goes out, so neither a
-crash nor a lost answer can send it twice (a message whose sending failed is not sent again). Incoming
-messages are stored as text to show, never read for commands.
+crash nor a lost answer can send it twice (a message whose sending failed is not sent again). A dry run
+says nothing and marks nothing: it logs the line it would send, and the real run after it still sends
+it (a game is greeted while it is young, at most one move made, whether or not a run saw it before).
+Incoming messages are stored
+as text to show, never read for commands.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ class ChatStore(Protocol):
 
     def mark_chat(self, game_id: int, event: str) -> bool: ...
 
+    def chat_said(self, game_id: int, event: str) -> bool: ...
+
     def chat_read(self, game_id: int) -> int: ...
 
     def add_chat(self, game_id: int, messages: list[tuple[str, float]], read: int) -> None: ...
@@ -76,16 +81,18 @@ class Chatter:
         lines: ChatLines,
         *,
         greet: bool = True,
+        dry_run: bool = False,
     ) -> None:
         self.store = store
         self.send = send
         self.read = read
         self.lines = lines
         self.greet = greet
+        self.dry_run = dry_run  # log what would be said; send and mark nothing
 
     def observe(self, game: Game, user_id: int, was_running: bool | None) -> None:
         """After a game was read: ``was_running`` is what the store knew before (None: a new game)."""
-        if self.greet and game.is_running and was_running is None and game.move_count <= 1:
+        if self.greet and game.is_running and game.move_count <= 1:
             self._say(game, user_id, "greeting")
         if not game.is_running and was_running:
             me, other = game.me(user_id).score, game.opponent(user_id).score
@@ -94,7 +101,12 @@ class Chatter:
             self._read(game, user_id)
 
     def _say(self, game: Game, user_id: int, event: str) -> None:
-        if not self.store.mark_chat(game.id, "greeting" if event == "greeting" else "closing"):
+        mark = "greeting" if event == "greeting" else "closing"
+        if self.dry_run:
+            if not self.store.chat_said(game.id, mark):
+                log.info("game %d: dry run: would say %r", game.id, self.lines.line(game, user_id, event))
+            return
+        if not self.store.mark_chat(game.id, mark):
             return  # said already
         text = self.lines.line(game, user_id, event)
         try:

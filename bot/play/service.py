@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.api.client import WordfeudClient
-from bot.api.models import Invite, Status
+from bot.api.models import Game, Invite, Status
 from bot.errors import ApiError, ApiStatusError, BotError, LoginRefusedError
 from bot.play.reads import ReadSchedule
 from bot.play.turn import Outcome, TurnPlayer, TurnReport
@@ -40,6 +40,8 @@ class PassReport:
     accepted: list[int] = field(default_factory=list)
     rejected: list[int] = field(default_factory=list)
     requested: int = 0
+    #: a dry run's writes not sent (invite answers, random requests; its moves are in ``turns``)
+    withheld: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     running: int = 0
     status_read: bool = False  # the account's status was read: the server and the login work
@@ -82,7 +84,16 @@ class Bot:
         #: Which due games a pass reads: failing ones back off, at most so many per pass.
         self.reads = reads or ReadSchedule(clock)
         self._next_random = 0
+        self._pending_random: set[int] = set()  # the ids of our random requests the server still lists
+        turns.on_new_game = self._new_game
         self._skipped_before: set[str] = set()  # the status entries skipped in the pass before (logged then)
+
+    def take_over(self, old: Bot) -> None:
+        """Carry on from ``old`` (the bot of the configuration before a reload): what it holds in memory
+        only, the games waiting for a lost answer above all (``TurnPlayer.take_over``)."""
+        self.turns.take_over(old.turns)
+        self._next_random = old._next_random
+        self._skipped_before = set(old._skipped_before)
 
     def run_pass(self, stop: threading.Event | None = None) -> PassReport:
         """Do everything due now; ``stop`` set by a signal ends the pass after the current game."""
@@ -96,6 +107,7 @@ class Bot:
             log.error("cannot read the account's status: %s", exc)
             return report
         report.status_read = True
+        self._pending_random = {request.id for request in status.random_requests}
         running_ids = self._handle_games(status, report, stop)
         report.running = len(running_ids)
         if stop is None or not stop.is_set():
@@ -176,6 +188,17 @@ class Bot:
 
     # -- invites and random opponents -------------------------------------------------------
 
+    def _new_game(self, game: Game) -> None:
+        """A game the bot sees for the first time: one that a random request of ours started (its ruleset,
+        the request no longer pending) is marked so, to play at ``random_games.level``. Games accepted
+        from invitations are marked when accepted; any other game (already on the account, or started
+        from the app) plays at ``play.level``."""
+        if self.store.origin(game.id) is not None:
+            return
+        if self.store.claim_random_request(game.ruleset, self._pending_random):
+            self.store.mark_random(game.id)
+            log.info("game %d: started by a random request of the bot (ruleset %d)", game.id, game.ruleset)
+
     def invite_verdict(self, invite: Invite, running: int) -> str | None:
         """Why an invite is refused (None: accept it); ``"full"`` means wait for a free slot."""
         rules = self.invites
@@ -201,6 +224,12 @@ class Bot:
         running = report.running
         for invite in status.invites_received:
             verdict = self.invite_verdict(invite, running)
+            if self.client.read_only and verdict != "full":
+                said = "accept" if verdict is None else f"reject ({verdict})"
+                report.withheld.append(f"invite {invite.id}: {said}")
+                log.info("dry run: would %s invite %d from %s (not sent)", said, invite.id, invite.inviter)
+                running += verdict is None
+                continue
             try:
                 if verdict is None:
                     game_id = self.client.accept_invite(invite.id)
@@ -237,17 +266,31 @@ class Bot:
         while have < want:
             ruleset = rulesets[self._next_random % len(rulesets)]
             self._next_random += 1
+            if self.client.read_only:
+                board = self.random_games.board_type
+                report.withheld.append(f"random request: ruleset {ruleset}, {board} board")
+                log.info("dry run: would ask for a random opponent (ruleset %d, %s board; not sent)", ruleset, board)
+                have += 1
+                continue
             try:
-                self.client.random_request(ruleset, self.random_games.board_type)
+                answer = self.client.random_request(ruleset, self.random_games.board_type)
             except ApiStatusError as exc:
                 log.warning("random opponent request refused: %s", exc)
                 return
             except ApiError as exc:
                 report.errors.append(f"random_request: {exc}")
                 return
+            self.store.add_random_request(ruleset, _request_id(answer))
             report.requested += 1
             have += 1
             log.info("asked for a random opponent (ruleset %d, %s board)", ruleset, self.random_games.board_type)
+
+
+def _request_id(answer: dict[str, object]) -> int | None:
+    """The id of the request in a ``random_request/create/`` answer, if it has one."""
+    request = answer.get("request")
+    found = request.get("id") if isinstance(request, dict) else None
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
 def _naming_game(game_id: int, problem: str) -> str:

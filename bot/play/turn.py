@@ -28,6 +28,7 @@ from bot.play.acceptances import LearningBudget, opponent_words, remember, words
 from bot.play.analysis import figures
 from bot.play.chat import Chatter
 from bot.play.convert import ConversionError, Position, submission, to_position
+from bot.play.strength import StrengthChooser
 from bot.store.store import OPPONENT, OWN, DecisionStatus, Store
 from engine.board.move import Move, Pass, Placement, Swap
 from engine.equity.strategy import Greedy, Situation, Strategy, unseen_tiles, whole_rack_swap
@@ -158,14 +159,16 @@ class TurnPlayer:
         strategy: Strategy | None = None,
         settings: TurnSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
-        strategy_for: Callable[[Game, int], Strategy | None] | None = None,
+        strength: StrengthChooser | None = None,
         chatter: Chatter | None = None,
     ) -> None:
         self.client = client
         self.store = store
         self.lexicons = lexicons
         self.strategy: Strategy = strategy or Greedy()
-        self.strategy_for = strategy_for  # a game's strategy by its strength level (None: ``strategy``)
+        self.strength = strength  # a game's strength level and its strategy (None: ``strategy`` for all)
+        #: called with each game the store had never seen, before anything else is done with it
+        self.on_new_game: Callable[[Game], None] | None = None
         self.chatter = chatter  # greets, says goodbye and keeps the opponent's messages (chat.enabled)
         self.settings = settings or TurnSettings()
         self.clock = clock
@@ -174,6 +177,12 @@ class TurnPlayer:
         # loaded once: its cache of lexicons with the accepted words and without the refused ones
         # lives as long as this player
         self.rejected = store.learned()
+
+    def take_over(self, old: TurnPlayer) -> None:
+        """Carry on from ``old`` (the player of the configuration before a reload): the games waiting for
+        a lost answer stay untouched until their quarantine ends, so a reload never sends a move twice."""
+        self._quarantined.update(old._quarantined)
+        self._over_budget.update(old._over_budget)
 
     @property
     def quarantined(self) -> set[int]:
@@ -205,8 +214,12 @@ class TurnPlayer:
         if not game.is_my_turn(self.user_id):
             return TurnReport(game_id, Outcome.WAITING)
         limit = self.settings.seconds_per_move if seconds is None else min(seconds, self.settings.seconds_per_move)
-        leveled = None if self.strategy_for is None else self.strategy_for(game, self.user_id)
-        return self._decide(game, (leveled or self.strategy).budgeted(limit))
+        leveled, level = None, ""
+        if self.strength is not None:
+            chosen = self.strength.level_of(game, self.user_id)
+            self.store.save_level(game.id, chosen.name, chosen.reason)
+            leveled, level = self.strength.strategy_at(chosen.name), f", {chosen}"
+        return self._decide(game, (leveled or self.strategy).budgeted(limit), level)
 
     def _quarantine(self, game_id: int) -> None:
         """Leave the game alone for the quarantine; forget the quarantines that are over, so that games
@@ -221,6 +234,8 @@ class TurnPlayer:
     def _observe(self, game: Game) -> None:
         """Record the game and settle decisions left pending by an earlier pass or run."""
         was_running = self.store.was_running(game.id)
+        if was_running is None and self.on_new_game is not None:
+            self.on_new_game(game)
         self.store.record_game(game, self.user_id)
         if was_running and not game.is_running:
             log.info("%s", game_over_line(game, self.user_id))
@@ -294,7 +309,9 @@ class TurnPlayer:
         }  # fmt: skip
         self.store.save_thinking(game_id, facts)
 
-    def _decide(self, game: Game, strategy: Strategy) -> TurnReport:
+    def _decide(self, game: Game, strategy: Strategy, level: str = "") -> TurnReport:
+        """Rank the moves and submit the best one the server takes; ``level`` (``, level casual: play.level``)
+        goes into the decision's log line."""
         position = to_position(game, self.user_id, self._board)
         rules = position.rules
         lexicon = self.rejected.apply(self.lexicons(rules.id), rules)
@@ -328,7 +345,7 @@ class TurnPlayer:
                 continue
             if outcome is Outcome.REFUSED:
                 continue  # refused for another reason: no word is to blame
-            return self._report(game, position, outcome, sent, refused, detail)
+            return self._report(game, position, outcome, sent, refused, detail, level)
         swap = next((m for m in ranked if isinstance(m, Swap)), None)
         if swap is None and not isinstance(ranked[0], Pass):  # every placement was refused: change the rack
             swap = next((m for m in whole_rack_swap(situation) if isinstance(m, Swap)), None)
@@ -336,10 +353,10 @@ class TurnPlayer:
             sent = submission(swap, position.board, rules)
             outcome, detail = self._submit(game, sent)
             if outcome not in (Outcome.REFUSED, Outcome.REFUSED_WORD):
-                return self._report(game, position, outcome, sent, refused, detail)
+                return self._report(game, position, outcome, sent, refused, detail, level)
         sent = submission(Pass(), position.board, rules)
         outcome, detail = self._submit(game, sent)
-        return self._report(game, position, outcome, sent, refused, detail)
+        return self._report(game, position, outcome, sent, refused, detail, level)
 
     def _report(
         self,
@@ -349,15 +366,17 @@ class TurnPlayer:
         sent: Submission,
         refused: list[str],
         detail: str,
+        level: str = "",
     ) -> TurnReport:
         report = TurnReport(game.id, outcome, sent.notation, sent.points, tuple(refused), detail)
         log.info(
-            "game %d vs %s (ruleset %d, move %d, rack %s): %s %s for %d points%s%s",
+            "game %d vs %s (ruleset %d, move %d, rack %s%s): %s %s for %d points%s%s",
             game.id,
             position.opponent,
             position.rules.id,
             game.move_count + 1,  # the game's move number, as everywhere: both players' moves counted from 1
             position.rack.text(),
+            level,
             outcome_text(outcome),
             sent.notation,
             sent.points,
@@ -388,7 +407,7 @@ class TurnPlayer:
             played = f"{game.move_count} -> {fresh.move_count} moves played"
             return Outcome.CHANGED, f"the game changed ({played}) before submitting"
         decision = self.store.begin_decision(game.id, game.move_count, sent)
-        if self.settings.dry_run:
+        if self.settings.dry_run or self.client.read_only:
             self.store.settle(decision, DecisionStatus.DRY_RUN, detail="--dry-run: not submitted")
             return Outcome.DRY, "dry run: not submitted"
         try:

@@ -35,7 +35,7 @@ def settings_lines(config: BotConfig, log_file: Path | None) -> list[str]:
     )
     return [
         f"strategy: {play.strategy}, up to {play.seconds_per_move:g} s a move, {play.max_candidates} candidates "
-        f"if the server refuses words{'; dry run: nothing is submitted' if play.dry_run else ''}",
+        f"if the server refuses words{'; dry run: nothing is sent' if play.dry_run else ''}",
         f"status page: {status_address(config.status.listen)}",
         f"log file: {logged}, level {config.logging.level}",
         f"random games: {random_text}",

@@ -1,5 +1,6 @@
 """The state kept for playing people: what each decision weighed (for the status page), the chat
-events said and the opponent's messages, and which games came from invitations (their strength level).
+events said and the opponent's messages, how each game came (an invitation, the bot's random request), the
+random requests whose games have not appeared yet, and the strength level each game plays at and why.
 A part of ``bot.store.store.Store``, which owns the database connection and its transactions."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 
 #: The opponent's chat messages kept per game (the newest).
 CHAT_KEPT = 20
+#: The bot's requests for random opponents remembered until their games appear (the newest).
+RANDOM_REQUESTS_KEPT = 100
 
 
 class PeopleRecords:
@@ -44,6 +47,11 @@ class PeopleRecords:
             cursor = self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, '1')", (f"chat:{game_id}:{event}",))
         return cursor.rowcount > 0
 
+    def chat_said(self, game_id: int, event: str) -> bool:
+        """Whether a chat event of a game was marked as said (``mark_chat``)."""
+        key = f"chat:{game_id}:{event}"
+        return self._db.execute("SELECT 1 FROM meta WHERE key = ?", (key,)).fetchone() is not None
+
     def chat_read(self, game_id: int) -> int:
         """How many of a game's chat messages the bot has read."""
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"chatread:{game_id}",)).fetchone()
@@ -69,12 +77,64 @@ class PeopleRecords:
 
     def mark_invited(self, game_id: int) -> None:
         """Remember that a game came from an invitation the bot accepted (its strength level may differ)."""
-        with self._transaction():
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, 'invite')", (f"origin:{game_id}",))
+        self._mark_origin(game_id, "invite")
+
+    def mark_random(self, game_id: int) -> None:
+        """Remember that a game was started by the bot's own request for a random opponent."""
+        self._mark_origin(game_id, "random")
+
+    def _mark_origin(self, game_id: int, origin: str) -> None:
+        with self._transaction():  # the first origin stays: a game comes one way
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (f"origin:{game_id}", origin))
+
+    def origin(self, game_id: int) -> str | None:
+        """How the game came: ``invite``, ``random``, or None (not through the bot, or before this was kept)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"origin:{game_id}",)).fetchone()
+        return str(row[0]) if row else None
 
     def invited(self, game_id: int) -> bool:
         """Whether the bot accepted the game from an invitation (games from before this was kept: False)."""
-        return self._db.execute("SELECT 1 FROM meta WHERE key = ?", (f"origin:{game_id}",)).fetchone() is not None
+        return self.origin(game_id) == "invite"
+
+    def add_random_request(self, ruleset: int, request_id: int | None) -> None:
+        """Remember a request for a random opponent the server took (its id, when the answer gave one), so
+        that the game it starts is recognised; the newest ``RANDOM_REQUESTS_KEPT`` are kept."""
+        with self._transaction():
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'randreq:next'").fetchone()
+            number = int(row[0]) if row else 1
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('randreq:next', ?)", (str(number + 1),))
+            value = json.dumps({"ruleset": ruleset, "id": request_id})
+            self._db.execute("INSERT INTO meta VALUES (?, ?)", (f"randreq:{number:012d}", value))
+            self._db.execute(
+                "DELETE FROM meta WHERE key LIKE 'randreq:0%' AND key <= ?",
+                (f"randreq:{number - RANDOM_REQUESTS_KEPT:012d}",),
+            )
+
+    def claim_random_request(self, ruleset: int, pending: set[int]) -> bool:
+        """Take the oldest remembered random request of ``ruleset`` that is no longer ``pending`` on the
+        server (so it was paired): True when there was one (a new game of that ruleset is its game)."""
+        rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'randreq:0%' ORDER BY key").fetchall()
+        for key, value in rows:
+            request = json.loads(value)
+            if request["ruleset"] == ruleset and request["id"] not in pending:
+                with self._transaction():
+                    self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+                return True
+        return False
+
+    def save_level(self, game_id: int, level: str, reason: str) -> None:
+        """Record the strength level that plays a game and why (``bot.play.strength``)."""
+        value = json.dumps({"level": level, "reason": reason})
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"level:{game_id}", value))
+
+    def level(self, game_id: int) -> tuple[str, str] | None:
+        """The recorded (level, reason) of a game; None before its first decision."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"level:{game_id}",)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        return str(data["level"]), str(data["reason"])
 
 
-__all__ = ["CHAT_KEPT", "PeopleRecords"]
+__all__ = ["CHAT_KEPT", "RANDOM_REQUESTS_KEPT", "PeopleRecords"]

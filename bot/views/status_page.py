@@ -57,6 +57,7 @@ def _game(store: Store, row: GameRow) -> dict[str, Any]:
         "updated": row.updated,
     }
     facts["thinking"] = store.thinking(row.game_id)
+    facts["level"] = store.level(row.game_id)  # (level, why), from the game's last decision
     try:
         recorded = record(store, row.game_id)
     except (LookupError, BotError, EngineError) as exc:
@@ -182,6 +183,14 @@ def _finished(finished: list[dict[str, Any]], now: float) -> str:
     )
 
 
+def _level(game: dict[str, Any]) -> str:
+    """The strength level the game plays at and why, for its heading (nothing before its first decision)."""
+    if not game.get("level"):
+        return ""
+    level, reason = game["level"]
+    return f' <span class="level">at level {escape(level)} ({escape(reason)})</span>'
+
+
 def _chat(game: dict[str, Any]) -> str:
     """The opponent's newest chat messages, shown as text (never interpreted)."""
     messages = game.get("chat") or []
@@ -228,7 +237,7 @@ def fragment(facts: dict[str, Any]) -> str:
         turn = "the bot is to move" if game["bot_to_move"] else f"{escape(game['opponent'])} is to move"
         cards.append(
             f'<article class="game" data-game="{game["id"]}" data-moves="{game["moves"]}">'
-            f"<h3>Game {game['id']} against {escape(game['opponent'])}</h3>"
+            f"<h3>Game {game['id']} against {escape(game['opponent'])}{_level(game)}</h3>"
             f'<p>ruleset {game["ruleset"]}, <span class="moves">{game["moves"]} moves</span>, {turn}; '
             f"{game['scores'][0]}&ndash;{game['scores'][1]}"
             f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>"

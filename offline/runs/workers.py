@@ -83,10 +83,11 @@ def run_chunks(
 
 
 def _leave_stop_signals_to_the_parent() -> None:
-    """A worker's start: SIGINT (which a terminal sends to every process of the job) is the parent's
-    to handle, and SIGTERM (which the parent sends to end a worker) ends it at once, whatever handler
-    the worker inherited from the parent with ``fork``."""
+    """A worker's start: SIGINT and SIGHUP (which a terminal sends to every process of the job, on Ctrl-C
+    and when it closes) are the parent's to handle, and SIGTERM (which the parent sends to end a worker)
+    ends it at once, whatever handler the worker inherited from the parent with ``fork``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 

@@ -30,8 +30,12 @@ from tests.bot.recorded import Recorded, record_demo
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120  # seconds: generous, never reached when the code is right
 BOT_ENV = {**os.environ, "WORDFEUD_EMAIL": BOT_EMAIL, "WORDFEUD_PASSWORD": BOT_PASSWORD}
-STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 BOTH = pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+#: SIGHUP (a closed terminal) stops every command but ``run`` as SIGTERM does: one line, exit 128 + 1.
+ALL = pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"]
+)
 
 
 _started: list[subprocess.Popen[str]] = []
@@ -101,7 +105,7 @@ def assert_stopped(result: tuple[int, str, str], sig: signal.Signals, line: str)
 # -- the bot's service commands ---------------------------------------------------------------
 
 
-@BOTH
+@ALL
 def test_demo_stops_with_one_line(sig: signal.Signals) -> None:
     running = Running(cli("demo", "--strategy", "equity"))
     running.wait_for("Sandbox at http://127.0.0.1:")
@@ -128,7 +132,7 @@ def held_move(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event
     release.set()
 
 
-@BOTH
+@ALL
 def test_once_finishes_the_game_in_progress_then_prints_its_summary(
     sig: signal.Signals, sandbox: Sandbox, tmp_path: Path, held_move: tuple[threading.Event, threading.Event]
 ) -> None:
@@ -167,6 +171,32 @@ def test_run_stops_on_sigint_after_its_pass_with_exit_0(sandbox: Sandbox, tmp_pa
     assert "SIGINT received: finishing the move in progress, then stopping" in err and "stopped after" in err
 
 
+def test_run_rereads_its_configuration_on_sighup_and_keeps_it_when_the_new_one_is_invalid(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    """SIGHUP is a daemon's request to re-read its configuration: one line says so and the next pass
+    uses it (here: random opponents asked for); an invalid file is one line naming the key, and the
+    configuration in use goes on. SIGHUP never stops ``run``."""
+    sandbox.game(5)
+    schedule = "[schedule]\npoll_seconds = 0.2\njitter_seconds = 0\n"
+    config = sandbox.config_file(tmp_path / "bot.toml", schedule)
+    running = Running(cli("run", "--config", str(config), "--state", str(tmp_path / "s.db")), env=BOT_ENV)
+    running.wait_for("played", "err")
+    assert not any("random opponent" in line for line in running.seen["err"])
+    sandbox.config_file(config, schedule + "[random_games]\nkeep = 3\n")
+    running.process.send_signal(signal.SIGHUP)
+    running.wait_for(f"SIGHUP received: configuration re-read from {config}; the next pass uses it", "err")
+    running.wait_for("asked for a random opponent (ruleset 5", "err")  # the new configuration plays
+    sandbox.config_file(config, schedule + "[invites]\nmax_games = 0\n")
+    running.process.send_signal(signal.SIGHUP)
+    line = running.wait_for("the configuration in use stays", "err")
+    assert "invites.max_games" in line, line
+    running.wait_for("played", "err")  # the daemon goes on
+    status, _, err = running.stop(signal.SIGTERM)
+    assert status == 0 and "Traceback" not in err, err
+    assert "SIGTERM received: finishing the move in progress, then stopping" in err and "stopped after" in err
+
+
 @BOTH
 def test_run_stopped_before_it_polls_exits_0_with_one_line(sig: signal.Signals, tmp_path: Path) -> None:
     config = tmp_path / "bot.toml"
@@ -193,7 +223,7 @@ def test_the_sandbox_stops_with_one_line_and_exit_0(sig: signal.Signals, command
     assert again.stop(sig)[0] == 0
 
 
-@BOTH
+@ALL
 def test_a_stop_while_the_command_line_is_imported_is_one_line(sig: signal.Signals) -> None:
     """The first second or more of every command (its imports) is covered too: the entry point takes
     the signals before it imports anything heavy."""

@@ -93,6 +93,9 @@ class _Store:
         self.marks.add(key)
         return new
 
+    def chat_said(self, game_id: int, event: str) -> bool:
+        return f"{game_id}:{event}" in self.marks
+
     def chat_read(self, game_id: int) -> int:
         return self.read
 

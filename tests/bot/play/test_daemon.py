@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import LoginRefusedError, StoreError
-from bot.play.daemon import Daemon
+from bot.play.daemon import Daemon, Reloaded
 from bot.play.service import PassReport
 from cli.main import EXIT_AUTH, main
 from engine import native
@@ -144,3 +144,25 @@ def test_the_services_log_which_generator_runs_once_at_start(
         watchdog.cancel()
     assert f"INFO    engine.native: {native.describe()}" in first
     assert first.count("move generator:") == 1 and "move generator:" not in second  # once per process
+
+
+def test_a_reload_plays_the_new_bot_and_keeps_the_games_waiting_for_a_lost_answer(
+    sandbox: Sandbox, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SIGHUP's reload (``Daemon._reload``, what the signal's thread runs): the new configuration's bot
+    plays from the next pass, at its poll interval, and a game left alone after a lost answer stays so
+    (forgetting it could send its move twice); a reload that gives nothing keeps the bot in use."""
+    old = sandbox.wire(tmp_path / "state.db")
+    old.bot.turns._quarantined[42] = 1e12  # waiting for the outcome of a submission whose answer was lost
+    new = sandbox.wire(tmp_path / "other.db")
+    answers: list[Reloaded | None] = [None, Reloaded(new.bot, 7.0, 1.0, "re-read: the next pass uses it")]
+    daemon = Daemon(old.bot, poll_seconds=60, reload=answers.pop)
+    with caplog.at_level(logging.INFO, logger="bot.play.daemon"):
+        daemon._reload()
+    assert daemon.bot is new.bot and (daemon.poll_seconds, daemon.jitter_seconds) == (7.0, 1.0)
+    assert 42 in new.bot.turns.quarantined
+    assert [r.getMessage() for r in caplog.records] == ["re-read: the next pass uses it"]
+    daemon._reload()  # the file did not load (``reload`` logged why): the bot in use goes on
+    assert daemon.bot is new.bot
+    old.store.close()
+    new.store.close()
