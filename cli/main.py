@@ -52,7 +52,7 @@ from bot.settings.config import (
 from bot.stopping import Stopped, stop_requests, stop_signals, stopped_line
 from bot.store.store import Store
 from bot.views.commands import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
-from bot.views.gcg import export_all, export_game, read_record, replay_lines
+from bot.views.gcg import export_all, export_game, read_record, replay_lines, summary_lines
 from bot.views.replay import replay
 from bot.views.status import StatusServer, StatusSettings
 from bot.views.terminal import wants_colour
@@ -316,13 +316,8 @@ def _replay_gcg(args: argparse.Namespace) -> int:
         lines = replay_lines(imported, registry.get(imported.rules.id), strategy)
     except (EngineError, BotError) as exc:
         return _fail("replay", str(exc), EXIT_ERRORS)
-    for line in lines:
-        print(line)
-    players = imported.game.players
-    print(
-        f"{plural(len(lines), 'move')} played back on the {imported.rules.name} standard board; final totals "
-        f"{players[0].nick} {imported.scores[0]}, {players[1].nick} {imported.scores[1]}"
-    )
+    for line in [*lines, *summary_lines(imported)]:
+        print(escaped(line))
     return EXIT_OK
 
 
