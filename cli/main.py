@@ -39,6 +39,7 @@ from bot.logs import LogFile, open_log_file, setup_logging
 from bot.play.app import build, registry_for
 from bot.play.daemon import Daemon
 from bot.play.health import Health
+from bot.records.archive import game_over_hook
 from bot.settings.checkconfig import settings_lines
 from bot.settings.config import (
     BotConfig,
@@ -144,11 +145,12 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
         config = _config(args)
         credentials = load_credentials(config)
         redactor = setup_logging(config.logging.level, _log_file(args, config), verbose=args.verbose)
+        game_over = game_over_hook(config.records.gcg_dir)
     except ConfigError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
     native.announce()
     try:
-        wiring = build(config, credentials, redactor=redactor, store_path=args.state)
+        wiring = build(config, credentials, redactor=redactor, store_path=args.state, game_over=game_over)
     except StoreError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
     try:

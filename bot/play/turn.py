@@ -160,6 +160,7 @@ class TurnPlayer:
         clock: Callable[[], float] = time.monotonic,
         strategy_for: Callable[[Game, int], Strategy | None] | None = None,
         chatter: Chatter | None = None,
+        game_over: Callable[[Store, int], None] | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -167,6 +168,7 @@ class TurnPlayer:
         self.strategy: Strategy = strategy or Greedy()
         self.strategy_for = strategy_for  # a game's strategy by its strength level (None: ``strategy``)
         self.chatter = chatter  # greets, says goodbye and keeps the opponent's messages (chat.enabled)
+        self.game_over = game_over  # told once of each game seen ending, after the game is recorded
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
@@ -240,6 +242,8 @@ class TurnPlayer:
             before = self.store.snapshot_at(game.id, decision.move_count)
             if applied and sent.kind is Kind.MOVE and before is not None:
                 self._learn_own(Game.model_validate(before), sent)
+        if was_running and not game.is_running and self.game_over is not None:
+            self.game_over(self.store, game.id)  # last: the final move's decision is settled above
 
     def _learn(self, game: Game, words: Sequence[str], source: str) -> None:
         """Remember the words the server accepted in this game, as proof: a word the bot's lexicon
