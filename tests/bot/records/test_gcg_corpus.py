@@ -153,3 +153,11 @@ def read_from(text: str, name: str, ruleset: int | None) -> ImportedGame:
 def test_replay_prints_the_scrabble_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--gcg", str(CORPUS / "scrabble-phony.gcg"), "--strategy", "equity"]) == 0
     assert capsys.readouterr().out.splitlines() == LOADS["scrabble-phony.gcg"]
+
+
+def test_a_letter_played_through_a_blank_is_that_blank() -> None:
+    text = "#player1 a A\n#player2 b B\n>a: AC? 8G CAt +4 4\n>b: O I8 TO +1 1\n"
+    imported = read_from(text, "x.gcg", None)
+    assert imported.turns[1].move is not None and len(imported.turns[1].move.tiles) == 1  # only the O is placed
+    with pytest.raises(GcgError, match=r"x.gcg, line 4: I8 SO has S on 8I, where the board has T"):
+        read_from(text.replace("I8 TO", "I8 SO"), "x.gcg", None)
