@@ -39,6 +39,7 @@ from bot.logs import LogFile, open_log_file, setup_logging
 from bot.play.app import build, registry_for
 from bot.play.daemon import Daemon, Reloaded
 from bot.play.health import Health
+from bot.records.archive import game_over_hook
 from bot.settings.checkconfig import settings_lines
 from bot.settings.config import (
     BotConfig,
@@ -52,7 +53,7 @@ from bot.settings.config import (
 from bot.stopping import Stopped, stop_requests, stop_signals, stopped_line
 from bot.store.store import Store
 from bot.views.commands import add_view_commands, game_list, open_state, plural, ruleset_id, write_replay_html
-from bot.views.gcg import export_all, export_game, read_record, replay_lines
+from bot.views.gcg import export_all, export_game, read_record, replay_lines, summary_lines
 from bot.views.replay import replay
 from bot.views.status import StatusServer, StatusSettings
 from bot.views.terminal import wants_colour
@@ -144,11 +145,12 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
         config = _config(args)
         credentials = load_credentials(config)
         redactor = setup_logging(config.logging.level, _log_file(args, config), verbose=args.verbose)
+        game_over = game_over_hook(config.records.gcg_dir)
     except ConfigError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
     native.announce()
     try:
-        wiring = build(config, credentials, redactor=redactor, store_path=args.state)
+        wiring = build(config, credentials, redactor=redactor, store_path=args.state, game_over=game_over)
     except StoreError as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
     try:
@@ -351,13 +353,8 @@ def _replay_gcg(args: argparse.Namespace) -> int:
         lines = replay_lines(imported, registry.get(imported.rules.id), strategy)
     except (EngineError, BotError) as exc:
         return _fail("replay", str(exc), EXIT_ERRORS)
-    for line in lines:
-        print(line)
-    players = imported.game.players
-    print(
-        f"{plural(len(lines), 'move')} played back on the {imported.rules.name} standard board; final totals "
-        f"{players[0].nick} {imported.scores[0]}, {players[1].nick} {imported.scores[1]}"
-    )
+    for line in [*lines, *summary_lines(imported)]:
+        print(escaped(line))
     return EXIT_OK
 
 

@@ -59,8 +59,10 @@ def build(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
     store_path: Path | None = None,
+    game_over: Callable[[Store, int], None] | None = None,
 ) -> Wiring:
-    """A bot for the configured account; reuses a saved session when the store has one."""
+    """A bot for the configured account; reuses a saved session when the store has one. ``game_over`` is
+    called once with the store and the game's id when the bot sees a game end (``bot.records.archive``)."""
     store = store or Store(store_path or config.store.resolved())
     redactor = redactor or Redactor()
     for secret in credentials.secrets():
@@ -112,7 +114,7 @@ def build(
         )
     turns = TurnPlayer(
         client, store, lexicons.get, strategy=strategy, settings=settings, clock=clock,
-        strength=chooser, chatter=chatter,
+        strength=chooser, chatter=chatter, game_over=game_over,
     )  # fmt: skip
     bot = Bot(
         client,

@@ -161,6 +161,7 @@ class TurnPlayer:
         clock: Callable[[], float] = time.monotonic,
         strength: StrengthChooser | None = None,
         chatter: Chatter | None = None,
+        game_over: Callable[[Store, int], None] | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -170,6 +171,7 @@ class TurnPlayer:
         #: called with each game the store had never seen, before anything else is done with it
         self.on_new_game: Callable[[Game], None] | None = None
         self.chatter = chatter  # greets, says goodbye and keeps the opponent's messages (chat.enabled)
+        self.game_over = game_over  # told once of each game seen ending, after the game is recorded
         self.settings = settings or TurnSettings()
         self.clock = clock
         self._quarantined: dict[int, float] = {}  # game id -> clock time it may be touched again
@@ -255,6 +257,8 @@ class TurnPlayer:
             before = self.store.snapshot_at(game.id, decision.move_count)
             if applied and sent.kind is Kind.MOVE and before is not None:
                 self._learn_own(Game.model_validate(before), sent)
+        if was_running and not game.is_running and self.game_over is not None:
+            self.game_over(self.store, game.id)  # last: the final move's decision is settled above
 
     def _learn(self, game: Game, words: Sequence[str], source: str) -> None:
         """Remember the words the server accepted in this game, as proof: a word the bot's lexicon

@@ -5,11 +5,17 @@ A file is a list of lines: *pragmas* (``#player1 nick Full Name``, ``#lexicon``,
 and the player's cumulative total. This module reads and writes the text only; what the events do to
 a board is ``bot.records.gcg_game``'s business.
 
+As the specification and its most-used readers (Macondo, MAGPIE) have it: a file is ISO 8859-1 unless its
+first line is ``#character-encoding UTF-8`` (``decode_gcg``); a ``#note`` goes on over the lines after it
+that are neither a pragma nor an event; letters are any alphabet's (``é``, ``Å``, ``Ł``), whether a
+Wordfeud ruleset has them is the playing back's question.
+
 Events (``RACK`` is the rack before the event, as far as it is known; a blank is ``?``):
 
 ==========================================  =====================================================
 ``>nick: RACK 8D WORD +24 24``               a play: row-first square across, ``D8`` down; tiles
-                                             already on the board are ``.``, a blank lower case
+                                             already on the board are ``.`` (older Quackle records:
+                                             their letters), a blank lower case
 ``>nick: RACK -- -24 0``                     the previous play withdrawn (a phony challenged off)
 ``>nick: RACK - +0 24``                      a pass
 ``>nick: RACK -ABC +0 24``                   an exchange of A, B and C (``-3``: three unknown tiles)
@@ -95,8 +101,10 @@ class GcgGame:
     other: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
+_LETTER = r"[^\W\d_]"  # a letter of any alphabet (Latin-1 é and ü, Polish Ł, Å ...)
 _NICK = r"(?P<nick>[^\s:]+)"
-_RACK = r"(?P<rack>[A-Za-z?\[\]]*)"
+_RACK = rf"(?P<rack>(?:{_LETTER}|[?\[\]])*)"
+_TILES = rf"(?P<tiles>(?:{_LETTER}|[?\[\]])+)"
 _SCORE = r"(?P<score>[+-]\d{1,4})"
 _TOTAL = r"(?P<total>-?\d{1,5})"
 _SQUARE = r"(?P<position>\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})"
@@ -105,12 +113,12 @@ _EVENTS: tuple[tuple[EventKind, re.Pattern[str]], ...] = tuple(
     for kind, body in (
         (EventKind.CHALLENGE_BONUS, rf"{_RACK}\s*\(challenge\)"),
         (EventKind.TIME_PENALTY, rf"{_RACK}\s*\(time\)"),
-        (EventKind.END_POINTS, r"\((?P<tiles>[A-Za-z?\[\]]+)\)"),
-        (EventKind.END_PENALTY, rf"{_RACK}\s*\((?P<tiles>[A-Za-z?\[\]]+)\)"),
+        (EventKind.END_POINTS, rf"\({_TILES}\)"),
+        (EventKind.END_PENALTY, rf"{_RACK}\s*\({_TILES}\)"),
         (EventKind.WITHDRAWN, rf"{_RACK}\s*--"),
         (EventKind.PASS, rf"{_RACK}\s*-"),
-        (EventKind.EXCHANGE, rf"{_RACK}\s*-(?P<tiles>[A-Za-z?\[\]]+|\d)"),
-        (EventKind.PLAY, rf"(?:{_RACK}\s+)?{_SQUARE}\s+(?P<word>[A-Za-z.\[\]]+)"),
+        (EventKind.EXCHANGE, rf"{_RACK}\s*-(?P<tiles>(?:{_LETTER}|[?\[\]])+|\d)"),
+        (EventKind.PLAY, rf"(?:{_RACK}\s+)?{_SQUARE}\s+(?P<word>(?:{_LETTER}|[.\[\]])+)"),
     )
 )
 _SIGNS = {
@@ -125,6 +133,39 @@ _SIGNS = {
 }
 
 
+_ENCODING = re.compile(rb"^[ \t]*#character-encoding[ \t]+(?P<name>\S+)")
+
+
+def _codec(name: str) -> str | None:
+    """The codec of a ``#character-encoding`` value this reader takes, else None."""
+    key = name.upper().replace("_", "-")
+    if key in ("UTF-8", "UTF8"):
+        return "utf-8"
+    if key in ("ISO-8859-1", "ISO8859-1", "LATIN-1", "LATIN1"):
+        return "latin-1"
+    return None
+
+
+def decode_gcg(data: bytes, source: str = "GCG") -> str:
+    """The text of a GCG file's bytes, by the specification: UTF-8 when the first line is
+    ``#character-encoding UTF-8`` (or the file starts with a UTF-8 byte order mark), else ISO 8859-1
+    (Latin-1: every byte is a character, so a file without the pragma always decodes). GcgError names
+    ``source`` for a file that says UTF-8 and is not, or names an encoding this reader does not know."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        codec, data = "utf-8", data[3:]
+    else:
+        m = _ENCODING.match(data)
+        name = m["name"].decode("latin-1") if m else "ISO-8859-1"
+        found = _codec(name)
+        if found is None:
+            raise GcgError(f"{source}, line 1: only UTF-8 and ISO-8859-1 records are read, this one says {name!r}")
+        codec = found
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise GcgError(f"{source}: says #character-encoding UTF-8 but is not UTF-8 text (byte {exc.start})") from None
+
+
 def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
     """Read a GCG text; GcgError names ``source`` and the line of anything it cannot take."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
@@ -135,11 +176,20 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
     other: list[tuple[str, str]] = []
     racks = ["", ""]
     events: list[GcgEvent] = []
+    in_note = False  # the lines after a #note that are neither a pragma nor an event continue it
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         where = f"{source}, line {number}"
         if not line:
             continue
+        if in_note and not line.startswith(("#", ">")):
+            if events:
+                last = events[-1]
+                events[-1] = GcgEvent(**{**last.__dict__, "notes": (*last.notes[:-1], f"{last.notes[-1]}\n{line}")})
+            else:
+                notes[-1] += "\n" + line
+            continue
+        in_note = False
         if line.startswith("#"):
             name, _, value = line[1:].partition(" ")
             value = value.strip()
@@ -151,14 +201,15 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
             elif name in ("rack1", "rack2"):
                 racks[int(name[-1]) - 1] = value
             elif name == "note":
+                in_note = True
                 if events:
                     last = events[-1]
                     events[-1] = GcgEvent(**{**last.__dict__, "notes": (*last.notes, value)})
                 else:
                     notes.append(value)
             elif name in ("title", "description", "lexicon", "id", "character-encoding"):
-                if name == "character-encoding" and value.upper() not in ("UTF-8", "UTF8"):
-                    raise GcgError(f"{where}: only UTF-8 records are read, this one says {value!r}")
+                if name == "character-encoding" and _codec(value) is None:
+                    raise GcgError(f"{where}: only UTF-8 and ISO-8859-1 records are read, this one says {value!r}")
                 header[name] = value
             elif name:
                 other.append((name, value))

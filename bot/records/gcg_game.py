@@ -6,16 +6,19 @@ moves with its rack, the opponent's with the tiles they played (their rack is ne
 (the player who goes out gains the other's tiles, the other loses them; after three scoreless turns
 each loses their own). A ``#note`` says the Wordfeud ruleset and board, which GCG has no pragma for.
 
-Import (``hint --gcg``, ``replay --gcg``): the events are played on the standard board of a ruleset;
-each turn's position is kept, with the rack when the record gives it. A record of a random board is
-refused: its premium squares are not in the file.
+Import (``hint --gcg``, ``replay --gcg``): the events are played on the standard board of a ruleset
+(the one asked for, else the record's Wordfeud note, else English, else the one ruleset whose alphabet
+has all the record's letters); each turn's position is kept, with the rack when the record gives it, and
+a play taken off by ``--`` is marked withdrawn. A tile already on the board may be written as its letter
+(older Quackle records) when it is that letter. A record of a random board is refused: its premium
+squares are not in the file; so is one whose letters no ruleset has, naming them.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.records.gcg import EventKind, GcgError, GcgEvent, GcgGame, GcgPlayer
 from bot.records.history import Frame, GameRecord
@@ -190,6 +193,7 @@ class GcgTurn:
     rack: str
     event: GcgEvent
     move: Placement | None
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,10 +207,30 @@ class ImportedGame:
     scores: tuple[int, int]
 
 
-def ruleset_of(game: GcgGame, explicit: int | None = None) -> Ruleset:
-    """The ruleset a record is played back with: ``explicit``, else its Wordfeud note, else 5 (English).
+def record_letters(game: GcgGame) -> set[str]:
+    """Every letter a record's plays, racks and tiles name, upper case (a bracketed ``[CH]`` is one)."""
+    letters: set[str] = set()
+    for event in game.events:
+        for text in (event.rack, event.word, event.tiles):
+            letters.update(token.strip("[]").upper() for token in _tokens(text) if token not in ".?")
+    letters.discard("")
+    return letters
 
-    GcgError for a record of a random Wordfeud board."""
+
+def _missing(letters: set[str], rules: Ruleset) -> list[str]:
+    return sorted(letter for letter in letters if letter not in rules.alphabet.symbols)
+
+
+def _named(rulesets: list[Ruleset]) -> str:
+    return ", ".join(f"{r.id} ({r.name})" for r in rulesets)
+
+
+def ruleset_of(game: GcgGame, explicit: int | None = None, source: str = "GCG") -> Ruleset:
+    """The ruleset a record is played back with: ``explicit``, else its Wordfeud note, else 5 (English),
+    else the one ruleset whose alphabet has every letter of the record.
+
+    GcgError for a record of a random Wordfeud board, for letters outside every ruleset's alphabet (named),
+    and for letters that several rulesets have but not English (give one)."""
     for text in (*game.notes, game.description, game.title):
         m = _WORDFEUD_NOTE.search(text)
         if m is None:
@@ -219,12 +243,43 @@ def ruleset_of(game: GcgGame, explicit: int | None = None) -> Ruleset:
         if explicit is None:
             explicit = int(m["id"])
         break
-    return Ruleset.for_id(5 if explicit is None else explicit)
+    if explicit is not None:
+        return Ruleset.for_id(explicit)
+    letters = record_letters(game)
+    english = Ruleset.for_id(5)
+    missing = _missing(letters, english)
+    if not missing:
+        return english
+    holding = [r for r in Ruleset.all() if not _missing(letters, r)]
+    if len(holding) == 1:
+        return holding[0]
+    if not holding:
+        outside = [letter for letter in missing if all(letter not in r.alphabet.symbols for r in Ruleset.all())]
+        if outside:
+            raise GcgError(
+                f"{source}: the letters {', '.join(outside)} are outside every Wordfeud ruleset's alphabet; "
+                "the record cannot be played back on a Wordfeud board"
+            )
+        raise GcgError(f"{source}: no Wordfeud ruleset has all the letters {', '.join(missing)}")
+    raise GcgError(
+        f"{source}: the letters {', '.join(missing)} are in the alphabets of rulesets {_named(holding)}: "
+        "give the one to play it back with (--ruleset ID)"
+    )
 
 
 def play_back(game: GcgGame, rules: Ruleset, source: str = "GCG") -> ImportedGame:
     """Play a record's events on the standard board; GcgError names the line of an event that does not fit
     (tiles on occupied squares, ``.`` over an empty one, a total that does not add up, a lone ``--``)."""
+    missing = _missing(record_letters(game), rules)
+    if missing:
+        holding = [r for r in Ruleset.all() if not _missing(record_letters(game), r)]
+        others = f"; rulesets {_named(holding)} have them" if holding else (
+            "; they are outside every Wordfeud ruleset's alphabet"
+        )  # fmt: skip
+        raise GcgError(
+            f"{source}: the letters {', '.join(missing)} are not in the alphabet of ruleset {rules.id} "
+            f"({rules.name}){others}"
+        )
     nicks = (game.players[0].nick, game.players[1].nick)
     board = Board(rules.alphabet)
     scores = [0, 0]
@@ -252,6 +307,7 @@ def play_back(game: GcgGame, rules: Ruleset, source: str = "GCG") -> ImportedGam
             if last_play is None or last_play[0] != seat or turns[-1].event is not last_play[1]:
                 raise GcgError(f"{where}: '--' withdraws a play, but {event.nick}'s last turn was not one")
             board.undo()
+            turns[-1] = replace(turns[-1], withdrawn=True)
             last_play = None
         scores[seat] = event.total
     return ImportedGame(game, rules, tuple(turns), board, (scores[0], scores[1]))
@@ -271,18 +327,23 @@ def _placement(event: GcgEvent, board: Board, where: str) -> Placement:
         r, c = row + dr * i, col + dc * i
         if not (0 <= r < size and 0 <= c < size):
             raise GcgError(f"{where}: {position} {event.word} runs off the board")
+        square = square_name(r, c, Direction.ACROSS)
         if token == ".":
             if board.grid[r][c] == EMPTY:
                 raise GcgError(f"{where}: {position} {event.word}: '.' stands for a tile on the board, but "
-                               f"{square_name(r, c, Direction.ACROSS)} is empty")  # fmt: skip
+                               f"{square} is empty")  # fmt: skip
             continue
-        if board.grid[r][c] != EMPTY:
-            raise GcgError(f"{where}: {position} {event.word} puts a tile on {square_name(r, c, Direction.ACROSS)}, "
-                           "which is taken (tiles on the board are written '.')")  # fmt: skip
         try:
             (tile,) = board.alphabet.parse_tiles(token)
         except (EngineError, ValueError) as exc:
             raise GcgError(f"{where}: {position} {event.word}: {exc}") from None
+        there = board.grid[r][c]
+        if there != EMPTY:  # a played-through tile written as its letter (older Quackle records): it must match
+            if there & LETTER_MASK == tile & LETTER_MASK:
+                continue
+            theirs = board.alphabet.symbol(there)
+            raise GcgError(f"{where}: {position} {event.word} has {board.alphabet.symbol(tile)} on {square}, "
+                           f"where the board has {theirs}")  # fmt: skip
         tiles.append((r, c, tile))
     if not tiles:
         raise GcgError(f"{where}: {position} {event.word} places no tile")

@@ -41,6 +41,8 @@ def settings_lines(config: BotConfig, log_file: Path | None) -> list[str]:
         f"random games: {random_text}",
         f"level: {_levels(config)}",
         "chat: " + ("on: a greeting and a closing line in each game" if config.chat.enabled else "off (chat.enabled)"),
+        "GCG records of finished games: "
+        + (f"{config.records.gcg_dir}/<game id>.gcg" if config.records.gcg_dir else "off (records.gcg_dir)"),
     ]
 
 

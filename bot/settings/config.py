@@ -160,6 +160,20 @@ class StoreConfig(Section):
         return self.path.expanduser() if self.path else default_data_dir() / "state.sqlite3"
 
 
+class RecordsConfig(Section):
+    gcg_dir: Path | None = None  # off: no GCG file is written when a game ends
+
+    @field_validator("gcg_dir")
+    @classmethod
+    def _gcg_dir(cls, value: Path | None) -> Path | None:
+        if value is None:
+            return None
+        path = value.expanduser()
+        if path.exists() and not path.is_dir():
+            raise ValueError(f"{path} is a file, not a directory")
+        return path
+
+
 class ChatConfig(Section):
     enabled: bool = False
     greeting: str | None = None
@@ -250,6 +264,7 @@ class BotConfig(Section):
     logging: LoggingConfig = LoggingConfig()
     status: StatusConfig = StatusConfig()
     chat: ChatConfig = ChatConfig()
+    records: RecordsConfig = RecordsConfig()
 
 
 def load_config(path: Path | None) -> BotConfig:

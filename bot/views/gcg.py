@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.errors import StoreError
-from bot.records.gcg import MAX_BYTES, GcgError, parse_gcg, write_gcg
+from bot.records.gcg import MAX_BYTES, EventKind, GcgError, decode_gcg, parse_gcg, write_gcg
 from bot.records.gcg_game import ImportedGame, play_back, play_text, record_to_gcg, ruleset_of
 from bot.records.history import record
 from bot.store.store import Store
@@ -65,25 +65,41 @@ def read_record(path: Path, ruleset: int | None) -> ImportedGame:
             data = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise GcgError(f"cannot read {source}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise GcgError(f"{source}: not UTF-8 text (byte {exc.start})") from None
-    game = parse_gcg(text, source)
-    return play_back(game, ruleset_of(game, ruleset), source)
+    if len(data) > MAX_BYTES:
+        raise GcgError(f"{source}: larger than {MAX_BYTES} bytes; not a game record")
+    game = parse_gcg(decode_gcg(data, source), source)
+    return play_back(game, ruleset_of(game, ruleset, source), source)
+
+
+_ADJUSTMENTS = {
+    EventKind.CHALLENGE_BONUS: "challenge bonus",
+    EventKind.TIME_PENALTY: "time penalty",
+    EventKind.END_POINTS: "end rack points",
+    EventKind.END_PENALTY: "end rack penalty",
+}
 
 
 def replay_lines(imported: ImportedGame, lexicon: Dawg, strategy: Strategy) -> list[str]:
-    """Every turn of an imported record: the move, its recorded and engine score, and what the strategy
-    would play where the record gives the mover's whole rack."""
+    """Every event of an imported record in order: each turn with its recorded and engine score (a phony
+    taken off marked withdrawn) and what the strategy would play where the record gives the mover's whole
+    rack; each bonus, penalty and end rack with its points."""
     rules = imported.rules
     lines = []
-    for turn in imported.turns:
-        event = turn.event
+    turns = iter(imported.turns)
+    for event in imported.game.events:
+        if event.kind is EventKind.WITHDRAWN:
+            continue  # said on the play it takes off
+        if event.kind in _ADJUSTMENTS:
+            tiles = f" {event.tiles}" if event.kind in (EventKind.END_POINTS, EventKind.END_PENALTY) else ""
+            lines.append(f"  {event.nick}: {_ADJUSTMENTS[event.kind]}{tiles} {event.score:+d}, total {event.total}")
+            continue
+        turn = next(turns)
         if turn.move is not None:
             engine_points = score(turn.board, turn.move, rules)
             text = f"{event.position} {event.word}: recorded {event.score:+d}, Wordfeud board {engine_points}"
-        elif event.kind.name == "PASS":
+            if turn.withdrawn:
+                text += ", withdrawn (phony taken off)"
+        elif event.kind is EventKind.PASS:
             text = "pass"
         else:
             text = f"exchange {event.tiles or event.count}"
@@ -95,6 +111,42 @@ def replay_lines(imported: ImportedGame, lexicon: Dawg, strategy: Strategy) -> l
             best = _gcg_move(top, situation)
             line += f"; rack {event.rack}: {strategy.name} would play {best}"
         lines.append(line)
+    return lines
+
+
+def board_totals(imported: ImportedGame) -> tuple[int, int]:
+    """The record's final totals with every play that stayed on the board scored on the Wordfeud board
+    (bonuses, penalties and end racks as recorded)."""
+    totals = list(imported.scores)
+    for turn in imported.turns:
+        if turn.move is not None and not turn.withdrawn:
+            totals[turn.seat] += score(turn.board, turn.move, imported.rules) - turn.event.score
+    return totals[0], totals[1]
+
+
+def summary_lines(imported: ImportedGame) -> list[str]:
+    """The closing lines of a played-back record: the final totals, and when the plays score otherwise on
+    the Wordfeud board (a Scrabble game: another board, other tile values), both totals, said in words."""
+    players = imported.game.players
+    nicks = (players[0].nick, players[1].nick)
+    rules = imported.rules
+    plays = [(t, t.move) for t in imported.turns if t.move is not None]
+    differ = sum(1 for turn, move in plays if score(turn.board, move, rules) != turn.event.score)
+    lines = []
+    if differ:
+        recorded, ours = imported.scores, board_totals(imported)
+        lines.append(
+            f"{differ} of {len(plays)} play{'s' if len(plays) != 1 else ''} score otherwise on the Wordfeud board: "
+            f"the record's game had another board (other premium squares) and other tile values than Wordfeud's "
+            f"{rules.name} (a Scrabble game?); totals: in the record {nicks[0]} {recorded[0]}, {nicks[1]} "
+            f"{recorded[1]}; on the Wordfeud board {nicks[0]} {ours[0]}, {nicks[1]} {ours[1]} (plays rescored; "
+            "bonuses, penalties and end racks as recorded)"
+        )
+    moves = len(imported.turns)
+    lines.append(
+        f"{moves} move{'s' if moves != 1 else ''} played back on the {rules.name} standard board; final totals "
+        f"{nicks[0]} {imported.scores[0]}, {nicks[1]} {imported.scores[1]}"
+    )
     return lines
 
 

@@ -36,6 +36,7 @@ def test_the_password_variable_and_the_settings_are_shown(
         '[status]\nlisten = "127.0.0.1:8765"\n[random_games]\nkeep = 2\nrulesets = [5, 0]\n'
         '[logging]\nfile = "/var/tmp/from-config.log"\n[invites]\nlevel = "club"\nlevels = { Ann = "beginner" }\n'
         '[chat]\nenabled = true\n'
+        '[records]\ngcg_dir = "/var/tmp/gcg"\n'
     )
     out = _check(tmp_path, toml, ["--log-file", str(tmp_path / "bot.log")], capsys)
     assert "account: email bot@example.org; password: WORDFEUD_PASSWORD from the environment" in out
@@ -46,6 +47,7 @@ def test_the_password_variable_and_the_settings_are_shown(
     assert "random games: keep 2 going on rulesets [5, 0], normal board" in out
     assert "level: full (play.strategy); invitations club; ann beginner" in out
     assert "chat: on: a greeting and a closing line in each game" in out
+    assert "GCG records of finished games: /var/tmp/gcg/<game id>.gcg" in out
 
 
 def test_the_defaults_say_what_is_off(
@@ -61,6 +63,7 @@ def test_the_defaults_say_what_is_off(
     assert "log file: none: the log goes to stderr only (--log-file or logging.file), level INFO" in out
     assert "random games: off (random_games.keep = 0: the bot asks for no random opponents)" in out
     assert "level: full (play.strategy)" in out and "chat: off (chat.enabled)" in out
+    assert "GCG records of finished games: off (records.gcg_dir)" in out
 
 
 def test_where_the_password_comes_from(tmp_path: Path) -> None:
