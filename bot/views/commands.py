@@ -20,7 +20,15 @@ from bot.records.history import position_before_move, record
 from bot.settings.config import BotConfig, load_credentials
 from bot.store.store import GameRow, Store
 from bot.views.gcg import hint_situation
-from bot.views.hint import hint_svg, hint_text, read_board, situation_for
+from bot.views.hint import (
+    InputError,
+    board_file_text,
+    check_position,
+    hint_svg,
+    hint_text,
+    read_board,
+    situation_for,
+)
 from bot.views.replay_html import replay_html
 from bot.views.terminal import wants_colour
 from engine.board.rack import Rack
@@ -236,7 +244,10 @@ def hint_command(
         situation, names = _hint_situation(args, config)
         result = hint(situation, strategy, args.top)
         if args.svg is not None:
-            write_whole(args.svg, hint_svg(result, situation, names))
+            try:
+                write_whole(args.svg, hint_svg(result, situation, names))
+            except OSError as exc:
+                raise InputError(f"cannot write --svg {args.svg}: {exc.strerror or exc}") from None
     except ConfigError as exc:
         return fail("hint", str(exc), EXIT_CONFIG)
     except (EngineError, BotError, LookupError, OSError) as exc:
@@ -256,12 +267,12 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
     if args.board is not None:
         rules = Ruleset.for_id(5 if args.ruleset is None else args.ruleset)
         source = "stdin" if args.board == "-" else args.board
-        text = sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
-        board, header_rack = read_board(text, rules.alphabet, args.name, source)
+        board, header_rack = read_board(board_file_text(args.board), rules.alphabet, args.name, source)
         rack_text = args.rack or header_rack
         if not rack_text:
             raise ConfigError(f"{source} gives no rack: add --rack, e.g. --rack AEINST?")
         rack = Rack.from_text(rack_text, rules.alphabet, max_size=rules.rack_size)
+        check_position(board, rack, rules, source, f"--rack {args.rack}" if args.rack else f"{source}'s rack")
         return situation_for(board, rack, rules, registry.get(rules.id), bag=args.bag), ("you", "opponent")
     if args.move is not None:
         store = open_state(config, args.state)
