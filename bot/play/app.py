@@ -12,6 +12,7 @@ import requests
 
 from bot.api.client import RetryPolicy, WordfeudClient
 from bot.api.credentials import Credentials
+from bot.errors import ConfigError
 from bot.logs import Redactor
 from bot.play.acceptances import LearningBudget
 from bot.play.chat import ChatLines, Chatter
@@ -44,8 +45,14 @@ def account_key(credentials: Credentials, base_url: str) -> str:
 
 
 def registry_for(config: BotConfig) -> LexiconRegistry:
-    """The lexicons: the configured directory first, then the user directory, then the shipped ones."""
+    """The lexicons: the configured directory first, then the user directory, then the shipped ones.
+    ConfigError naming ``dictionaries.directory`` when it is set and is no directory (a typo would
+    otherwise play other lexicons than the ones meant, without a word)."""
     extra = [config.dictionaries.directory.expanduser()] if config.dictionaries.directory else []
+    for directory in extra:
+        if not directory.is_dir():
+            what = "not a directory" if directory.exists() else "no such directory"
+            raise ConfigError(f"dictionaries.directory {directory}: {what}")
     return LexiconRegistry([*extra, user_lexicon_dir()])
 
 
@@ -60,7 +67,9 @@ def build(
     clock: Callable[[], float] = time.monotonic,
     store_path: Path | None = None,
 ) -> Wiring:
-    """A bot for the configured account; reuses a saved session when the store has one."""
+    """A bot for the configured account; reuses a saved session when the store has one. ConfigError
+    when the configured lexicons cannot be found (before the state file is opened)."""
+    lexicons = registry_for(config)
     store = store or Store(store_path or config.store.resolved())
     redactor = redactor or Redactor()
     for secret in credentials.secrets():
@@ -85,7 +94,6 @@ def build(
         sleep=sleep,
         on_session=remember,
     )
-    lexicons = registry_for(config)
 
     def has_lexicon(ruleset: int) -> bool:
         try:

@@ -195,3 +195,24 @@ def test_a_config_file_with_a_byte_order_mark_is_read(
     assert main(["check-config", "--config", str(config), "--state", str(tmp_path / "state.db")]) == 0
     captured = capsys.readouterr()
     assert "strategy: greedy," in captured.out and captured.err == "", captured.err
+
+
+def test_a_dictionaries_directory_that_does_not_exist_is_named_at_check_config_and_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "lexicnos"
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[dictionaries]\ndirectory = "{missing}"\n', encoding="utf-8")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", "bot@example.org")
+    monkeypatch.setenv("WORDFEUD_PASSWORD", "pw")
+    state = tmp_path / "state.db"
+    assert main(["check-config", "--config", str(config), "--state", str(state)]) == 2
+    message = f"dictionaries.directory {missing}: no such directory"
+    assert capsys.readouterr().err == f"wordfeud-bot check-config: {message}\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "cli", "run", "--config", str(config), "--state", str(state)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stderr.splitlines()[-1] == f"wordfeud-bot run: {message}", result.stderr
+    assert "Traceback" not in result.stderr and not state.exists()
