@@ -22,7 +22,8 @@ from bot.errors import LockedError, StoreError
 
 #: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
 SCHEMA_VERSION = 2
-_MARKER = "wordfeud-bot state"
+#: The ``meta`` marker of a state file (the files made before ``APPLICATION_ID`` was set carry only this).
+STATE_MARKER = "wordfeud-bot state"
 #: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
 #: program's SQLite file is recognised before anything is written to it.
 APPLICATION_ID = 0x57464253
@@ -175,7 +176,7 @@ class StateFile:
                 marker = self._db.execute("SELECT value FROM meta WHERE key = 'marker'").fetchone()
             except sqlite3.OperationalError:  # a ``meta`` table of another shape
                 marker = None
-            if marker is not None and marker[0] == _MARKER:
+            if marker is not None and marker[0] == STATE_MARKER:
                 return True
         owner = f"application id {application_id:#x}" if application_id else f"tables: {', '.join(tables[:6])}"
         raise StoreError(
@@ -186,9 +187,11 @@ class StateFile:
     def _check_meta(self) -> None:
         rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         if not rows:
-            self._db.execute("INSERT INTO meta VALUES ('marker', ?), ('version', ?)", (_MARKER, str(SCHEMA_VERSION)))
+            self._db.execute(
+                "INSERT INTO meta VALUES ('marker', ?), ('version', ?)", (STATE_MARKER, str(SCHEMA_VERSION))
+            )
             return
-        if rows.get("marker") != _MARKER:
+        if rows.get("marker") != STATE_MARKER:
             raise StoreError(f"state file {self.path} is not a wordfeud-bot state database")
         if rows.get("version") == "1":
             # version 2 only added the ``accepted`` table, which the schema above has just created
