@@ -15,7 +15,7 @@ from bot.escapes import escaped
 from bot.play.analysis import hint
 from bot.play.app import build, registry_for
 from bot.play.convert import Position, to_position
-from bot.play.turn import situation_of
+from bot.play.turn import game_over_line, situation_of
 from bot.records.history import position_before_move, record
 from bot.settings.config import BotConfig, load_credentials
 from bot.store.store import GameRow, Store
@@ -30,7 +30,7 @@ from bot.views.hint import (
     situation_for,
 )
 from bot.views.replay_html import replay_html
-from bot.views.terminal import wants_colour
+from bot.views.terminal import board_picture, wants_colour
 from engine.board.rack import Rack
 from engine.equity.strategy import Situation, Strategy
 from engine.errors import EngineError
@@ -218,6 +218,14 @@ def stats_command(args: argparse.Namespace, config_of: ConfigOf, fail: Callable[
     return EXIT_OK
 
 
+class GameOverError(BotError):
+    """A game asked for a hint that has ended: there is no move to hint, only its final position."""
+
+    def __init__(self, message: str, position: Position) -> None:
+        super().__init__(message)
+        self.position = position
+
+
 def hint_command(
     args: argparse.Namespace,
     config_of: ConfigOf,
@@ -250,6 +258,12 @@ def hint_command(
                 raise InputError(f"cannot write --svg {args.svg}: {exc.strerror or exc}") from None
     except ConfigError as exc:
         return fail("hint", str(exc), EXIT_CONFIG)
+    except GameOverError as over:
+        if not args.json:
+            rules = over.position.rules
+            print("The final board:")
+            print(board_picture(over.position.board, rules.layout, frozenset(), colour=wants_colour(sys.stdout)))
+        return fail("hint", str(over), EXIT_ERRORS)
     except (EngineError, BotError, LookupError, OSError) as exc:
         return fail("hint", str(exc), EXIT_ERRORS)
     if args.json:
@@ -290,6 +304,8 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
         assert client.user_id is not None
 
         position = to_position(game, client.user_id, lambda board_id: wiring.store.board_grid(board_id, client.board))
+        if not game.is_running:
+            raise GameOverError(f"{escaped(game_over_line(game, client.user_id))}; there is no move to hint", position)
         return _game_situation(position, wiring.store, wiring.lexicons.get), ("bot", position.opponent)
     finally:
         wiring.store.close()

@@ -378,3 +378,22 @@ def test_hint_svg_names_the_path_given_and_why_it_cannot_be_written(
     err = capsys.readouterr().err
     assert err == f"wordfeud-bot hint: cannot write --svg {svg}: {reason.format(tmp=tmp_path)}\n"
     assert ".partial" not in err
+
+
+def test_hint_of_a_finished_game_says_it_is_over_and_shows_the_final_position(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = sandbox.game()
+    game.game.resign(1)  # the house gives up before a move: the game is over, 0-0
+    config = sandbox.config_file(tmp_path / "bot.toml")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
+    monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
+    argv = ["hint", "--config", str(config), "--state", str(tmp_path / "state.db"), "--game", str(game.id)]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"wordfeud-bot hint: game {game.id} over: won 0-0 against house (ruleset 5, 1 moves; house resigned); "
+        "there is no move to hint\n"
+    )
+    assert captured.out.startswith("The final board:\n") and "PASS" not in captured.out and "rack" not in captured.out
