@@ -72,7 +72,11 @@ def open_state(config: BotConfig, explicit: Path | None = None) -> Store:
     """The state database for reading, ``--state`` (``explicit``) before the config's ``store.path``: a
     missing file is an error (opening would create an empty one)."""
     path = explicit or config.store.resolved()
-    if not Path(path).expanduser().exists():
+    full = Path(path).expanduser()
+    blocking = next((above for above in full.parents if above.exists() and not above.is_dir()), None)
+    if blocking is not None:
+        raise StoreError(f"state file {path}: {blocking} is not a directory")
+    if not full.exists():
         raise StoreError(f"no state file {path}: the bot writes it when it plays (see --state and store.path)")
     return Store(Path(path).expanduser())
 

@@ -154,6 +154,8 @@ def test_a_state_path_under_a_file_says_the_file_is_not_a_directory(
     text.write_text("hello\n", encoding="utf-8")
     err = _check_config(text / "state.db", monkeypatch, capsys)
     assert err == f"wordfeud-bot check-config: state file {text / 'state.db'}: {text} is not a directory\n"
+    assert main(["stats", "--state", str(text / "state.db")]) == 2  # a command that reads it only
+    assert capsys.readouterr().err == f"wordfeud-bot stats: state file {text / 'state.db'}: {text} is not a directory\n"
 
 
 def test_a_state_file_this_user_cannot_open_is_permission_denied(
