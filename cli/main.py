@@ -151,7 +151,7 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
     native.announce()
     try:
         wiring = build(config, credentials, redactor=redactor, store_path=args.state, game_over=game_over)
-    except StoreError as exc:
+    except (ConfigError, StoreError) as exc:
         return _fail(args.command, str(exc), EXIT_CONFIG)
     try:
         with wiring.store.lock():
@@ -271,6 +271,7 @@ def check_config(args: argparse.Namespace) -> int:
     try:
         config = _config(args)
         credentials = load_credentials(config)
+        registry = registry_for(config)
         store_path = args.state or config.store.resolved()
         Store(store_path).close()
         log_file = _log_file(args, config)
@@ -278,7 +279,6 @@ def check_config(args: argparse.Namespace) -> int:
             open_log_file(log_file).close()  # the file the daemon will write: it must open
     except (ConfigError, StoreError) as exc:
         return _fail("check-config", str(exc), EXIT_CONFIG)
-    registry = registry_for(config)
     source = args.config or os.environ.get(CONFIG_VARIABLE) or "(no file: defaults)"
     print(f"config: {source}")
     print(f"account: {credentials.method} {credentials.login}; password: {password_source(config)}")

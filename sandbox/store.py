@@ -18,6 +18,7 @@ from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.store.state_file import APPLICATION_ID, STATE_MARKER
 from engine.board.move import Direction, Pass, Placement, Swap
 from engine.game import Game, Resign
 from engine.rules.layout import BoardLayout
@@ -50,6 +51,25 @@ def _unopenable(path: Path) -> str | None:
     return None
 
 
+_BOT_STATE = (
+    "{path}: it is the bot's state file (wordfeud-bot's), not a sandbox's; it was left as it was. Give the "
+    "sandbox a file of its own"
+)
+
+
+def _is_bot_state(db: sqlite3.Connection) -> bool:
+    """Whether an open SQLite file is a wordfeud-bot state file (its application id, or the marker of the
+    files made before the id was set), which the sandbox must never write its tables into."""
+    (application_id,) = db.execute("PRAGMA application_id").fetchone()
+    if application_id == APPLICATION_ID:
+        return True
+    try:
+        marker = db.execute("SELECT value FROM meta WHERE key = 'marker'").fetchone()
+    except sqlite3.OperationalError:  # no ``meta`` table, or one of another shape
+        return False
+    return marker is not None and marker[0] == STATE_MARKER
+
+
 class Store:
     """One SQLite file holding a sandbox's users, games, invites, requests, notifications and submissions."""
 
@@ -60,6 +80,9 @@ class Store:
             raise StoreFileError(f"{self.path}: cannot open the sandbox's file: {problem}")
         try:
             self.db = sqlite3.connect(self.path, check_same_thread=False)
+            if _is_bot_state(self.db):
+                self.db.close()
+                raise StoreFileError(_BOT_STATE.format(path=self.path))
             with self.db:
                 for statement in _SCHEMA:
                     self.db.execute(statement)
@@ -240,6 +263,8 @@ def submission_report(path: str | Path) -> SubmissionReport:
     # Not read-only: after a sandbox was killed mid-write, reading first rolls its transaction back.
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
     try:
+        if _is_bot_state(db):
+            raise ValueError(_BOT_STATE.format(path=path))
         row = db.execute("SELECT value FROM kv WHERE key = 'state'").fetchone()
         rows = db.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions ORDER BY seq").fetchall()
     except sqlite3.DatabaseError as exc:

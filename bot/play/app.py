@@ -12,6 +12,7 @@ import requests
 
 from bot.api.client import RetryPolicy, WordfeudClient
 from bot.api.credentials import Credentials
+from bot.errors import ConfigError
 from bot.logs import Redactor
 from bot.play.acceptances import LearningBudget
 from bot.play.chat import ChatLines, Chatter
@@ -44,8 +45,14 @@ def account_key(credentials: Credentials, base_url: str) -> str:
 
 
 def registry_for(config: BotConfig) -> LexiconRegistry:
-    """The lexicons: the configured directory first, then the user directory, then the shipped ones."""
+    """The lexicons: the configured directory first, then the user directory, then the shipped ones.
+    ConfigError naming ``dictionaries.directory`` when it is set and is no directory (a typo would
+    otherwise play other lexicons than the ones meant, without a word)."""
     extra = [config.dictionaries.directory.expanduser()] if config.dictionaries.directory else []
+    for directory in extra:
+        if not directory.is_dir():
+            what = "not a directory" if directory.exists() else "no such directory"
+            raise ConfigError(f"dictionaries.directory {directory}: {what}")
     return LexiconRegistry([*extra, user_lexicon_dir()])
 
 
@@ -62,7 +69,9 @@ def build(
     game_over: Callable[[Store, int], None] | None = None,
 ) -> Wiring:
     """A bot for the configured account; reuses a saved session when the store has one. ``game_over`` is
-    called once with the store and the game's id when the bot sees a game end (``bot.records.archive``)."""
+    called once with the store and the game's id when the bot sees a game end (``bot.records.archive``).
+    ConfigError when the configured lexicons cannot be found (before the state file is opened)."""
+    lexicons = registry_for(config)
     store = store or Store(store_path or config.store.resolved())
     redactor = redactor or Redactor()
     for secret in credentials.secrets():
@@ -88,7 +97,6 @@ def build(
         on_session=remember,
         read_only=config.play.dry_run,  # a dry run sends no write: no move, chat, invite answer or request
     )
-    lexicons = registry_for(config)
 
     def has_lexicon(ruleset: int) -> bool:
         try:

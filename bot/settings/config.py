@@ -272,10 +272,15 @@ def load_config(path: Path | None) -> BotConfig:
     if path is None:
         return BotConfig()
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        # utf-8-sig: a byte order mark at the start (editors on Windows write one) is not part of the TOML
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8-sig"))
     except OSError as exc:
         raise ConfigError(f"config file {path}: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config file {path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {path}: not valid TOML: {exc}") from None
     return parse_config(data, str(path))
 

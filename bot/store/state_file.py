@@ -22,10 +22,13 @@ from bot.errors import LockedError, StoreError
 
 #: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
 SCHEMA_VERSION = 2
-_MARKER = "wordfeud-bot state"
+#: The ``meta`` marker of a state file (the files made before ``APPLICATION_ID`` was set carry only this).
+STATE_MARKER = "wordfeud-bot state"
 #: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
 #: program's SQLite file is recognised before anything is written to it.
 APPLICATION_ID = 0x57464253
+#: The first bytes of every SQLite 3 database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -69,7 +72,7 @@ class StateFile:
         self.path = str(path)
         self._lock_file: IO[str] | None = None
         if self.path != ":memory:":
-            _ensure_private(Path(self.path))
+            _ensure_file(Path(self.path))
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.DatabaseError as exc:
@@ -77,7 +80,13 @@ class StateFile:
         try:
             self._db.execute("PRAGMA busy_timeout=5000")
             with self._transaction():
-                self._check_identity()  # before anything is changed, the journal mode included
+                # what the file is first (another program's is refused whatever its mode), then who may
+                # read it, and only then is anything changed, the journal mode included
+                new = self._check_identity()
+                if self.path != ":memory:":
+                    _refuse_shared(Path(self.path))
+                if new:
+                    self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else "PRAGMA journal_mode=MEMORY")
             with self._transaction():
                 for statement in _SCHEMA.split(";"):
@@ -146,30 +155,29 @@ class StateFile:
         except (sqlite3.DatabaseError, OverflowError) as exc:  # OverflowError: an int SQLite cannot hold
             raise StoreError(f"state file {self.path}: {exc}") from None
 
-    def _check_identity(self) -> None:
-        """Refuse another program's SQLite file before writing to it; mark a new (empty) file as ours.
+    def _check_identity(self) -> bool:
+        """Refuse another program's SQLite file before writing to it; True when the file is to be marked
+        as ours: a new (empty) file, or one of ours made before the id was set.
 
         A file is ours when its ``application_id`` is ours, or (files made before the id was set) when
-        its ``meta`` table holds the marker, which then gets the id."""
+        its ``meta`` table holds the marker."""
         (application_id,) = self._db.execute("PRAGMA application_id").fetchone()
         if application_id == APPLICATION_ID:
-            return
+            return False
         tables = sorted(
             str(row[0])
             for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             if not str(row[0]).startswith("sqlite_")
         )
         if application_id == 0 and not tables:
-            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            return
+            return True
         if application_id == 0 and "meta" in tables:
             try:
                 marker = self._db.execute("SELECT value FROM meta WHERE key = 'marker'").fetchone()
             except sqlite3.OperationalError:  # a ``meta`` table of another shape
                 marker = None
-            if marker is not None and marker[0] == _MARKER:
-                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                return
+            if marker is not None and marker[0] == STATE_MARKER:
+                return True
         owner = f"application id {application_id:#x}" if application_id else f"tables: {', '.join(tables[:6])}"
         raise StoreError(
             f"state file {self.path} is another program's SQLite database ({owner}), not a wordfeud-bot state "
@@ -179,9 +187,11 @@ class StateFile:
     def _check_meta(self) -> None:
         rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         if not rows:
-            self._db.execute("INSERT INTO meta VALUES ('marker', ?), ('version', ?)", (_MARKER, str(SCHEMA_VERSION)))
+            self._db.execute(
+                "INSERT INTO meta VALUES ('marker', ?), ('version', ?)", (STATE_MARKER, str(SCHEMA_VERSION))
+            )
             return
-        if rows.get("marker") != _MARKER:
+        if rows.get("marker") != STATE_MARKER:
             raise StoreError(f"state file {self.path} is not a wordfeud-bot state database")
         if rows.get("version") == "1":
             # version 2 only added the ``accepted`` table, which the schema above has just created
@@ -193,15 +203,39 @@ class StateFile:
             )
 
 
-def _ensure_private(path: Path) -> None:
-    """Create the file readable by its owner only, or refuse an existing one others can read."""
+def _ensure_file(path: Path) -> None:
+    """Create the file readable by its owner only, or check that an existing one can be read and
+    written and is an SQLite file; StoreError naming it and saying why otherwise."""
     if path.is_dir():
         example = path / "state.sqlite3"
         raise StoreError(f"state file {path} is a directory; give the path of a file in it, e.g. {example}")
+    blocking = next((above for above in path.parents if above.exists() and not above.is_dir()), None)
+    if blocking is not None:
+        raise StoreError(f"state file {path}: {blocking} is not a directory")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            return
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(
+                f"state file {path}: permission denied: this user cannot read and write it (mode {mode:03o})"
+            )
+        with open(path, "rb") as file:
+            start = file.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f"state file {path}: {exc.strerror or exc}") from None
+    if start and start != _SQLITE_HEADER:
+        raise StoreError(
+            f"state file {path} is not an SQLite database, so not a wordfeud-bot state file; it was left as it "
+            "was. Give the bot a file of its own (--state or store.path)"
+        )
+
+
+def _refuse_shared(path: Path) -> None:
+    """Refuse a state file others can read: it holds a session id."""
+    try:
         mode = stat.S_IMODE(path.stat().st_mode)
     except OSError as exc:
         raise StoreError(f"state file {path}: {exc.strerror or exc}") from None

@@ -15,14 +15,22 @@ from bot.escapes import escaped
 from bot.play.analysis import hint
 from bot.play.app import build, registry_for
 from bot.play.convert import Position, to_position
-from bot.play.turn import situation_of
+from bot.play.turn import game_over_line, situation_of
 from bot.records.history import position_before_move, record
 from bot.settings.config import BotConfig, load_credentials
 from bot.store.store import GameRow, Store
 from bot.views.gcg import hint_situation
-from bot.views.hint import hint_svg, hint_text, read_board, situation_for
+from bot.views.hint import (
+    InputError,
+    board_file_text,
+    check_position,
+    hint_svg,
+    hint_text,
+    read_board,
+    situation_for,
+)
 from bot.views.replay_html import replay_html
-from bot.views.terminal import wants_colour
+from bot.views.terminal import board_picture, wants_colour
 from engine.board.rack import Rack
 from engine.equity.strategy import Situation, Strategy
 from engine.errors import EngineError
@@ -64,7 +72,11 @@ def open_state(config: BotConfig, explicit: Path | None = None) -> Store:
     """The state database for reading, ``--state`` (``explicit``) before the config's ``store.path``: a
     missing file is an error (opening would create an empty one)."""
     path = explicit or config.store.resolved()
-    if not Path(path).expanduser().exists():
+    full = Path(path).expanduser()
+    blocking = next((above for above in full.parents if above.exists() and not above.is_dir()), None)
+    if blocking is not None:
+        raise StoreError(f"state file {path}: {blocking} is not a directory")
+    if not full.exists():
         raise StoreError(f"no state file {path}: the bot writes it when it plays (see --state and store.path)")
     return Store(Path(path).expanduser())
 
@@ -210,6 +222,14 @@ def stats_command(args: argparse.Namespace, config_of: ConfigOf, fail: Callable[
     return EXIT_OK
 
 
+class GameOverError(BotError):
+    """A game asked for a hint that has ended: there is no move to hint, only its final position."""
+
+    def __init__(self, message: str, position: Position) -> None:
+        super().__init__(message)
+        self.position = position
+
+
 def hint_command(
     args: argparse.Namespace,
     config_of: ConfigOf,
@@ -236,9 +256,18 @@ def hint_command(
         situation, names = _hint_situation(args, config)
         result = hint(situation, strategy, args.top)
         if args.svg is not None:
-            write_whole(args.svg, hint_svg(result, situation, names))
+            try:
+                write_whole(args.svg, hint_svg(result, situation, names))
+            except OSError as exc:
+                raise InputError(f"cannot write --svg {args.svg}: {exc.strerror or exc}") from None
     except ConfigError as exc:
         return fail("hint", str(exc), EXIT_CONFIG)
+    except GameOverError as over:
+        if not args.json:
+            rules = over.position.rules
+            print("The final board:")
+            print(board_picture(over.position.board, rules.layout, frozenset(), colour=wants_colour(sys.stdout)))
+        return fail("hint", str(over), EXIT_ERRORS)
     except (EngineError, BotError, LookupError, OSError) as exc:
         return fail("hint", str(exc), EXIT_ERRORS)
     if args.json:
@@ -256,12 +285,12 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
     if args.board is not None:
         rules = Ruleset.for_id(5 if args.ruleset is None else args.ruleset)
         source = "stdin" if args.board == "-" else args.board
-        text = sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
-        board, header_rack = read_board(text, rules.alphabet, args.name, source)
+        board, header_rack = read_board(board_file_text(args.board), rules.alphabet, args.name, source)
         rack_text = args.rack or header_rack
         if not rack_text:
             raise ConfigError(f"{source} gives no rack: add --rack, e.g. --rack AEINST?")
         rack = Rack.from_text(rack_text, rules.alphabet, max_size=rules.rack_size)
+        check_position(board, rack, rules, source, f"--rack {args.rack}" if args.rack else f"{source}'s rack")
         return situation_for(board, rack, rules, registry.get(rules.id), bag=args.bag), ("you", "opponent")
     if args.move is not None:
         store = open_state(config, args.state)
@@ -279,6 +308,8 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
         assert client.user_id is not None
 
         position = to_position(game, client.user_id, lambda board_id: wiring.store.board_grid(board_id, client.board))
+        if not game.is_running:
+            raise GameOverError(f"{escaped(game_over_line(game, client.user_id))}; there is no move to hint", position)
         return _game_situation(position, wiring.store, wiring.lexicons.get), ("bot", position.opponent)
     finally:
         wiring.store.close()

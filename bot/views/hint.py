@@ -2,21 +2,90 @@
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from bot.play.analysis import Hint, HintMove
-from bot.views.board_svg import BoardView, board_svg, squares_of
+from bot.views.board_svg import BoardView, board_svg, square_name, squares_of
 from bot.views.terminal import board_picture
 from engine.board.board import Board
 from engine.board.rack import Rack
 from engine.equity.strategy import Situation, unseen_tiles
 from engine.errors import EngineError, PositionError
 from engine.rules.ruleset import Ruleset
-from engine.rules.tiles import Alphabet
+from engine.rules.tiles import BLANK, Alphabet, bag_tile
 
 
 class InputError(EngineError):
     """A board or rack given to ``hint`` that cannot be read; the message names the line or field."""
+
+
+def board_file_text(name: str) -> str:
+    """The text of a ``--board`` file (``-``: stdin); InputError naming it when it is missing, a
+    directory, unreadable or not UTF-8 text."""
+    source = "stdin" if name == "-" else name
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        return Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{source}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+            "a board file is UTF-8 text: 15 rows of '.' and letters"
+        ) from None
+    except FileNotFoundError:
+        raise InputError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{source}: is a directory, not a board file") from None
+    except OSError as exc:
+        raise InputError(f"{source}: cannot read it: {exc.strerror or exc}") from None
+
+
+def check_position(board: Board, rack: Rack, rules: Ruleset, source: str, rack_source: str) -> None:
+    """A board and rack a game of ``rules`` can reach: the tiles cover the start square and hang
+    together, and no letter (or blank) is there more often than the ruleset's bag holds it.
+    InputError naming the file (``source``) or the rack (``rack_source``) otherwise."""
+    squares = {(row, col) for row, col, _ in board.tiles()}
+    if squares:
+        start = rules.layout.start
+        if start not in squares:
+            raise InputError(
+                f"{source}: no tile on the start square {square_name(*start)}; the first move of a game covers it"
+            )
+        reached, todo = {start}, [start]
+        while todo:
+            row, col = todo.pop()
+            for near in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if near in squares and near not in reached:
+                    reached.add(near)
+                    todo.append(near)
+        apart = sorted(squares - reached)
+        if apart:
+            names = ", ".join(square_name(*square) for square in apart[:5]) + (", ..." if len(apart) > 5 else "")
+            raise InputError(f"{source}: the tiles at {names} do not touch the tiles on the start square")
+    alphabet = rules.alphabet
+    on_board = Counter(bag_tile(tile) for _, _, tile in board.tiles())
+    on_rack = Counter(rack.letters())
+    on_rack[BLANK] += rack.blanks
+    for code in sorted(set(on_board) | set(on_rack)):
+        have = alphabet.blanks if code == BLANK else alphabet.counts[code]
+        what = "blank" if code == BLANK else f"{alphabet.symbol(code)} tile"
+        if on_board[code] > have:
+            where = f"{source}: {_count(on_board[code], what)} on the board"
+        elif on_rack[code] > have:
+            where = f"{rack_source}: {_count(on_rack[code], what)} on the rack"
+        elif on_board[code] + on_rack[code] > have:
+            both = f"{_count(on_board[code], what)} on the board and {on_rack[code]} on the rack"
+            where = f"{source} and {rack_source}: {both}"
+        else:
+            continue
+        raise InputError(f"{where}; the bag of ruleset {rules.id} ({rules.code}) holds {have}")
+
+
+def _count(count: int, what: str) -> str:
+    return f"{count} {what}{'' if count == 1 else 's'}"
 
 
 def read_board(text: str, alphabet: Alphabet, name: str | None = None, source: str = "board") -> tuple[Board, str]:
@@ -139,4 +208,7 @@ def _move_line(move: HintMove) -> str:
     return text
 
 
-__all__ = ["InputError", "hint_svg", "hint_text", "read_board", "situation_for", "svg_footer"]
+__all__ = [
+    "InputError", "board_file_text", "check_position", "hint_svg", "hint_text", "read_board", "situation_for",
+    "svg_footer",
+]  # fmt: skip

@@ -161,7 +161,7 @@ class LearnedLeave:
         try:
             document = json.loads(text)
         except json.JSONDecodeError as error:
-            raise LeaveTableError(f"{source} is not JSON: {error}") from None
+            raise LeaveTableError(f"{source} is not JSON, so not a leave table ({error})") from None
         if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
             raise LeaveTableError(f"{source} is not a {TABLE_FORMAT}")
         if document.get("version") != TABLE_VERSION:
@@ -212,6 +212,8 @@ def read_table(path: str, rules: Ruleset) -> LearnedLeave:
             text = file.read()
     except OSError as error:
         raise LeaveTableError(f"cannot read leave table {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise LeaveTableError(f"leave table {path} is not UTF-8 text, so not a leave table (one is JSON)") from None
     return LearnedLeave.from_json(text, rules, source=f"leave table {path}")
 
 

@@ -20,7 +20,14 @@ MANIFEST = "manifest.json"
 def prepare(work: Path, wanted: dict[str, object], defaults: dict[str, object] | None = None) -> None:
     """Create the work directory with its manifest, or check an existing one has the same settings;
     ``defaults`` are the values of settings added later, which a manifest written before lacks."""
-    work.mkdir(parents=True, exist_ok=True)
+    blocking = next((p for p in (work, *work.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        where = "" if blocking == work else f" ({blocking} is a file)"
+        raise WorkDirError(f"--work {work} is not a directory{where}; give a directory for the run's files")
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WorkDirError(f"--work {work}: cannot make the directory: {error.strerror or error}") from None
     manifest = work / MANIFEST
     if manifest.exists():
         found = read_manifest(work)

@@ -151,3 +151,68 @@ def test_python_dash_m_bot_is_the_command() -> None:
         [sys.executable, "-m", "cli", "--version"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0 and result.stdout.startswith("wordfeud-bot "), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"\x00\xff\xfe\x80junk", "is not UTF-8 text, so not a leave table (one is JSON)"),
+        (b"hello\n", "is not JSON, so not a leave table (Expecting value: line 1 column 1 (char 0))"),
+    ],
+    ids=["binary", "text"],
+)
+def test_arena_names_a_leave_table_that_is_not_one(
+    content: bytes, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "leaves.json"
+    table.write_bytes(content)
+    assert main(["arena", f"equity:{table}", "greedy", "--pairs", "1", "--workers", "1"]) == 1
+    assert capsys.readouterr().err == f"wordfeud-bot arena: leave table {table} {reason}\n"
+
+
+@pytest.mark.parametrize("under", [False, True], ids=["a-file", "under-a-file"])
+def test_learn_leaves_work_that_is_not_a_directory_is_named(
+    under: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "notes.txt"
+    file.write_text("hello\n", encoding="utf-8")
+    work = file / "work" if under else file
+    assert main(["learn-leaves", "--work", str(work), "--games", "2", "--workers", "1"]) == 1
+    why = f" ({file} is a file)" if under else ""
+    assert capsys.readouterr().err == (
+        f"wordfeud-bot learn-leaves: --work {work} is not a directory{why}; give a directory for the run's files\n"
+    )
+
+
+def test_a_config_file_with_a_byte_order_mark_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_bytes("\ufeff[play]\nstrategy = \"greedy\"\n".encode())  # as Notepad saves UTF-8
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", "bot@example.org")
+    monkeypatch.setenv("WORDFEUD_PASSWORD", "pw")
+    assert main(["check-config", "--config", str(config), "--state", str(tmp_path / "state.db")]) == 0
+    captured = capsys.readouterr()
+    assert "strategy: greedy," in captured.out and captured.err == "", captured.err
+
+
+def test_a_dictionaries_directory_that_does_not_exist_is_named_at_check_config_and_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "lexicnos"
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[dictionaries]\ndirectory = "{missing}"\n', encoding="utf-8")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", "bot@example.org")
+    monkeypatch.setenv("WORDFEUD_PASSWORD", "pw")
+    state = tmp_path / "state.db"
+    assert main(["check-config", "--config", str(config), "--state", str(state)]) == 2
+    message = f"dictionaries.directory {missing}: no such directory"
+    assert capsys.readouterr().err == f"wordfeud-bot check-config: {message}\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "cli", "run", "--config", str(config), "--state", str(state)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stderr.splitlines()[-1] == f"wordfeud-bot run: {message}", result.stderr
+    assert "Traceback" not in result.stderr and not state.exists()

@@ -164,9 +164,9 @@ def test_hint_prints_the_moves_and_json_for_a_board_file(tmp_path: Path, capsys:
     highlighted = {e.get("data-square") for e in svg.iter(f"{SVG}g") if "last" in _classes(e)}
     best = parse_move(data["moves"][0]["notation"], board)
     assert highlighted == {square_name(r, c) for r, c, _ in best.tiles}
-    assert main(["hint", "--board", str(path), "--rack", "QI", "--top", "2", "--strategy", "greedy"]) == 0
+    assert main(["hint", "--board", str(path), "--rack", "ZI", "--top", "2", "--strategy", "greedy"]) == 0
     text = capsys.readouterr().out
-    assert "rack IQ" in text and "strategy greedy" in text and "greedy ranks by score alone" in text
+    assert "rack IZ" in text and "strategy greedy" in text and "greedy ranks by score alone" in text
     assert re.search(r"^\s+1\s+\S+ \S+\s+\d+\s+", text, re.MULTILINE)
 
 
@@ -309,3 +309,91 @@ def test_hint_shows_a_simulating_strategys_figures(recorded: Recorded) -> None:
     text = hint_text(result, situation)
     [header] = [line for line in text.splitlines() if line.lstrip().startswith("#  move")]
     assert header.rstrip().endswith("sim value") and "wins" not in text
+
+
+def _rows(**rows: str) -> str:
+    """A board file: 15 empty rows but those given (``r8="....."``, padded with '.')."""
+    lines = ["." * 15] * 15
+    for name, text in rows.items():
+        lines[int(name[1:]) - 1] = text.ljust(15, ".")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "rack", "message"),
+    [
+        pytest.param(b"\x00\xff\xfe\x80junk", "AB", "{path}: not UTF-8 text (byte 0xff at offset 1)", id="binary"),
+        pytest.param(
+            _rows(r8=".......CAFÉ").encode("latin-1"), "AB", "{path}: not UTF-8 text (byte 0xc9 at offset 122)",
+            id="latin-1",
+        ),
+        pytest.param(None, "AB", "{path}: no such file", id="missing"),
+        pytest.param("dir", "AB", "{path}: is a directory, not a board file", id="directory"),
+        pytest.param(
+            _rows(r3="..CAT"), "AB", "{path}: no tile on the start square H8; the first move of a game covers it",
+            id="off-centre",
+        ),
+        pytest.param(
+            _rows(r3="..CAT", r8=".....ZAP"), "AB", "{path}: the tiles at C3, D3, E3 do not touch the tiles on the "
+            "start square", id="apart",
+        ),
+        pytest.param(
+            _rows(r8="....ZZZZ"), "AB", "{path}: 4 Z tiles on the board; the bag of ruleset 5 (en) holds 1",
+            id="board-too-many",
+        ),
+        pytest.param(_rows(), "ZZZ", "--rack ZZZ: 3 Z tiles on the rack; the bag of ruleset 5 (en) holds 1", id="rack"),
+        pytest.param(
+            _rows(r8=".....ZAP"), "Z", "{path} and --rack Z: 1 Z tile on the board and 1 on the rack; the bag of "
+            "ruleset 5 (en) holds 1", id="board-and-rack",
+        ),
+    ],
+)  # fmt: skip
+def test_hint_names_a_board_file_or_rack_it_cannot_use(
+    content: bytes | str | None, rack: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "board.txt"
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["hint", "--board", str(path), "--rack", rack, "--strategy", "greedy"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"wordfeud-bot hint: {message.format(path=path)}") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [("no/dir/best.svg", "there is no directory {tmp}/no/dir"), ("", "it is a directory")],
+    ids=["no-directory", "a-directory"],
+)
+def test_hint_svg_names_the_path_given_and_why_it_cannot_be_written(
+    target: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = tmp_path / "board.txt"
+    board.write_text(_rows(), encoding="utf-8")
+    svg = tmp_path / target if target else tmp_path
+    assert main(["hint", "--board", str(board), "--rack", "AB", "--strategy", "greedy", "--svg", str(svg)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"wordfeud-bot hint: cannot write --svg {svg}: {reason.format(tmp=tmp_path)}\n"
+    assert ".partial" not in err
+
+
+def test_hint_of_a_finished_game_says_it_is_over_and_shows_the_final_position(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = sandbox.game()
+    game.game.resign(1)  # the house gives up before a move: the game is over, 0-0
+    config = sandbox.config_file(tmp_path / "bot.toml")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
+    monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
+    argv = ["hint", "--config", str(config), "--state", str(tmp_path / "state.db"), "--game", str(game.id)]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"wordfeud-bot hint: game {game.id} over: won 0-0 against house (ruleset 5, 1 moves; house resigned); "
+        "there is no move to hint\n"
+    )
+    assert captured.out.startswith("The final board:\n") and "PASS" not in captured.out and "rack" not in captured.out

@@ -42,7 +42,7 @@ def test_json_squares_are_written_as_the_notation_writes_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board = Board(EN.alphabet)
-    for text in ("8D QUIZ", "E7 J(U)NK"):
+    for text in ("8H QUIZ", "I7 J(U)NK"):  # a board a game can reach: the start square H8 covered
         board.place(parse_move(text, board).tiles)
     path = tmp_path / "position.txt"
     path.write_text(board.text() + "\n", encoding="utf-8")

@@ -96,7 +96,7 @@ def test_table_file_round_trips_and_names_what_is_wrong(tmp_path: Path) -> None:
         return json.dumps({**document, **change})
 
     for text, rules, message in [
-        ("{", EN, "is not JSON"),
+        ("{", EN, "is not JSON, so not a leave table"),
         (json.dumps({"format": "x"}), EN, "is not a wordfeud-bot leave table"),
         (broken({"version": 99}), EN, "has version 99"),
         (model.to_json(), Ruleset.for_id(0), "made for ruleset 5, not ruleset 0"),
