@@ -3,15 +3,17 @@
 A sandbox server starts in this process on 127.0.0.1 (a free port), with an account for the bot
 and a greedy house player. The bot logs in over HTTP like it would to the real server and plays
 through the same turn logic as ``run``/``once``; after every move the board, the move and the
-scores are shown, and the final result at the end.
+scores are shown (after each of the bot's, its rack and the top candidates it weighed, with their
+figures), and the final result at the end.
 """
 
 from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from bot.api.credentials import Credentials
 from bot.api.models import Game
@@ -82,6 +84,7 @@ def run_demo(
         if game.move_count:
             from_moves["house"] += _show_house_move(game, to_position(game, me.id, client.board), shown)
         while game.is_running:
+            thought = store.thinking(game.id)
             report = wiring.bot.turns.play(game.id)
             game = client.game(game.id)
             position = to_position(game, me.id, client.board)
@@ -94,6 +97,10 @@ def run_demo(
                 f"Move {game.move_count - house_moved}: bot {outcome_text(report.outcome)} {done}".rstrip(": ")
                 + f"   (bot {game.me(me.id).score})"
             )
+            weighed = store.thinking(game.id)
+            if weighed is not None and weighed != thought:  # a decision was made this turn
+                for line in weighed_lines(weighed):
+                    out(line)
             shown.board(after_bot, position.rules.layout)
             from_moves["bot"] += report.points if played else 0
             if house_moved:
@@ -109,6 +116,31 @@ def run_demo(
             "points of the tiles left on a rack are taken from its player, and given to the player who went out.)"
         )
     return game
+
+
+#: The candidates shown after each of the bot's moves.
+WEIGHED_SHOWN = 3
+
+
+def weighed_lines(facts: Mapping[str, Any], top: int = WEIGHED_SHOWN) -> list[str]:
+    """What the bot weighed for a move (the store's ``thinking`` of its decision): its rack and the bag, then its
+    ``top`` candidates, best first, each with its score and the figures its strategy ranked by (the simulation's
+    value, and its share ahead when it ranked by the chance of winning; else the static equity)."""
+    rack = escaped(str(facts.get("rack", "")))
+    lines = [f"  rack {rack}, {facts.get('bag', '?')} in the bag; {escaped(str(facts.get('strategy', '')))} weighed:"]
+    candidates = list(facts.get("candidates", []))[:top]
+    width = max((len(str(c.get("notation", ""))) for c in candidates), default=0)
+    for rank, candidate in enumerate(candidates, 1):
+        parts = [f"{candidate.get('score', 0):>3} points"]
+        if candidate.get("sim_value") is not None:
+            parts.append(f"sim value {candidate['sim_value']:.1f}")
+            if candidate.get("sim_ahead") is not None:
+                parts.append(f"ahead {candidate['sim_ahead']:.0%}")
+        elif candidate.get("equity") is not None:
+            parts.append(f"equity {candidate['equity']:.1f}")
+        notation = escaped(str(candidate.get("notation", "")))
+        lines.append(f"    {rank}. {notation:<{width}}  " + ", ".join(parts))
+    return lines
 
 
 class Picture:
