@@ -175,7 +175,11 @@ def test_the_replay_pages_address_opens_the_board_after_the_move_it_names(tmp_pa
         expected = f"move {number} of {last}" if number else f"start, {last} moves"
         assert browser.find_element(By.ID, "position").text == expected
         if number:
-            assert visible[0].text.splitlines()[-1].startswith(f"Move {number}: ")  # the caption agrees
+            caption = visible[0].find_element(By.CSS_SELECTOR, ".caption").text
+            assert caption.startswith(f"Move {number}: ")  # the caption agrees
+        shown = browser.execute_script("return document.querySelectorAll('svg.steps g.tile:not(.off)').length")
+        frame = next(f for f in game.frames if f.moves == number)
+        assert shown == len(list(frame.board.tiles()))  # the one board drawing shows that position's tiles
 
 
 _OVERFLOW = """
