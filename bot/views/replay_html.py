@@ -13,6 +13,8 @@ where one whole board picture a position made it 830 KB.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from html import escape
 
 from bot.records.history import Frame, GameRecord
@@ -33,6 +35,7 @@ h1 { font-size: 20px; margin: 0 0 4px; } .sub { color: #6b6456; margin: 0 0 12px
 .frame[hidden] { display: none; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 7px; border-bottom: 1px solid #ddd6c4; text-align: left; white-space: nowrap; }
+th { white-space: normal; vertical-align: bottom; }
 td.num { text-align: right; } tr.current { background: #ffe9a0; } tbody tr { cursor: pointer; }
 tr.differs td.points { color: #b5432f; font-weight: bold; }
 .main svg.wf-board { width: 560px; max-width: 100%; height: auto; } .side { width: 600px; max-width: 100%; }
@@ -188,8 +191,13 @@ def _graph(frames: list[Frame]) -> str:
     )
 
 
+#: The page's one script, by hash, for a server's Content-Security-Policy (the status page's replay).
+SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode("ascii")
+
+
 def replay_html(game: GameRecord, strategy: str) -> str:
-    """The whole page of a recorded game (``strategy``: the name the 'would play now' column used)."""
+    """The whole page of a recorded game (``strategy``: the name the 'would play now' column used; ''
+    leaves the column out, for a record made without a lexicon)."""
     try:
         rules_name = Ruleset.for_id(game.ruleset).name
     except RulesetError:  # an unknown ruleset id must not stop the page: it is only a label
@@ -210,6 +218,7 @@ def replay_html(game: GameRecord, strategy: str) -> str:
         )
     ending = ", and the final scores" if game.frames[-1].action == "game over" else ""
     end_rack = f" {escape(game.opponent)} held {escape(game.opponent_rack)} at the end." if game.opponent_rack else ""
+    would = bool(strategy)  # the status page's replay has no lexicon to say what the bot would play now
     rows = []
     for i, frame in enumerate(game.frames):
         if frame.action == "start":
@@ -220,7 +229,8 @@ def replay_html(game: GameRecord, strategy: str) -> str:
             f"<td>{escape(frame.actor)}</td><td>{escape(frame.action)}</td>"
             f'<td class="points num">{escape(_points(frame, short=True))}</td>'
             f'<td class="num">{mine}&ndash;{theirs}</td>'
-            f"<td>{escape(_would(frame))}</td></tr>"
+            + (f"<td>{escape(_would(frame))}</td>" if would else "")
+            + "</tr>"
         )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>
@@ -233,7 +243,7 @@ def replay_html(game: GameRecord, strategy: str) -> str:
 step with <kbd>&larr;</kbd> <kbd>&rarr;</kbd>,
 <kbd>Home</kbd>, <kbd>End</kbd> or the slider
 (<code>#N</code> at the end of the address opens the board after move N; moves are numbered as in the game,
-both players' counted from 1). "Would play now" is the {escape(strategy)} strategy of today.</p>
+both players' counted from 1).{f' "Would play now" is the {escape(strategy)} strategy of today.' if would else ""}</p>
 <div class="layout"><div class="main">
 <div class="controls"><button id="previous" type="button">&larr; previous</button>
 <input id="slider" type="range" min="0" max="{len(game.frames) - 1}" value="0" aria-label="position">
@@ -245,7 +255,7 @@ both players' counted from 1). "Would play now" is the {escape(strategy)} strate
 <div id="list"><table class="moves"><thead><tr>
 <th>move</th><th>player</th><th>play</th><th>points (server / engine)</th>
 <th>score</th>
-<th>would play now ({escape(strategy)})</th></tr></thead><tbody>
+{f"<th>would play now ({escape(strategy)})</th>" if would else ""}</tr></thead><tbody>
 {"".join(rows)}
 </tbody></table></div></div></div>
 <script>{_SCRIPT}</script>

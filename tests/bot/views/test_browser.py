@@ -196,20 +196,53 @@ return {viewport: window.innerWidth, width: width, scroll: document.documentElem
 """
 
 
-def _fits(browser: Any, width: int, name: str) -> None:
-    """At this viewport width no element sticks out and the page does not scroll sideways; a screenshot."""
-    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+_TABLES = """
+const width = document.documentElement.clientWidth;
+const wide = [], wrapped = [];
+let cells = 0;
+for (const table of document.querySelectorAll('table')) {
+  const box = table.getBoundingClientRect();
+  if (box.right > width + 1) { wide.push(table.className + ' ' + Math.round(box.right)); }
+  for (const cell of table.querySelectorAll('td')) {  // a column's heading may take two lines
+    if (!cell.textContent.trim() || cell.getBoundingClientRect().width === 0) { continue; }
+    cells += 1;
+    const probe = document.createElement('span');  // one line of the cell's own font
+    probe.textContent = 'X';
+    cell.appendChild(probe);
+    const line = probe.getBoundingClientRect().height;
+    cell.removeChild(probe);
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const rects = Array.from(range.getClientRects()).filter(function (r) { return r.width > 0; });
+    const top = Math.min(...rects.map(function (r) { return r.top; }));
+    const bottom = Math.max(...rects.map(function (r) { return r.bottom; }));
+    if (bottom - top > 1.5 * line) { wrapped.push(cell.textContent.trim() + ' ' + Math.round(bottom - top)); }
+  }
+}
+return {wide: wide, wrapped: wrapped.slice(0, 10), cells: cells};
+"""
+
+
+def _fits(browser: Any, width: int, name: str, height: int = 900) -> None:
+    """At this viewport width no element sticks out and the page does not scroll sideways, and no table
+    is wider than the page nor any cell broken over lines (a cell's text spans one line of its font); a
+    screenshot of the whole page."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     browser.refresh()
     WebDriverWait(browser, WAIT_SECONDS).until(lambda b: b.execute_script("return document.readyState") == "complete")
     found = browser.execute_script(_OVERFLOW)
     assert found["viewport"] == width  # the page's own width: less a scroll bar, if it scrolls down
     assert found["scroll"] <= found["width"] and found["wide"] == [], found
+    tables = browser.execute_script(_TABLES)
+    assert tables["cells"] > 0 and tables["wide"] == [] and tables["wrapped"] == [], tables
+    whole = int(browser.execute_script("return document.documentElement.scrollHeight"))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": whole})
     shot = artifacts() / f"{name}-{width}px.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 5_000
 
 
-@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("width", [390, 1280])
 def test_the_status_page_shows_what_the_bot_weighed_and_fits_a_phone(
     sandbox: Sandbox, tmp_path: Path, browser: Any, width: int
 ) -> None:
@@ -230,11 +263,17 @@ def test_the_status_page_shows_what_the_bot_weighed_and_fits_a_phone(
         rows = card.find_elements(By.CSS_SELECTOR, ".thinking tbody tr")
         assert 1 <= len(rows) <= 5 and rows[0].find_elements(By.TAG_NAME, "td")[2].text  # an equity figure
         assert "nice one!" in card.find_element(By.CSS_SELECTOR, ".chat").text
-        assert browser.find_element(By.ID, "finished").is_displayed()
+        finished_section = browser.find_element(By.ID, "finished")
+        assert finished_section.is_displayed()
+        links = finished_section.find_elements(By.CSS_SELECTOR, "a")
+        assert [a.text for a in links] == ["replay", "GCG"]
+        links[0].click()  # the replay page the status server makes from the state file, its script allowed
+        WebDriverWait(browser, WAIT_SECONDS).until(lambda b: b.find_elements(By.ID, "position"))
+        assert browser.find_element(By.ID, "position").text.startswith("start, ")  # the script ran
     wiring.store.close()
 
 
-@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("width", [390, 1280])
 def test_the_replay_page_fits_a_phone(tmp_path: Path, browser: Any, width: int) -> None:
     recorded = record_demo(tmp_path)
     store = Store(recorded.state)
