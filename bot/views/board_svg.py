@@ -82,10 +82,33 @@ def squares_of(tiles: Iterable[tuple[int, int, int]]) -> frozenset[tuple[int, in
     return frozenset((row, col) for row, col, _ in tiles)
 
 
+#: The widest a footer character is drawn, in SVG units (15 px DejaVu Sans bold capitals and digits are
+#: 10 to 12.5; mixed text averages far less): a line is wrapped to the picture's width by this measure.
+_FOOTER_CHAR = 10.5
+
+
+def wrap_footer(lines: Sequence[str], width: float) -> list[tuple[int, str]]:
+    """Footer lines broken at spaces so that each fits ``width`` SVG units (a word longer than the line
+    stays whole; a continued line is indented), each with the index of the line it is part of."""
+    room = max(10, int((width - _MARGIN - 6) / _FOOTER_CHAR))
+    wrapped: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        current = ""
+        for word in line.split(" "):
+            if current.strip() and len(current) + 1 + len(word) > room:
+                wrapped.append((index, current))
+                current = "   " + word
+            else:
+                current = f"{current} {word}" if current else word
+        wrapped.append((index, current))
+    return wrapped
+
+
 def board_svg(view: BoardView, *, style: bool = True) -> str:
     """The SVG of a board view; with ``style`` the picture carries its own style (a file on its own)."""
     width = _MARGIN + SIZE * _CELL + 4
-    height = _HEADER + _MARGIN + SIZE * _CELL + 4 + _FOOTER_LINE * len(view.footer)
+    footer = wrap_footer(view.footer, width)
+    height = _HEADER + _MARGIN + SIZE * _CELL + 4 + _FOOTER_LINE * len(footer)
     attributes = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in view.extra.items())
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wf-board" viewBox="0 0 {width} {height}" '
@@ -102,9 +125,11 @@ def board_svg(view: BoardView, *, style: bool = True) -> str:
     for row in range(SIZE):
         for col in range(SIZE):
             parts.extend(_square(view, row, col, _MARGIN + col * _CELL, top + row * _CELL))
-    for index, line in enumerate(view.footer):
-        y = top + SIZE * _CELL + _FOOTER_LINE * (index + 1) - 4
-        parts.append(f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}">{escape(line)}</text>')
+    for row, (index, line) in enumerate(footer):
+        y = top + SIZE * _CELL + _FOOTER_LINE * (row + 1) - 4
+        parts.append(
+            f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}" xml:space="preserve">{escape(line)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 

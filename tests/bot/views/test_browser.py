@@ -6,6 +6,7 @@ browser, its driver or Selenium is not installed (``.ci/run`` installs them when
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -20,6 +21,7 @@ from bot.records.history import record
 from bot.store.store import Store
 from bot.views.replay_html import replay_html
 from bot.views.status import StatusServer, StatusSettings
+from cli.main import main as cli
 from dictionaries.registry import LexiconRegistry
 from engine.players.registry import strategy_named
 from tests.bot.conftest import Sandbox
@@ -285,3 +287,50 @@ def test_the_replay_page_fits_a_phone(tmp_path: Path, browser: Any, width: int) 
     page.write_text(replay_html(game, "equity"), encoding="utf-8")
     browser.get(page.as_uri())
     _fits(browser, width, "replay-page")
+
+
+_TEXT_EDGES = """
+const svg = document.querySelector('svg');
+const width = svg.viewBox.baseVal.width;
+const out = [];
+for (const text of svg.querySelectorAll('text')) {
+  const box = text.getBBox();
+  if (box.x < 0 || box.x + box.width > width) { out.push(text.textContent + ' ' + Math.round(box.x + box.width)); }
+}
+return {width: width, out: out, scores: Array.from(svg.querySelectorAll('text.score')).map(t => t.textContent),
+        footer: Array.from(svg.querySelectorAll('text.footer')).map(t => t.textContent)};
+"""
+
+
+def test_the_hint_picture_keeps_its_caption_inside_and_names_the_account(
+    tmp_path: Path, browser: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hint --game ID --move N --svg``: the lines under the board (the simulation's figures make them
+    long) wrap inside the picture's width as Chromium draws them; the bot's side is the account's name."""
+    recorded = record_demo(tmp_path)
+    store = Store(recorded.state)
+    try:
+        game = record(store, recorded.game_id)
+        late = next(f for f in game.frames if f.seat == 0 and f.bag is not None and 0 < f.bag + len(f.last) < 16)
+        for row_id, raw in store._db.execute("SELECT id, game FROM snapshots").fetchall():  # the account renamed
+            snapshot = json.loads(raw)
+            for player in snapshot["players"]:
+                if player.get("is_local") or player.get("rack") is not None:
+                    player["username"] = "Ada Lovelace"
+            store._db.execute("UPDATE snapshots SET game = ? WHERE id = ?", (json.dumps(snapshot), row_id))
+    finally:
+        store.close()
+    sim = "sim:candidates=4,iterations=12,seconds=0"
+    for number, name in ((1, "early"), (late.moves, "late")):
+        picture = tmp_path / f"hint-{name}.svg"
+        argv = ["hint", "--state", str(recorded.state), "--game", str(recorded.game_id), "--move", str(number)]
+        assert cli([*argv, "--strategy", sim, "--svg", str(picture)]) == 0, capsys.readouterr().err
+        browser.get(picture.as_uri())
+        found = browser.execute_script(_TEXT_EDGES)
+        assert found["out"] == [], found
+        assert found["scores"][0].lstrip("\u25b6 ").startswith("Ada Lovelace ")  # the account's name
+        assert "simulated" in " ".join(found["footer"])
+        if name == "late":  # sim ranks by the share of playouts won here: the picture says it
+            assert "ahead " in " ".join(found["footer"]), found["footer"]
+        shot = artifacts() / f"hint-{name}.png"
+        assert browser.save_screenshot(str(shot))

@@ -29,7 +29,11 @@ def test_the_hint_picture_names_the_move_its_score_the_rack_and_the_runners_up()
     situation = situation_for(board, Rack.from_text("AEINRST", EN.alphabet), EN, english())
     result = hint(situation, strategy_named("equity"), 5)
     root = ET.fromstring(hint_svg(result, situation))
-    lines = [e.text or "" for e in root.iter(f"{SVG}text") if "footer" in e.get("class", "")]
+    parts: dict[str, list[str]] = {}  # a footer line wrapped to the picture's width: its parts, in order
+    for e in root.iter(f"{SVG}text"):
+        if "footer" in e.get("class", ""):
+            parts.setdefault(e.get("class", ""), []).append((e.text or "").strip())
+    lines = [" ".join(texts) for texts in parts.values()]
     best = result.moves[0]
     assert lines[0].startswith(f"{best.notation}  {best.score} points, equity {best.equity:.1f}")
     assert lines[0].endswith(f"rack AEINRST, {result.bag_count} in the bag")
