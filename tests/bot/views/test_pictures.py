@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 from bot.play.analysis import hint
 from bot.play.turn import THOUGHTS_KEPT
@@ -37,9 +38,7 @@ def test_the_hint_picture_names_the_move_its_score_the_rack_and_the_runners_up()
     best = result.moves[0]
     assert lines[0].startswith(f"{best.notation}  {best.score} points, equity {best.equity:.1f}")
     assert lines[0].endswith(f"rack AEINRST, {result.bag_count} in the bag")
-    assert lines[1:] == [
-        f"{m.rank}. {m.notation}  {m.score} points, equity {m.equity:.1f}" for m in result.moves[1:4]
-    ]
+    assert lines[1:] == [f"{m.rank}. {m.notation}  {m.score} points, equity {m.equity:.1f}" for m in result.moves[1:4]]
     height = float(root.get("height") or 0)
     assert all(float(e.get("y") or 0) < height for e in root.iter(f"{SVG}text"))  # nothing drawn off the picture
 
@@ -70,11 +69,17 @@ def test_each_decision_keeps_its_candidates_for_the_status_page(sandbox: Sandbox
 
 
 def test_the_weighed_table_shows_ahead_where_sim_ranks_by_it_and_says_why_not_elsewhere() -> None:
-    candidates = [
+    candidates: list[dict[str, Any]] = [
         {"notation": "8D RETAINS", "score": 66, "equity": 70.1, "sim_value": 41.5, "sim_ahead": None},
         {"notation": "8H STAINER", "score": 62, "equity": 66.0, "sim_value": 38.0, "sim_ahead": None},
     ]
-    early = {"strategy": "sim", "rack": "AEINRST", "bag": 60, "note": "simulated 2", "candidates": candidates}
+    early: dict[str, Any] = {
+        "strategy": "sim",
+        "rack": "AEINRST",
+        "bag": 60,
+        "note": "simulated 2",
+        "candidates": candidates,
+    }
     html = weighed_html(early)
     assert "<th>simulated</th>" in html and ">ahead</th>" not in html
     assert "with 60 tiles in the bag the simulation ranks by points" in html.replace("\u201c", '"')
