@@ -303,7 +303,8 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 16px; bac
 h1 { font-size: 20px; } h2 { font-size: 16px; margin: 14px 0 4px; } h3 { font-size: 14px; margin: 0 0 4px; }
 #health.healthy h2 { color: #2d7a3a; } #health.unhealthy h2 { color: #b5432f; }
 #games { display: flex; flex-wrap: wrap; gap: 16px; } #games h2 { width: 100%; }
-.game { max-width: 100%; min-width: 0; } .game svg.wf-board { width: 420px; max-width: 100%; height: auto; }
+.game { width: 440px; max-width: 100%; min-width: 0; }
+.game svg.wf-board { width: 420px; max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 2px 8px; border-bottom: 1px solid #ddd6c4; }
 .wide { max-width: 100%; overflow-x: auto; } p, li, h3, summary { overflow-wrap: anywhere; }
 th, td { white-space: nowrap; text-align: left; } td.num { text-align: right; } .note { max-width: 640px; }
