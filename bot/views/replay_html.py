@@ -7,7 +7,7 @@ bot would play now with the configured strategy, the opponent's rack at the end,
 Everything is in the one file (style, script, pictures): it opens from a disk or a mail with no network.
 
 The board is drawn once (``bot.views.board_svg.boards_svg``: the squares once, each tile once for the
-positions it stays on) and the script shows the position asked for: a 23-move game's page is about 60 KB,
+positions it stays on) and the script shows the position asked for: a 23-move game's page is about 80 KB,
 where one whole board picture a position made it 830 KB.
 """
 

@@ -135,7 +135,7 @@ def test_listen_is_host_and_port_and_a_busy_port_is_a_config_error(
 
 
 def test_finished_games_link_to_their_replay_and_gcg_which_the_page_serves(sandbox: Sandbox, tmp_path: Path) -> None:
-    running, finished = sandbox.game(), sandbox.game()
+    running, finished, random = sandbox.game(), sandbox.game(), sandbox.game(board_type="random")
     wiring = sandbox.wire(tmp_path / "state.db")
     health = Health(interval=30)
     health.passed(wiring.bot.run_pass())
@@ -149,6 +149,7 @@ def test_finished_games_link_to_their_replay_and_gcg_which_the_page_serves(sandb
         assert f'<a href="games/{finished.id}/record.gcg" download="{finished.id}.gcg">GCG</a>' in page
         # the running game's heading: the ruleset by name, the board, the level
         assert f"Game {running.id} against house: ruleset 5 (English (international)), standard board" in page
+        assert f"Game {random.id} against house: ruleset 5 (English (international)), random board" in page
         with urllib.request.urlopen(f"{server.url}games/{finished.id}/replay.html", timeout=10) as answer:
             replay = answer.read().decode("utf-8")
             policy = answer.headers["Content-Security-Policy"]
