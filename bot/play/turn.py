@@ -294,9 +294,15 @@ class TurnPlayer:
             log.warning("game %d: our accepted move teaches no word: %s", before.id, exc)
 
     def _remember_thinking(
-        self, game_id: int, situation: Situation, strategy: Strategy, ranked: list[Move], placements: int
+        self,
+        game_id: int,
+        situation: Situation,
+        strategy: Strategy,
+        ranked: list[Move],
+        placements: int,
+        move_count: int | None = None,
     ) -> None:
-        """Keep what the strategy weighed (its top candidates and their figures) for the status page."""
+        """Keep what the strategy weighed (its top candidates and their figures) for the status page and the replay."""
         weighed = figures(situation, strategy, ranked[:THOUGHTS_KEPT], placements)
         facts = {
             "rack": weighed.rack,
@@ -311,7 +317,7 @@ class TurnPlayer:
                 for m in weighed.moves
             ],
         }  # fmt: skip
-        self.store.save_thinking(game_id, facts)
+        self.store.save_thinking(game_id, facts, move_count)
 
     def _decide(self, game: Game, strategy: Strategy, level: str = "") -> TurnReport:
         """Rank the moves and submit the best one the server takes; ``level`` (``, level casual: play.level``)
@@ -323,7 +329,7 @@ class TurnPlayer:
         moves = generate(position.board, position.rack, lexicon, rules)
         situation = situation_of(position, lexicon)
         ranked = strategy.rank(situation, moves)
-        self._remember_thinking(game.id, situation, strategy, ranked, len(moves))
+        self._remember_thinking(game.id, situation, strategy, ranked, len(moves), game.move_count)
         log.debug(
             "game %d: %d moves for rack %s ranked by %s in %.0f ms",
             game.id,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.api.models import Game
 from bot.play.convert import (
@@ -26,7 +27,8 @@ from bot.play.turn import situation_of
 from bot.store.store import Decision, DecisionStatus, Store
 from engine.board.board import Board
 from engine.board.move import Placement, format_move
-from engine.equity.strategy import Strategy
+from engine.board.rack import Rack
+from engine.equity.strategy import Strategy, unseen_tiles
 from engine.lexicon.dawg import Dawg
 from engine.movegen.generate import generate
 from engine.movegen.score import score
@@ -40,7 +42,9 @@ class Frame:
     ``players`` are (name, score) pairs, the bot first; ``to_move`` indexes them (None: game over).
     ``points`` is the server's score of the move, ``engine_points`` the engine's; ``would_play`` what
     the bot would play now in the position before one of its moves (with the strategy asked for).
-    ``seat`` is who moved: 0 the bot, 1 the opponent (None for the start and the end)."""
+    ``seat`` is who moved: 0 the bot, 1 the opponent (None for the start and the end). ``bag`` is the
+    tiles left in the bag after the move (None where the snapshots do not tell); ``weighed``, at the bot's
+    moves, what its decision weighed (``Store.weighed``: the strategy, its top candidates and their figures)."""
 
     moves: int
     board: Board
@@ -56,13 +60,16 @@ class Frame:
     would_play: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
     seat: int | None = None
+    bag: int | None = None
+    weighed: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
 class GameRecord:
     """A recorded game's frames, oldest first, with its id and ruleset; ``final_rack`` is the bot's rack
-    in the last recorded snapshot, ``random_board`` whether the game is on a random layout, ``bag`` the tiles in
-the bag then."""
+        in the last recorded snapshot, ``random_board`` whether the game is on a random layout, ``bag`` the tiles in
+    the bag then, ``opponent_rack`` the tiles the opponent held at the end of a finished game (the tiles
+    neither on the board nor on the bot's rack, when the bag is empty; '' otherwise)."""
 
     game_id: int
     ruleset: int
@@ -73,6 +80,7 @@ the bag then."""
     final_rack: str = ""
     random_board: bool = False
     bag: int = 0
+    opponent_rack: str = ""
 
 
 def local_user(game: Game) -> int:
@@ -131,6 +139,7 @@ def record(
     each of its moves. LookupError for a game with no recorded position."""
     games = recorded_games(store, game_id)
     decisions: dict[int, Decision] = {d.move_count: d for d in store.decisions(game_id, DecisionStatus.APPLIED)}
+    weighed = store.weighed(game_id)
     grid = _grid(store, game_id)
     frames: list[Frame] = []
     user = local_user(games[0])
@@ -147,23 +156,28 @@ def record(
             frames.append(_their_frame(game, position, players, to_move, frames[-1].board, user))
         if position.my_turn and game.move_count in decisions:
             would = _would_play(position, lexicons, strategy)
-            frames.append(_my_frame(position, decisions[game.move_count], players, would))
+            frames.append(_my_frame(position, decisions[game.move_count], players, would, weighed.get(game.move_count)))
     last = games[-1]
+    final_position = to_position(last, user, grid)
+    their_rack = ""
     if not last.is_running:
         final = frames[-1]
-        position = to_position(last, user, grid)
+        position = final_position
         scores = (position.scores[position.seat], position.scores[1 - position.seat])
+        notes = ["final scores: the tiles left on the racks are counted"]
+        if position.bag_count == 0:
+            rules = position.rules
+            their_rack = Rack.from_bag_tiles(rules.alphabet, unseen_tiles(position.board, position.rack, rules)).text()
+            notes.append(f"{opponent} held {their_rack or 'nothing'}, {bot_name} {position.rack.text() or 'nothing'}")
         frames.append(
             Frame(
                 last.move_count, final.board, final.layout, ((bot_name, scores[0]), (opponent, scores[1])), None,
-                action="game over",
-                notes=("final scores: the tiles left on the racks are counted",),
+                action="game over", notes=tuple(notes), bag=position.bag_count,
             )
         )  # fmt: skip
-    final_rack = to_position(last, user, grid).rack.text()
     return GameRecord(
-        game_id, last.ruleset, bot_name, opponent, last.is_running, frames, final_rack, random_board=last.board != 0,
-        bag=last.bag_count or 0,
+        game_id, last.ruleset, bot_name, opponent, last.is_running, frames, final_position.rack.text(),
+        random_board=last.board != 0, bag=last.bag_count or 0, opponent_rack=their_rack,
     )  # fmt: skip
 
 
@@ -178,7 +192,12 @@ def _start(game: Game, position: Position, players: tuple[tuple[str, int], tuple
             board = board_without(board, tiles_to_squares(last.move, position.rules.alphabet, game.id))
         players = (players[0], (players[1][0], players[1][1] - (last.points or 0)))
     to_move = 0 if moves == game.move_count and position.my_turn else 1
-    return Frame(moves, board, position.rules.layout, players, to_move)
+    bag: int | None = position.bag_count
+    if moves < game.move_count:  # before the opponent's move: it drew what it played, if the bag had it
+        placed = len(tiles_to_squares(last.move, position.rules.alphabet, game.id)) if last and last.move else 0
+        drawn = placed if last is not None and last.move_type == "move" else 0
+        bag = position.bag_count + drawn if position.bag_count > 0 or drawn == 0 else None
+    return Frame(moves, board, position.rules.layout, players, to_move, bag=bag)
 
 
 def _their_frame(
@@ -210,11 +229,16 @@ def _their_frame(
     return Frame(
         game.move_count, position.board, position.rules.layout, players, to_move,
         actor=actor, action=action, last=new, points=points, engine_points=engine_points, seat=seat,
+        bag=position.bag_count,
     )  # fmt: skip
 
 
 def _my_frame(
-    position: Position, decision: Decision, players: tuple[tuple[str, int], tuple[str, int]], would: str
+    position: Position,
+    decision: Decision,
+    players: tuple[tuple[str, int], tuple[str, int]],
+    would: str,
+    weighed: dict[str, Any] | None = None,
 ) -> Frame:
     """The bot's applied decision put on the board of the position it was made in."""
     board = position.board.copy()
@@ -231,10 +255,12 @@ def _my_frame(
     elif decision.kind == "pass":
         action = "passed"
     figures = (decision.server_points, decision.points) if decision.kind == "move" else (None, None)
+    bag = max(0, position.bag_count - len(new))  # the bot draws what it played; a swap leaves the bag as it was
     return Frame(
         position.move_count + 1, board, position.rules.layout, (mine, players[1]), 1,
         actor=players[0][0], action=action, last=new,
         points=figures[0], engine_points=figures[1], rack=position.rack.text(), would_play=would, seat=0,
+        bag=bag, weighed=weighed,
     )  # fmt: skip
 
 

@@ -26,12 +26,29 @@ class PeopleRecords:
     def _transaction(self) -> AbstractContextManager[None]:  # pragma: no cover - the store's
         raise NotImplementedError
 
-    def save_thinking(self, game_id: int, facts: dict[str, Any]) -> None:
-        """Keep what the last decision of a game weighed (one row a game, replaced by the next decision)."""
+    def save_thinking(self, game_id: int, facts: dict[str, Any], move_count: int | None = None) -> None:
+        """Keep what the last decision of a game weighed (one row a game, replaced by the next decision)
+        and, with ``move_count`` (the moves made before the decision), what the decision at that move
+        weighed, for the replay (``weighed``; the latest decision at a move count replaces an earlier one)."""
+        text = json.dumps(facts)
         with self._transaction():
-            self._db.execute(
-                "INSERT OR REPLACE INTO thinking VALUES (?, ?, ?)", (game_id, self.clock(), json.dumps(facts))
-            )
+            self._db.execute("INSERT OR REPLACE INTO thinking VALUES (?, ?, ?)", (game_id, self.clock(), text))
+            if move_count is not None:
+                key = f"weighed:{game_id}:{move_count:06d}"
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, text))
+
+    def weighed(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """What each decision of a game weighed, by the moves made before it (``save_thinking``); the
+        decisions of a state file from before this was kept are missing."""
+        rows = self._db.execute(
+            "SELECT key, value FROM meta WHERE key >= ? AND key < ?", (f"weighed:{game_id}:", f"weighed:{game_id};")
+        ).fetchall()
+        found: dict[int, dict[str, Any]] = {}
+        for key, value in rows:
+            facts = json.loads(value)
+            if isinstance(facts, dict):
+                found[int(key.rsplit(":", 1)[1])] = facts
+        return found
 
     def thinking(self, game_id: int) -> dict[str, Any] | None:
         """What the last decision of a game weighed, with when (``at``); None before its first decision."""

@@ -25,7 +25,7 @@ from html import escape
 
 from engine.board.board import EMPTY, Board
 from engine.rules.layout import DL, DW, SIZE, TL, TW, BoardLayout
-from engine.rules.tiles import BLANK_FLAG, LETTER_MASK
+from engine.rules.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
 
 COLUMNS = "ABCDEFGHIJKLMNO"
 _CELL = 40  # side of a square, in SVG units
@@ -53,6 +53,7 @@ STYLE = """
 .wf-board .footer { font-size: 15px; fill: #2b2415; }
 .wf-board .footer.line-0 { font-weight: bold; }
 .wf-board .background { fill: #f7f4ec; }
+.wf-board .off { display: none; }
 """
 
 
@@ -81,10 +82,33 @@ def squares_of(tiles: Iterable[tuple[int, int, int]]) -> frozenset[tuple[int, in
     return frozenset((row, col) for row, col, _ in tiles)
 
 
+#: The widest a footer character is drawn, in SVG units (15 px DejaVu Sans bold capitals and digits are
+#: 10 to 12.5; mixed text averages far less): a line is wrapped to the picture's width by this measure.
+_FOOTER_CHAR = 10.5
+
+
+def wrap_footer(lines: Sequence[str], width: float) -> list[tuple[int, str]]:
+    """Footer lines broken at spaces so that each fits ``width`` SVG units (a word longer than the line
+    stays whole; a continued line is indented), each with the index of the line it is part of."""
+    room = max(10, int((width - _MARGIN - 6) / _FOOTER_CHAR))
+    wrapped: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        current = ""
+        for word in line.split(" "):
+            if current.strip() and len(current) + 1 + len(word) > room:
+                wrapped.append((index, current))
+                current = "   " + word
+            else:
+                current = f"{current} {word}" if current else word
+        wrapped.append((index, current))
+    return wrapped
+
+
 def board_svg(view: BoardView, *, style: bool = True) -> str:
     """The SVG of a board view; with ``style`` the picture carries its own style (a file on its own)."""
     width = _MARGIN + SIZE * _CELL + 4
-    height = _HEADER + _MARGIN + SIZE * _CELL + 4 + _FOOTER_LINE * len(view.footer)
+    footer = wrap_footer(view.footer, width)
+    height = _HEADER + _MARGIN + SIZE * _CELL + 4 + _FOOTER_LINE * len(footer)
     attributes = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in view.extra.items())
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wf-board" viewBox="0 0 {width} {height}" '
@@ -97,20 +121,102 @@ def board_svg(view: BoardView, *, style: bool = True) -> str:
     parts.append(f'<rect class="background" x="0" y="0" width="{width}" height="{height}"/>')
     parts.extend(_scores(view, width))
     top = _HEADER + _MARGIN
+    parts.extend(_coordinates(top))
+    for row in range(SIZE):
+        for col in range(SIZE):
+            parts.extend(_square(view, row, col, _MARGIN + col * _CELL, top + row * _CELL))
+    for row, (index, line) in enumerate(footer):
+        y = top + SIZE * _CELL + _FOOTER_LINE * (row + 1) - 4
+        parts.append(
+            f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}" xml:space="preserve">{escape(line)}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def boards_svg(views: Sequence[BoardView], *, title: str = "") -> str:
+    """One picture of a sequence of boards on one layout (a game's positions, oldest first), for a page
+    that steps through them: the squares are drawn once, each tile once for the run of positions it stays
+    on its square (``data-from`` .. ``data-to``, position indexes; ``data-last``: the positions at which it
+    is of the last move), and the scores once for each run of positions they stay the same. The first
+    position is shown; ``show_step`` of ``STEP_SCRIPT`` shows another (it hides the rest with ``off``)."""
+    first = views[0]
+    width = _MARGIN + SIZE * _CELL + 4
+    height = _HEADER + _MARGIN + SIZE * _CELL + 4
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="wf-board steps" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img">'
+    ]
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
+    parts.append(f'<rect class="background" x="0" y="0" width="{width}" height="{height}"/>')
+    start = 0
+    for index in range(1, len(views) + 1):  # the scores, once for each run of positions where they stay
+        if index < len(views) and _score_key(views[index]) == _score_key(views[start]):
+            continue
+        hidden = " off" if start > 0 else ""
+        parts.append(f'<g class="scores{hidden}" data-from="{start}" data-to="{index - 1}">')
+        parts.extend(_scores(views[start], width))
+        parts.append("</g>")
+        start = index
+    top = _HEADER + _MARGIN
+    parts.extend(_coordinates(top))
+    empty = BoardView(Board(first.board.alphabet), first.layout)
+    for row in range(SIZE):
+        for col in range(SIZE):
+            parts.extend(_square(empty, row, col, _MARGIN + col * _CELL, top + row * _CELL))
+    for row in range(SIZE):
+        for col in range(SIZE):
+            parts.extend(_tile_runs(views, row, col, _MARGIN + col * _CELL, top + row * _CELL))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+#: Shows position ``i`` of every ``boards_svg`` picture in the page: ``show_step(i)``.
+STEP_SCRIPT = r"""
+function show_step(i) {
+  document.querySelectorAll('svg.steps [data-from]').forEach(function (e) {
+    const on = Number(e.dataset.from) <= i && i <= Number(e.dataset.to);
+    e.classList.toggle('off', !on);
+    if (e.dataset.last !== undefined) { e.classList.toggle('last', e.dataset.last.split(' ').indexOf(String(i)) >= 0); }
+  });
+}
+"""
+
+
+def _score_key(view: BoardView) -> tuple[object, ...]:
+    return (tuple(view.players[:2]), view.to_move)
+
+
+def _tile_runs(views: Sequence[BoardView], row: int, col: int, x: int, y: int) -> list[str]:
+    """A square's tiles over the positions: one tile group for each run of positions it stays."""
+    parts: list[str] = []
+    index = 0
+    while index < len(views):
+        tile = views[index].board.grid[row][col]
+        if tile == EMPTY:
+            index += 1
+            continue
+        end = index
+        while end + 1 < len(views) and views[end + 1].board.grid[row][col] == tile:
+            end += 1
+        lasts = [str(i) for i in range(index, end + 1) if (row, col) in views[i].last]
+        attributes = f' data-from="{index}" data-to="{end}"' + (f' data-last="{" ".join(lasts)}"' if lasts else "")
+        classes = ("" if index == 0 else " off") + (" last" if "0" in lasts else "")
+        parts.extend(_tile(views[index].board.alphabet, tile, row, col, x, y, classes, attributes))
+        index = end + 1
+    return parts
+
+
+def _coordinates(top: int) -> list[str]:
+    parts = []
     for col in range(SIZE):
         x = _MARGIN + col * _CELL + _CELL / 2
         parts.append(f'<text class="coordinate column" x="{x:g}" y="{top - 6}">{COLUMNS[col]}</text>')
     for row in range(SIZE):
         y = top + row * _CELL + _CELL / 2 + 4
         parts.append(f'<text class="coordinate row" x="{_MARGIN / 2:g}" y="{y:g}">{row + 1}</text>')
-    for row in range(SIZE):
-        for col in range(SIZE):
-            parts.extend(_square(view, row, col, _MARGIN + col * _CELL, top + row * _CELL))
-    for index, line in enumerate(view.footer):
-        y = top + SIZE * _CELL + _FOOTER_LINE * (index + 1) - 4
-        parts.append(f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}">{escape(line)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+    return parts
 
 
 def _scores(view: BoardView, width: int) -> list[str]:
@@ -141,17 +247,26 @@ def _square(view: BoardView, row: int, col: int, x: int, y: int) -> list[str]:
         elif (row, col) == view.layout.start:
             parts.append(f'<text class="start" x="{cx:g}" y="{cy + 7:g}">\u2605</text>')
         return parts
-    alphabet = view.board.alphabet
+    parts.extend(_tile(view.board.alphabet, tile, row, col, x, y, " last" if (row, col) in view.last else ""))
+    return parts
+
+
+def _tile(
+    alphabet: Alphabet, tile: int, row: int, col: int, x: int, y: int, more: str, attributes: str = ""
+) -> list[str]:
+    """A tile's group (``more``: further classes, `` last`` ..; ``attributes``: further attributes)."""
+    name = square_name(row, col)
+    cx, cy = x + _CELL / 2, y + _CELL / 2
     blank = bool(tile & BLANK_FLAG)
     letter = alphabet.symbol(tile & LETTER_MASK)
-    classes = "tile" + (" blank" if blank else "") + (" last" if (row, col) in view.last else "")
+    classes = "tile" + (" blank" if blank else "") + more
     points = 0 if blank else alphabet.tile_points(tile)
     size = "" if len(letter) == 1 else f' style="font-size: {max(11, 22 - 5 * (len(letter) - 1))}px"'
-    parts.append(
-        f'<g class="{classes}" data-square="{name}" data-letter="{escape(letter)}" data-points="{points}">'
+    parts = [
+        f'<g class="{classes}" data-square="{name}" data-letter="{escape(letter)}" data-points="{points}"{attributes}>'
         f'<rect x="{x + 2}" y="{y + 2}" width="{_CELL - 4}" height="{_CELL - 4}" rx="5"/>'
         f'<text class="letter" x="{cx:g}" y="{cy + 8:g}"{size}>{escape(letter)}</text>'
-    )
+    ]
     if not blank:
         parts.append(f'<text class="points" x="{x + _CELL - 5}" y="{y + _CELL - 5}">{points}</text>')
     parts.append("</g>")

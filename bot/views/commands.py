@@ -16,7 +16,7 @@ from bot.play.analysis import hint
 from bot.play.app import build, registry_for
 from bot.play.convert import Position, to_position
 from bot.play.turn import game_over_line, situation_of
-from bot.records.history import position_before_move, record
+from bot.records.history import local_user, position_before_move, record, recorded_games
 from bot.settings.config import BotConfig, load_credentials
 from bot.store.store import GameRow, Store
 from bot.views.gcg import hint_situation
@@ -296,7 +296,9 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
         store = open_state(config, args.state)
         try:
             position = position_before_move(store, args.game, args.move)
-            return _game_situation(position, store, registry.get), ("bot", position.opponent)
+            first = recorded_games(store, args.game)[0]
+            mine = first.me(local_user(first)).username or "bot"  # the account's name
+            return _game_situation(position, store, registry.get), (mine, position.opponent)
         finally:
             store.close()
     wiring = build(config, load_credentials(config), store_path=args.state)
@@ -310,7 +312,8 @@ def _hint_situation(args: argparse.Namespace, config: BotConfig) -> tuple[Situat
         position = to_position(game, client.user_id, lambda board_id: wiring.store.board_grid(board_id, client.board))
         if not game.is_running:
             raise GameOverError(f"{escaped(game_over_line(game, client.user_id))}; there is no move to hint", position)
-        return _game_situation(position, wiring.store, wiring.lexicons.get), ("bot", position.opponent)
+        mine = game.me(client.user_id).username or "bot"  # the account's name
+        return _game_situation(position, wiring.store, wiring.lexicons.get), (mine, position.opponent)
     finally:
         wiring.store.close()
 

@@ -177,7 +177,8 @@ def hint_text(result: Hint, situation: Situation, *, colour: bool = False) -> st
 
 
 def hint_svg(result: Hint, situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> str:
-    """The board with the hint's best move on it, highlighted, and the scores: an SVG file's text."""
+    """The board with the hint's best move on it, highlighted, and the scores, the sides named by ``names``
+    (the account's name first): an SVG file's text. The lines under the board are wrapped to its width."""
     board = situation.board.copy()
     best = result.best
     if best is not None:
@@ -205,6 +206,8 @@ def _move_line(move: HintMove) -> str:
         text += f", equity {move.equity:.1f}"
     if move.sim_value is not None:
         text += f", simulated {move.sim_value:+.1f}"
+    if move.sim_ahead is not None:
+        text += f", ahead {move.sim_ahead:.0%}"
     return text
 
 

@@ -1,18 +1,25 @@
 """``wordfeud-bot replay GAME --html FILE``: a recorded game as one self-contained HTML page.
 
-The page holds the board after every move (the SVG of ``bot.views.board_svg``), stepped through with a
-slider, the buttons or the keyboard (left/right arrows, Home, End), the move list with both players'
-scores, the server's points against the engine's, what the bot would play now with the configured
-strategy, and a graph of the scores. Everything is in the one file (style, script, pictures): it opens
-from a disk or a mail with no network.
+The page holds the board after every move, stepped through with a slider, the buttons or the keyboard
+(left/right arrows, Home, End), the bag count, the candidates the bot weighed at each of its moves with
+their figures, the move list with both players' scores, the server's points against the engine's, what the
+bot would play now with the configured strategy, the opponent's rack at the end, and a graph of the scores.
+Everything is in the one file (style, script, pictures): it opens from a disk or a mail with no network.
+
+The board is drawn once (``bot.views.board_svg.boards_svg``: the squares once, each tile once for the
+positions it stays on) and the script shows the position asked for: a 23-move game's page is about 80 KB,
+where one whole board picture a position made it 830 KB.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from html import escape
 
 from bot.records.history import Frame, GameRecord
-from bot.views.board_svg import STYLE, BoardView, board_svg
+from bot.views.board_svg import STEP_SCRIPT, STYLE, BoardView, boards_svg
+from bot.views.weighed import weighed_html
 from engine.errors import RulesetError
 from engine.rules.ruleset import Ruleset
 
@@ -22,20 +29,24 @@ h1 { font-size: 20px; margin: 0 0 4px; } .sub { color: #6b6456; margin: 0 0 12px
 .layout { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 8px 0; }
 .controls input[type=range] { width: 360px; max-width: 100%; }
-.caption { min-height: 3em; margin: 6px 0; max-width: 560px; }
+.caption { min-height: 3em; margin: 6px 0; max-width: 560px; } .bag { margin: 0 0 6px; color: #6b6456; }
+.thinking summary { cursor: pointer; font-size: 13px; } .note { font-size: 12px; color: #6b6456; max-width: 560px; }
+.wide { max-width: 100%; overflow-x: auto; } td.play { white-space: nowrap; }
 .frame[hidden] { display: none; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 7px; border-bottom: 1px solid #ddd6c4; text-align: left; white-space: nowrap; }
+th { white-space: normal; vertical-align: bottom; }
 td.num { text-align: right; } tr.current { background: #ffe9a0; } tbody tr { cursor: pointer; }
 tr.differs td.points { color: #b5432f; font-weight: bold; }
-.frame svg.wf-board { width: 560px; max-width: 100%; height: auto; } .side { width: 600px; max-width: 100%; }
-.layout > * { min-width: 0; max-width: 100%; } .controls { flex-wrap: wrap; }
+.main svg.wf-board { width: 560px; max-width: 100%; height: auto; } .side { width: 600px; max-width: 100%; }
+.layout > * { min-width: 0; max-width: 100%; } .controls { flex-wrap: wrap; } .main { width: 560px; }
 svg.graph { max-width: 100%; height: auto; } .caption, h1, .sub { overflow-wrap: anywhere; }
 @media (max-width: 600px) {
-  body { margin: 8px; } th, td { white-space: normal; padding: 2px 3px; overflow-wrap: anywhere; }
+  body { margin: 8px; } th, td { padding: 2px 3px; } th { white-space: normal; }
+  table.moves th:nth-child(4), table.moves td:nth-child(4) { display: none; }  /* the caption gives the points */
   table { font-size: 12px; }
 }
-#list { position: relative; max-height: 440px; overflow-y: auto; }
+#list { position: relative; max-height: 440px; overflow-y: auto; overflow-x: auto; }
 .graph .bot { stroke: #2f6fa3; } .graph .opponent { stroke: #b5432f; }
 .graph polyline { fill: none; stroke-width: 2.5; } .graph .axis { stroke: #9c9582; stroke-width: 1; }
 .graph text { font-size: 11px; fill: #6b6456; }
@@ -44,7 +55,9 @@ svg.graph { max-width: 100%; height: auto; } .caption, h1, .sub { overflow-wrap:
 kbd { border: 1px solid #bbb; border-radius: 3px; padding: 0 4px; background: #fff; }
 """
 
-_SCRIPT = r"""
+_SCRIPT = (
+    STEP_SCRIPT
+    + r"""
 (function () {
   const frames = document.querySelectorAll('.frame');
   const rows = document.querySelectorAll('tbody tr[data-frame]');
@@ -55,6 +68,7 @@ _SCRIPT = r"""
   function show(i) {
     i = Math.max(0, Math.min(last, i));
     frames.forEach(function (f, k) { f.hidden = k !== i; });
+    show_step(i);
     rows.forEach(function (r) { r.classList.toggle('current', Number(r.dataset.frame) === i); });
     slider.value = i;
     label.textContent = frames[i].dataset.label;
@@ -92,6 +106,7 @@ _SCRIPT = r"""
   opened();
 })();
 """
+)
 
 
 def _points(frame: Frame, short: bool = False) -> str:
@@ -176,8 +191,13 @@ def _graph(frames: list[Frame]) -> str:
     )
 
 
+#: The page's one script, by hash, for a server's Content-Security-Policy (the status page's replay).
+SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode("ascii")
+
+
 def replay_html(game: GameRecord, strategy: str) -> str:
-    """The whole page of a recorded game (``strategy``: the name the 'would play now' column used)."""
+    """The whole page of a recorded game (``strategy``: the name the 'would play now' column used; ''
+    leaves the column out, for a record made without a lexicon)."""
     try:
         rules_name = Ruleset.for_id(game.ruleset).name
     except RulesetError:  # an unknown ruleset id must not stop the page: it is only a label
@@ -187,14 +207,18 @@ def replay_html(game: GameRecord, strategy: str) -> str:
     title = f"Game {game.game_id}: {game.bot} against {game.opponent}"
     frames = []
     last = game.frames[-1].moves
+    views = [BoardView(f.board, f.layout, f.last, f.players, f.to_move) for f in game.frames]
     for i, frame in enumerate(game.frames):
-        view = BoardView(frame.board, frame.layout, frame.last, frame.players, frame.to_move, caption(frame))
+        bag = "" if frame.bag is None else f'<p class="bag">{frame.bag} in the bag</p>'
         frames.append(
             f'<section class="frame" data-index="{i}" data-moves="{frame.moves}" '
-            f'data-label="{escape(label(frame, last))}" hidden>'
-            f"{board_svg(view, style=False)}"
-            f'<p class="caption">{escape(caption(frame))}</p></section>'
+            f'data-label="{escape(label(frame, last))}"{" hidden" if i else ""}>'
+            f'<p class="caption">{escape(caption(frame))}</p>{bag}'
+            f"{weighed_html(frame.weighed, f'What {game.bot} weighed at move {frame.moves}')}</section>"
         )
+    ending = ", and the final scores" if game.frames[-1].action == "game over" else ""
+    end_rack = f" {escape(game.opponent)} held {escape(game.opponent_rack)} at the end." if game.opponent_rack else ""
+    would = bool(strategy)  # the status page's replay has no lexicon to say what the bot would play now
     rows = []
     for i, frame in enumerate(game.frames):
         if frame.action == "start":
@@ -205,7 +229,8 @@ def replay_html(game: GameRecord, strategy: str) -> str:
             f"<td>{escape(frame.actor)}</td><td>{escape(frame.action)}</td>"
             f'<td class="points num">{escape(_points(frame, short=True))}</td>'
             f'<td class="num">{mine}&ndash;{theirs}</td>'
-            f"<td>{escape(_would(frame))}</td></tr>"
+            + (f"<td>{escape(_would(frame))}</td>" if would else "")
+            + "</tr>"
         )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>
@@ -214,21 +239,23 @@ def replay_html(game: GameRecord, strategy: str) -> str:
 <body data-frame="0">
 <h1>{escape(title)}</h1>
 <p class="sub">Ruleset {game.ruleset} ({escape(rules_name)}), {state}: {escape(game.bot)} {final[0][1]},
-{escape(game.opponent)} {final[1][1]}. {len(game.frames)} positions; step with <kbd>&larr;</kbd> <kbd>&rarr;</kbd>,
+{escape(game.opponent)} {final[1][1]}.{end_rack} {last} moves: the start, the board after each move{ending};
+step with <kbd>&larr;</kbd> <kbd>&rarr;</kbd>,
 <kbd>Home</kbd>, <kbd>End</kbd> or the slider
 (<code>#N</code> at the end of the address opens the board after move N; moves are numbered as in the game,
-both players' counted from 1). "Would play now" is the {escape(strategy)} strategy of today.</p>
-<div class="layout"><div>
+both players' counted from 1).{f' "Would play now" is the {escape(strategy)} strategy of today.' if would else ""}</p>
+<div class="layout"><div class="main">
 <div class="controls"><button id="previous" type="button">&larr; previous</button>
 <input id="slider" type="range" min="0" max="{len(game.frames) - 1}" value="0" aria-label="position">
 <button id="next" type="button">next &rarr;</button> <span id="position"></span></div>
+{boards_svg(views, title=title)}
 {"".join(frames)}
 </div><div class="side">
 {_graph(game.frames)}
 <div id="list"><table class="moves"><thead><tr>
 <th>move</th><th>player</th><th>play</th><th>points (server / engine)</th>
 <th>score</th>
-<th>would play now ({escape(strategy)})</th></tr></thead><tbody>
+{f"<th>would play now ({escape(strategy)})</th>" if would else ""}</tr></thead><tbody>
 {"".join(rows)}
 </tbody></table></div></div></div>
 <script>{_SCRIPT}</script>

@@ -1,7 +1,9 @@
 """The daemon's status page: an HTTP server on 127.0.0.1 (``[status] listen``) beside the polling.
 
 It serves ``/`` (the page, which fetches ``/fragment`` every ``refresh_seconds`` and so updates after
-every move), ``/status.json`` (the same facts for tools) and ``/healthz``: 200 while the last pass that
+every move), ``/status.json`` (the same facts for tools), ``/games/ID/replay.html`` and
+``/games/ID/record.gcg`` (a recorded game's HTML replay and GCG record, made from the state file when
+asked: the finished games link to them) and ``/healthz``: 200 while the last pass that
 read the account's status ended within ``healthy_polls`` poll intervals (or the daemon started that
 recently), 503 otherwise, for systemd, Docker and Kubernetes liveness checks.
 
@@ -19,6 +21,7 @@ import io
 import ipaddress
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -26,11 +29,21 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from bot.errors import BotError
 from bot.logs import Redactor
 from bot.play.health import Health
+from bot.records.gcg import GcgError, write_gcg
+from bot.records.gcg_game import record_to_gcg
+from bot.records.history import record
 from bot.store.store import Store
+from bot.views import replay_html as replay_page
 from bot.views.page_server import CappedHTTPServer, DeadlineReader, LateRequestError, host_allowed
-from bot.views.status_page import CONTENT_SECURITY_POLICY, fragment, page, snapshot
+from bot.views.status_page import CONTENT_SECURITY_POLICY, fragment, page, security_policy, snapshot
+from engine.errors import EngineError
+
+_GAME_ROUTE = re.compile(r"/games/(\d{1,19})/(replay\.html|record\.gcg)")
+#: The replay's policy: the status page's, with the replay's own script (by hash) in place of the page's.
+REPLAY_SECURITY_POLICY = security_policy(replay_page.SCRIPT_HASH)
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +137,27 @@ class StatusServer:
             return HTTPStatus.OK, "text/html; charset=utf-8", fragment(self.facts())
         if route in ("/", "/index.html"):
             return HTTPStatus.OK, "text/html; charset=utf-8", page(self.facts(), self.settings.refresh_seconds)
+        game = _GAME_ROUTE.fullmatch(route)
+        if game:
+            return self._recorded(int(game.group(1)), game.group(2))
         return HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"not found: {route}\n"
+
+    def _recorded(self, game_id: int, kind: str) -> tuple[int, str, str]:
+        """A recorded game's replay page (without "would play now": the server has no lexicon) or GCG
+        record; 404 with the reason in one line when the state file cannot make it."""
+        try:
+            with self._store_lock:
+                recorded = record(self._store, game_id)
+            if kind == "record.gcg":
+                return HTTPStatus.OK, "text/plain; charset=utf-8", write_gcg(record_to_gcg(recorded))
+            return HTTPStatus.OK, "text/html; charset=utf-8", replay_page.replay_html(recorded, "")
+        except (LookupError, GcgError, BotError, EngineError) as exc:
+            return HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"game {game_id}: {exc}\n"
+
+    @staticmethod
+    def policy(path: str) -> str:
+        """The Content-Security-Policy of the answer to ``path``: the replay's script runs on its page only."""
+        return REPLAY_SECURITY_POLICY if path.split("?", 1)[0].endswith("/replay.html") else CONTENT_SECURITY_POLICY
 
 
 def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
@@ -173,7 +206,7 @@ def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+            self.send_header("Content-Security-Policy", server.policy(self.path))
             self.end_headers()
             if body:
                 self.wfile.write(data)

@@ -17,8 +17,9 @@ from bot.errors import BotError
 from bot.records.history import record
 from bot.store.store import GameRow, Store
 from bot.views.board_svg import STYLE, BoardView, board_svg
-from engine.errors import EngineError
-from engine.rules.ruleset import RULESET_IDS
+from bot.views.weighed import weighed_html
+from engine.errors import EngineError, RulesetError
+from engine.rules.ruleset import RULESET_IDS, Ruleset
 
 _DECISIONS = 15
 _LEARNED_SHOWN = 30  # learned words listed per ruleset (the newest); the count says how many in all
@@ -64,6 +65,7 @@ def _game(store: Store, row: GameRow) -> dict[str, Any]:
         return {**facts, "svg": f'<p class="problem">no board: {escape(str(exc))}</p>'}
     frame = recorded.frames[-1]
     facts["rack"], facts["bag"] = recorded.final_rack, recorded.bag
+    facts["board"] = "random" if recorded.random_board else "standard"
     view = BoardView(frame.board, frame.layout, frame.last, frame.players, frame.to_move, f"game {row.game_id}")
     facts["chat"] = [text for _, text in store.chat(row.game_id)][-_CHAT_SHOWN:]
     return {
@@ -115,6 +117,14 @@ def snapshot(store: Store, health: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def rules_name(ruleset: int) -> str:
+    """A ruleset's name for a heading (an unknown id is named as such: it is only a label)."""
+    try:
+        return Ruleset.for_id(ruleset).name
+    except RulesetError:
+        return "unknown ruleset"
+
+
 def _ago(now: float, stamp: float | None) -> str:
     if stamp is None:
         return "never"
@@ -142,44 +152,39 @@ def _rack_tiles(rack: str) -> list[str]:
 
 def _thinking(game: dict[str, Any]) -> str:
     """The last decision's top candidates with their figures (equity; the simulation's value and wins)."""
-    thought = game.get("thinking")
-    if not thought or not thought.get("candidates"):
-        return ""
+    return weighed_html(game.get("thinking"), "What the bot weighed last")
 
-    def cell(value: float | None, text: str) -> str:
-        return f"<td>{'' if value is None else text}</td>"
 
-    rows = "".join(
-        f"<tr><td>{escape(c['notation'])}</td><td>{c['score']}</td>"
-        + cell(c.get("equity"), f"{c.get('equity') or 0:.1f}")
-        + cell(c.get("sim_value"), f"{c.get('sim_value') or 0:+.1f}")
-        + cell(c.get("sim_ahead"), f"{100 * (c.get('sim_ahead') or 0):.0f}%")
-        + "</tr>"
-        for c in thought["candidates"]
-    )
-    return (
-        f'<details class="thinking" open><summary>What the bot weighed last ({escape(thought["strategy"])}, rack '
-        f"{escape(thought['rack'])}, {thought['bag']} in the bag)</summary>"
-        '<div class="wide"><table><thead><tr><th>move</th><th>score</th><th>equity</th><th>simulated</th>'
-        f"<th>ahead</th></tr></thead><tbody>{rows}</tbody></table></div>"
-        f'<p class="note">{escape(thought.get("note", ""))}</p></details>'
-    )
+def _cell(label: str, text: str, kind: str = "") -> str:
+    """A cell of a stacked table: its column's name in ``data-label``, shown before it at phone width."""
+    classes = f' class="{kind}"' if kind else ""
+    return f'<td data-label="{escape(label)}"{classes}>{text}</td>'
 
 
 def _finished(finished: list[dict[str, Any]], now: float) -> str:
-    """The newest finished games with their results."""
+    """The newest finished games with their results and links to their replay pages and GCG records."""
     if not finished:
         return '<section id="finished"><h2>Finished games</h2><p>None yet.</p></section>'
     rows = "".join(
-        f'<tr class="{escape(g["result"])}"><td>{g["id"]}</td><td>{escape(g["opponent"])}</td>'
-        f"<td>{escape(g['result'])}</td><td>{g['scores'][0]}&ndash;{g['scores'][1]}</td><td>{g['ruleset']}</td>"
-        f"<td>{_ago(now, g['ended'])}</td></tr>"
+        f'<tr class="{escape(g["result"])}">'
+        + _cell("game", str(g["id"]), "id")
+        + _cell("against", escape(g["opponent"]))
+        + _cell("result", escape(g["result"]), "result")
+        + _cell("score", f"{g['scores'][0]}&ndash;{g['scores'][1]}")
+        + _cell("ruleset", str(g["ruleset"]))
+        + _cell("ended", _ago(now, g["ended"]), "time")
+        + _cell(
+            "records",
+            f'<a href="games/{g["id"]}/replay.html">replay</a> &middot; '
+            f'<a href="games/{g["id"]}/record.gcg" download="{g["id"]}.gcg">GCG</a>',
+        )
+        + "</tr>"
         for g in finished
     )
     return (
-        f'<section id="finished"><h2>Finished games (newest {len(finished)})</h2><div class="wide"><table><thead>'
-        "<tr><th>game</th><th>opponent</th><th>result</th><th>score</th><th>ruleset</th><th>ended</th></tr>"
-        f"</thead><tbody>{rows}</tbody></table></div></section>"
+        f'<section id="finished"><h2>Finished games (newest {len(finished)})</h2><div class="wide">'
+        '<table class="stack"><thead><tr><th>game</th><th>opponent</th><th>result</th><th>score</th>'
+        f"<th>ruleset</th><th>ended</th><th>records</th></tr></thead><tbody>{rows}</tbody></table></div></section>"
     )
 
 
@@ -225,8 +230,8 @@ def fragment(facts: dict[str, Any]) -> str:
         f"{_count(record['losses'], 'loss', 'losses')}; mean score {record['mean']} against "
         f"{record['theirs']}. {record['running']} running.</p>"
         + (
-            "<table><thead><tr><th></th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>mean</th>"
-            f"<th>theirs</th></tr></thead><tbody>{rows}</tbody></table>"
+            '<div class="wide"><table><thead><tr><th></th><th>games</th><th>wins</th><th>draws</th><th>losses</th>'
+            f"<th>mean</th><th>theirs</th></tr></thead><tbody>{rows}</tbody></table></div>"
             if rows
             else ""
         )
@@ -235,10 +240,12 @@ def fragment(facts: dict[str, Any]) -> str:
     cards = []
     for game in facts["games"]:
         turn = "the bot is to move" if game["bot_to_move"] else f"{escape(game['opponent'])} is to move"
+        board = f", {game['board']} board" if game.get("board") else ""
         cards.append(
             f'<article class="game" data-game="{game["id"]}" data-moves="{game["moves"]}">'
-            f"<h3>Game {game['id']} against {escape(game['opponent'])}{_level(game)}</h3>"
-            f'<p>ruleset {game["ruleset"]}, <span class="moves">{game["moves"]} moves</span>, {turn}; '
+            f"<h3>Game {game['id']} against {escape(game['opponent'])}: ruleset {game['ruleset']} "
+            f"({escape(rules_name(game['ruleset']))}){board}{_level(game)}</h3>"
+            f'<p><span class="moves">{game["moves"]} moves</span>, {turn}; '
             f"{game['scores'][0]}&ndash;{game['scores'][1]}"
             f"{'; last: ' + escape(game['last']) if game.get('last') else ''}</p>"
             f"{_rack(game)}{game['svg']}{_thinking(game)}{_chat(game)}</article>"
@@ -250,16 +257,23 @@ def fragment(facts: dict[str, Any]) -> str:
     )
     parts.append(_finished(facts.get("finished", []), now))
     decisions = "".join(
-        f"<tr><td>{time.strftime('%H:%M:%S', time.localtime(d['at']))}</td><td>{d['game']}</td><td>{d['move']}</td>"
-        f"<td>{escape(d['notation'])}</td><td>{d['points']}</td>"
-        f"<td>{'' if d['server_points'] is None else d['server_points']}</td><td>{escape(d['status'])}</td></tr>"
+        "<tr>"
+        + _cell("at", time.strftime("%H:%M:%S", time.localtime(d["at"])), "time")
+        + _cell("game", str(d["game"]), "id")
+        + _cell("move", str(d["move"]))
+        + _cell("play", escape(d["notation"]), "play")
+        + _cell("engine", str(d["points"]))
+        + _cell("server", "" if d["server_points"] is None else str(d["server_points"]))
+        + _cell("outcome", escape(d["status"]))
+        + "</tr>"
         for d in facts["decisions"]
     )
     parts.append(
         '<section id="decisions"><h2>Last decisions</h2>'
         + (
-            "<table><thead><tr><th>at</th><th>game</th><th>move</th><th>play</th><th>engine</th><th>server</th>"
-            f"<th>outcome</th></tr></thead><tbody>{decisions}</tbody></table>"
+            '<div class="wide"><table class="stack"><thead><tr><th>at</th><th>game</th><th>move</th><th>play</th>'
+            "<th>engine</th><th>server</th>"
+            f"<th>outcome</th></tr></thead><tbody>{decisions}</tbody></table></div>"
             if decisions
             else "<p>None yet.</p>"
         )
@@ -289,15 +303,25 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 16px; bac
 h1 { font-size: 20px; } h2 { font-size: 16px; margin: 14px 0 4px; } h3 { font-size: 14px; margin: 0 0 4px; }
 #health.healthy h2 { color: #2d7a3a; } #health.unhealthy h2 { color: #b5432f; }
 #games { display: flex; flex-wrap: wrap; gap: 16px; } #games h2 { width: 100%; }
-.game { max-width: 100%; min-width: 0; } .game svg.wf-board { width: 420px; max-width: 100%; height: auto; }
+.game { width: 440px; max-width: 100%; min-width: 0; }
+.game svg.wf-board { width: 420px; max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 2px 8px; border-bottom: 1px solid #ddd6c4; }
-.wide { max-width: 100%; overflow-x: auto; } p, li, td, h3, summary { overflow-wrap: anywhere; }
+.wide { max-width: 100%; overflow-x: auto; } p, li, h3, summary { overflow-wrap: anywhere; }
+th, td { white-space: nowrap; text-align: left; } td.num { text-align: right; } .note { max-width: 640px; }
 .rack .tile { display: inline-block; min-width: 1.4em; margin-right: 2px; padding: 1px 3px; text-align: center;
   background: #f3d9a4; border: 1px solid #b99b5f; border-radius: 3px; font-weight: bold; }
 .thinking summary { cursor: pointer; font-size: 13px; } .note { font-size: 12px; color: #6b6456; }
 .chat h4 { font-size: 13px; margin: 6px 0 2px; } .chat ul { margin: 0; padding-left: 18px; font-size: 13px; }
-tr.won td:nth-child(3) { color: #2d7a3a; } tr.lost td:nth-child(3) { color: #b5432f; }
-@media (max-width: 500px) { body { margin: 8px; } th, td { padding: 2px 4px; } }
+tr.won td.result { color: #2d7a3a; } tr.lost td.result { color: #b5432f; }
+@media (max-width: 600px) {
+  body { margin: 8px; } th, td { padding: 2px 4px; }
+  /* a stacked table: each row a block of its cells, each cell after its column's name, never broken */
+  table.stack thead { display: none; } table.stack, table.stack tbody { display: block; }
+  table.stack tr { display: block; padding: 4px 0; border-bottom: 1px solid #ddd6c4; }
+  table.stack td { display: inline-block; border: 0; padding: 1px 10px 1px 0; }
+  table.stack td::before { content: attr(data-label) " "; color: #6b6456; font-size: 11px; }
+  table.stack td:empty { display: none; }
+}
 .problem { color: #b5432f; } footer { color: #6b6456; font-size: 12px; margin-top: 16px; }
 """
 
@@ -322,12 +346,17 @@ _SCRIPT = """
 
 #: The page's one script, allowed by its hash: no other script (an injected one included) runs.
 SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode("ascii")
-#: The Content-Security-Policy of every answer: the page's own script only (by hash), its inline
-#: styles, images from itself or data: URLs, requests to itself; nothing else.
-CONTENT_SECURITY_POLICY = (
-    f"default-src 'self'; script-src '{SCRIPT_HASH}'; style-src 'unsafe-inline'; img-src 'self' data:; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
+def security_policy(script_hash: str) -> str:
+    """The Content-Security-Policy of a page whose one script has this hash."""
+    return (
+        f"default-src 'self'; script-src '{script_hash}'; style-src 'unsafe-inline'; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
+
+
+#: The Content-Security-Policy of every answer but a replay page's: the page's own script only (by hash), its
+#: inline styles, images from itself or data: URLs, requests to itself; nothing else.
+CONTENT_SECURITY_POLICY = security_policy(SCRIPT_HASH)
 
 
 def page(facts: dict[str, Any], refresh_seconds: float) -> str:

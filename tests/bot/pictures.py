@@ -1,8 +1,9 @@
 """The README's pictures, made by the project's own commands and pages in headless Chromium:
 ``python -m tests.bot.pictures [DIR]`` (default ``docs/``) writes ``replay.png`` (the HTML replay of the
-demo's game, ``wordfeud-bot replay GAME --html``) and ``status.png`` (the status page of a bot that has
-finished one game against the sandbox's house player and is playing two more). Needs Selenium and
-Debian's chromium and chromium-driver, as the browser tests do."""
+demo's game, ``wordfeud-bot replay GAME --html``), ``status.png`` (the status page of a bot that has
+finished one game against the sandbox's house player and is playing two more, 1280 px wide) and
+``status-phone.png`` (the same page 390 px wide, as a phone shows it), each of the whole page. Needs
+Selenium and Debian's chromium and chromium-driver, as the browser tests do."""
 
 from __future__ import annotations
 
@@ -28,6 +29,16 @@ from tests.bot.recorded import record_demo
 from tests.lexicons import english
 
 
+def whole_page(browser: Any, width: int, out: Path) -> None:
+    """A screenshot of the whole page as a ``width``-pixel-wide screen shows it (a phone's below 600)."""
+    metrics = {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    browser.refresh()
+    height = int(browser.execute_script("return document.documentElement.scrollHeight"))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": height})
+    browser.save_screenshot(str(out))
+
+
 def _browser(profile: Path, width: int, height: int) -> Any:
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -42,7 +53,7 @@ def _browser(profile: Path, width: int, height: int) -> Any:
 
 
 def replay_picture(out: Path, work: Path) -> None:
-    """The replay page of the demo's game at its 17th position."""
+    """The replay page of the demo's game after its 17th move."""
     recorded = record_demo(work)
     page = work / "replay.html"
     status = cli(["replay", "--state", str(recorded.state), str(recorded.game_id), "--html", str(page)])
@@ -51,13 +62,13 @@ def replay_picture(out: Path, work: Path) -> None:
     browser = _browser(work / "profile-replay", 1280, 790)
     try:
         browser.get(page.as_uri() + "#17")
-        browser.save_screenshot(str(out))
+        whole_page(browser, 1280, out)
     finally:
         browser.quit()
 
 
-def status_picture(out: Path, work: Path) -> None:
-    """The status page after one whole game and two passes over two more."""
+def status_picture(out: Path, work: Path, phone: Path | None = None) -> None:
+    """The status page after one whole game and two passes over two more (``phone``: also at 390 px)."""
     state = State(lambda ruleset: english(), time.time, seed=4)
     me = state.add_user("bot", "bot@sandbox.local", "bot-password")
     house = state.add_user("house", "house@sandbox.local", "house-password")
@@ -79,20 +90,22 @@ def status_picture(out: Path, work: Path) -> None:
             browser = _browser(work / "profile-status", 1280, 1060)
             try:
                 browser.get(page.url)
-                browser.save_screenshot(str(out))
+                whole_page(browser, 1280, out)
+                if phone is not None:
+                    whole_page(browser, 390, phone)
             finally:
                 browser.quit()
         wiring.store.close()
 
 
 def main(argv: list[str]) -> int:
-    """Write both pictures to the folder given (default docs/)."""
+    """Write the pictures to the folder given (default docs/)."""
     folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "docs"
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         replay_picture(folder / "replay.png", Path(scratch))
-        status_picture(folder / "status.png", Path(scratch))
-    print(f"wrote {folder / 'replay.png'} and {folder / 'status.png'}")
+        status_picture(folder / "status.png", Path(scratch), folder / "status-phone.png")
+    print(f"wrote {', '.join(str(folder / n) for n in ('replay.png', 'status.png', 'status-phone.png'))}")
     return 0
 
 

@@ -145,5 +145,6 @@ def test_a_game_already_on_the_account_plays_play_level_and_one_from_a_random_re
               "last_error": None, "last_error_at": None}  # fmt: skip
     html = fragment(snapshot(wiring.store, health))
     wiring.store.close()
-    assert f'Game {before.id} against house <span class="level">at level casual (play.level)</span></h3>' in html
-    assert f'Game {random_game.id} against house <span class="level">at level beginner (random request, ' in html
+    board = "against house: ruleset 5 (English (international)), standard board"
+    assert f'Game {before.id} {board} <span class="level">at level casual (play.level)</span></h3>' in html
+    assert f'Game {random_game.id} {board} <span class="level">at level beginner (random request, ' in html

@@ -6,6 +6,7 @@ browser, its driver or Selenium is not installed (``.ci/run`` installs them when
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -20,6 +21,7 @@ from bot.records.history import record
 from bot.store.store import Store
 from bot.views.replay_html import replay_html
 from bot.views.status import StatusServer, StatusSettings
+from cli.main import main as cli
 from dictionaries.registry import LexiconRegistry
 from engine.players.registry import strategy_named
 from tests.bot.conftest import Sandbox
@@ -175,7 +177,11 @@ def test_the_replay_pages_address_opens_the_board_after_the_move_it_names(tmp_pa
         expected = f"move {number} of {last}" if number else f"start, {last} moves"
         assert browser.find_element(By.ID, "position").text == expected
         if number:
-            assert visible[0].text.splitlines()[-1].startswith(f"Move {number}: ")  # the caption agrees
+            caption = visible[0].find_element(By.CSS_SELECTOR, ".caption").text
+            assert caption.startswith(f"Move {number}: ")  # the caption agrees
+        shown = browser.execute_script("return document.querySelectorAll('svg.steps g.tile:not(.off)').length")
+        frame = next(f for f in game.frames if f.moves == number)
+        assert shown == len(list(frame.board.tiles()))  # the one board drawing shows that position's tiles
 
 
 _OVERFLOW = """
@@ -192,20 +198,53 @@ return {viewport: window.innerWidth, width: width, scroll: document.documentElem
 """
 
 
-def _fits(browser: Any, width: int, name: str) -> None:
-    """At this viewport width no element sticks out and the page does not scroll sideways; a screenshot."""
-    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+_TABLES = """
+const width = document.documentElement.clientWidth;
+const wide = [], wrapped = [];
+let cells = 0;
+for (const table of document.querySelectorAll('table')) {
+  const box = table.getBoundingClientRect();
+  if (box.right > width + 1) { wide.push(table.className + ' ' + Math.round(box.right)); }
+  for (const cell of table.querySelectorAll('td')) {  // a column's heading may take two lines
+    if (!cell.textContent.trim() || cell.getBoundingClientRect().width === 0) { continue; }
+    cells += 1;
+    const probe = document.createElement('span');  // one line of the cell's own font
+    probe.textContent = 'X';
+    cell.appendChild(probe);
+    const line = probe.getBoundingClientRect().height;
+    cell.removeChild(probe);
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const rects = Array.from(range.getClientRects()).filter(function (r) { return r.width > 0; });
+    const top = Math.min(...rects.map(function (r) { return r.top; }));
+    const bottom = Math.max(...rects.map(function (r) { return r.bottom; }));
+    if (bottom - top > 1.5 * line) { wrapped.push(cell.textContent.trim() + ' ' + Math.round(bottom - top)); }
+  }
+}
+return {wide: wide, wrapped: wrapped.slice(0, 10), cells: cells};
+"""
+
+
+def _fits(browser: Any, width: int, name: str, height: int = 900) -> None:
+    """At this viewport width no element sticks out and the page does not scroll sideways, and no table
+    is wider than the page nor any cell broken over lines (a cell's text spans one line of its font); a
+    screenshot of the whole page."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     browser.refresh()
     WebDriverWait(browser, WAIT_SECONDS).until(lambda b: b.execute_script("return document.readyState") == "complete")
     found = browser.execute_script(_OVERFLOW)
     assert found["viewport"] == width  # the page's own width: less a scroll bar, if it scrolls down
     assert found["scroll"] <= found["width"] and found["wide"] == [], found
+    tables = browser.execute_script(_TABLES)
+    assert tables["cells"] > 0 and tables["wide"] == [] and tables["wrapped"] == [], tables
+    whole = int(browser.execute_script("return document.documentElement.scrollHeight"))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": whole})
     shot = artifacts() / f"{name}-{width}px.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 5_000
 
 
-@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("width", [390, 1280])
 def test_the_status_page_shows_what_the_bot_weighed_and_fits_a_phone(
     sandbox: Sandbox, tmp_path: Path, browser: Any, width: int
 ) -> None:
@@ -226,11 +265,17 @@ def test_the_status_page_shows_what_the_bot_weighed_and_fits_a_phone(
         rows = card.find_elements(By.CSS_SELECTOR, ".thinking tbody tr")
         assert 1 <= len(rows) <= 5 and rows[0].find_elements(By.TAG_NAME, "td")[2].text  # an equity figure
         assert "nice one!" in card.find_element(By.CSS_SELECTOR, ".chat").text
-        assert browser.find_element(By.ID, "finished").is_displayed()
+        finished_section = browser.find_element(By.ID, "finished")
+        assert finished_section.is_displayed()
+        links = finished_section.find_elements(By.CSS_SELECTOR, "a")
+        assert [a.text for a in links] == ["replay", "GCG"]
+        links[0].click()  # the replay page the status server makes from the state file, its script allowed
+        WebDriverWait(browser, WAIT_SECONDS).until(lambda b: b.find_elements(By.ID, "position"))
+        assert browser.find_element(By.ID, "position").text.startswith("start, ")  # the script ran
     wiring.store.close()
 
 
-@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("width", [390, 1280])
 def test_the_replay_page_fits_a_phone(tmp_path: Path, browser: Any, width: int) -> None:
     recorded = record_demo(tmp_path)
     store = Store(recorded.state)
@@ -242,3 +287,50 @@ def test_the_replay_page_fits_a_phone(tmp_path: Path, browser: Any, width: int) 
     page.write_text(replay_html(game, "equity"), encoding="utf-8")
     browser.get(page.as_uri())
     _fits(browser, width, "replay-page")
+
+
+_TEXT_EDGES = """
+const svg = document.querySelector('svg');
+const width = svg.viewBox.baseVal.width;
+const out = [];
+for (const text of svg.querySelectorAll('text')) {
+  const box = text.getBBox();
+  if (box.x < 0 || box.x + box.width > width) { out.push(text.textContent + ' ' + Math.round(box.x + box.width)); }
+}
+return {width: width, out: out, scores: Array.from(svg.querySelectorAll('text.score')).map(t => t.textContent),
+        footer: Array.from(svg.querySelectorAll('text.footer')).map(t => t.textContent)};
+"""
+
+
+def test_the_hint_picture_keeps_its_caption_inside_and_names_the_account(
+    tmp_path: Path, browser: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hint --game ID --move N --svg``: the lines under the board (the simulation's figures make them
+    long) wrap inside the picture's width as Chromium draws them; the bot's side is the account's name."""
+    recorded = record_demo(tmp_path)
+    store = Store(recorded.state)
+    try:
+        game = record(store, recorded.game_id)
+        late = next(f for f in game.frames if f.seat == 0 and f.bag is not None and 0 < f.bag + len(f.last) < 16)
+        for row_id, raw in store._db.execute("SELECT id, game FROM snapshots").fetchall():  # the account renamed
+            snapshot = json.loads(raw)
+            for player in snapshot["players"]:
+                if player.get("is_local") or player.get("rack") is not None:
+                    player["username"] = "Ada Lovelace"
+            store._db.execute("UPDATE snapshots SET game = ? WHERE id = ?", (json.dumps(snapshot), row_id))
+    finally:
+        store.close()
+    sim = "sim:candidates=4,iterations=12,seconds=0"
+    for number, name in ((1, "early"), (late.moves, "late")):
+        picture = tmp_path / f"hint-{name}.svg"
+        argv = ["hint", "--state", str(recorded.state), "--game", str(recorded.game_id), "--move", str(number)]
+        assert cli([*argv, "--strategy", sim, "--svg", str(picture)]) == 0, capsys.readouterr().err
+        browser.get(picture.as_uri())
+        found = browser.execute_script(_TEXT_EDGES)
+        assert found["out"] == [], found
+        assert found["scores"][0].lstrip("\u25b6 ").startswith("Ada Lovelace ")  # the account's name
+        assert "simulated" in " ".join(found["footer"])
+        if name == "late":  # sim ranks by the share of playouts won here: the picture says it
+            assert "ahead " in " ".join(found["footer"]), found["footer"]
+        shot = artifacts() / f"hint-{name}.png"
+        assert browser.save_screenshot(str(shot))

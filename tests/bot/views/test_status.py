@@ -18,6 +18,7 @@ from bot.play.daemon import Daemon
 from bot.play.health import Health
 from bot.play.service import PassReport
 from bot.settings.config import parse_config, parse_listen
+from bot.views import replay_html as replay_page
 from bot.views.status import StatusServer, StatusSettings
 from cli.main import EXIT_CONFIG, main
 from tests.bot.conftest import BOT_EMAIL, BOT_PASSWORD, Sandbox
@@ -131,3 +132,32 @@ def test_listen_is_host_and_port_and_a_busy_port_is_a_config_error(
         monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
         assert main(["run", "--config", str(config), "--state", str(tmp_path / "s.db")]) == EXIT_CONFIG
     assert f"wordfeud-bot run: status.listen 127.0.0.1:{port}: cannot listen" in capsys.readouterr().err
+
+
+def test_finished_games_link_to_their_replay_and_gcg_which_the_page_serves(sandbox: Sandbox, tmp_path: Path) -> None:
+    running, finished, random = sandbox.game(), sandbox.game(), sandbox.game(board_type="random")
+    wiring = sandbox.wire(tmp_path / "state.db")
+    health = Health(interval=30)
+    health.passed(wiring.bot.run_pass())
+    finished.game.resign(finished.players.index(sandbox.house.id))  # the house gives up the second game
+    finished.updated = sandbox.state.clock()
+    health.passed(wiring.bot.run_pass())
+    with StatusServer(StatusSettings("127.0.0.1", 0, 60), tmp_path / "state.db", health) as server:
+        code, page = get(server.url)
+        assert code == 200
+        assert f'<a href="games/{finished.id}/replay.html">replay</a>' in page
+        assert f'<a href="games/{finished.id}/record.gcg" download="{finished.id}.gcg">GCG</a>' in page
+        # the running game's heading: the ruleset by name, the board, the level
+        assert f"Game {running.id} against house: ruleset 5 (English (international)), standard board" in page
+        assert f"Game {random.id} against house: ruleset 5 (English (international)), random board" in page
+        with urllib.request.urlopen(f"{server.url}games/{finished.id}/replay.html", timeout=10) as answer:
+            replay = answer.read().decode("utf-8")
+            policy = answer.headers["Content-Security-Policy"]
+        assert replay.startswith("<!DOCTYPE html>") and f"Game {finished.id}: bot against house" in replay
+        assert replay_page.SCRIPT_HASH in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+        assert "would play now" not in replay  # no lexicon here to say it
+        code, gcg = get(f"{server.url}games/{finished.id}/record.gcg")
+        assert code == 200 and "#player1 bot" in gcg and f"#id wordfeud {finished.id}" in gcg
+        code, text = get(f"{server.url}games/99999/record.gcg")
+        assert code == 404 and text.startswith("game 99999: no recorded positions of game 99999") and text[-1] == "\n"
+    wiring.store.close()
