@@ -95,4 +95,4 @@ def test_a_record_that_cannot_be_written_is_one_log_line(tmp_path: Path, caplog:
     assert len(lines) == 2
     assert lines[0].startswith(f"game 42: the GCG record {folder / '42.gcg'} is not written: ")
     path = folder / f"{recorded.game_id}.gcg"
-    assert lines[1] == f"game {recorded.game_id}: the GCG record {path} is not written: Not a directory"
+    assert lines[1] == f"game {recorded.game_id}: the GCG record {path} is not written: {folder} is not a directory"
