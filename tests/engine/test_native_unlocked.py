@@ -40,6 +40,8 @@ ATTEMPTS = 20
 EMPTY = array("I")
 #: A rack whose generation takes milliseconds (two blanks): long enough for the probe to be woken in it.
 TWO_BLANKS = "AERST??"
+#: Draws a playout call plays: tens of milliseconds of playouts.
+DRAWS = 100
 
 
 def probe(lexicon: Any, done: threading.Event, refused: list[str]) -> None:
@@ -78,31 +80,36 @@ def situation() -> Situation:
     return found[1]
 
 
-def playout_inputs() -> tuple[NativePlayouts, list[Any], list[Any]]:
+def playout_inputs() -> tuple[NativePlayouts, list[Any], Callable[[], list[Any]]]:
+    """The kernel, six candidates and fresh draws: DRAWS of them at each call (a session remembers the replies
+    of the draws it played, so the same draws again would take it no time)."""
     s = situation()
     equity = Equity()
     kernel = NativePlayouts.for_situation(s, equity)
     assert kernel is not None
     simulator = Simulator(equity, SimSettings(), rng=random.Random(7))
     candidates = list(equity.best(s, 6))
-    return kernel, candidates, [simulator._deal(s) for _ in range(8)]
+    return kernel, candidates, lambda: [simulator._deal(s) for _ in range(DRAWS)]
 
 
 def test_a_playout_batch_lets_the_lock_go_and_gives_the_same_values() -> None:
-    kernel, candidates, draws = playout_inputs()
+    kernel, candidates, deal = playout_inputs()
+    draws = deal()
     alone = kernel.run(candidates, draws)
     values: list[list[list[float]]] = []
     refused = ran_beside(lambda: values.append(kernel.run(candidates, draws)), native.lexicon(situation().lexicon))
     assert refused and "read by 1 search" in refused[0]
-    assert all(row == alone for row in values)
+    assert values and all(row == alone for row in values)
 
 
 def test_a_session_run_lets_the_lock_go_and_a_second_run_meanwhile_is_refused() -> None:
-    kernel, candidates, draws = playout_inputs()
-    session = kernel.session(candidates, len(draws[0][0]), len(draws[0][1]))
+    kernel, candidates, deal = playout_inputs()
+    first = deal()
+    session = kernel.session(candidates, len(first[0][0]), len(first[0][1]))
     playing = array("i", range(len(candidates)))
-    flat = flat_draws(draws, session.held, session.bag)
-    alone = session.made.run(flat, playing)
+    batches = [flat_draws(deal(), session.held, session.bag) for _ in range(2 * ATTEMPTS)]
+    # the values of a batch played alone: a fresh session's (a session's values do not depend on its past)
+    expected = [kernel.session(candidates, session.held, session.bag).made.run(b, playing) for b in batches]
     done = threading.Event()
     refused: list[str] = []
 
@@ -120,16 +127,17 @@ def test_a_session_run_lets_the_lock_go_and_a_second_run_meanwhile_is_refused() 
     thread.start()
     results = []
     try:
-        for _ in range(ATTEMPTS):
-            results.append(session.made.run(flat, playing))
+        for batch in batches[:ATTEMPTS]:
+            results.append(session.made.run(batch, playing))
             if refused:
                 break
     finally:
         done.set()
         thread.join()
     assert refused == ["the session is running in another thread: one run at a time"]
-    assert all(result == alone for result in results)
-    assert ran_beside(lambda: session.made.run(flat, playing), native.lexicon(situation().lexicon))
+    assert results == expected[: len(results)]
+    later = iter(batches[ATTEMPTS:])
+    assert ran_beside(lambda: session.made.run(next(later), playing), native.lexicon(situation().lexicon))
 
 
 @cache
@@ -146,7 +154,7 @@ def test_the_endgame_search_lets_the_lock_go_with_no_clock_or_the_standard_one(t
     seconds = 3600.0 if timed else math.inf
 
     def solve() -> Any:
-        result = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=seconds, max_nodes=20000)
+        result = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=seconds, max_nodes=60000)
         return result.move, result.value, result.depth, result.complete, result.nodes
 
     alone = solve()
@@ -201,7 +209,7 @@ def test_top_equity_with_blanks_lets_the_lock_go() -> None:
 
 def test_a_patch_after_the_search_is_taken() -> None:
     """The hold is given back: once the calls are over, the probe's patch fails on its arrays again."""
-    kernel, candidates, draws = playout_inputs()
-    kernel.run(candidates, draws)
+    kernel, candidates, deal = playout_inputs()
+    kernel.run(candidates, deal())
     with pytest.raises(ValueError, match="does not fit the arrays"):
         native.lexicon(situation().lexicon).patch(EMPTY, EMPTY, EMPTY, 0, EMPTY)
