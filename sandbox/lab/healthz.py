@@ -9,7 +9,7 @@ latencies are printed: p50, p99, max, and how many came back. A kernel that keep
 while it thinks makes every request wait for it; one that lets it go leaves the status server a core.
 
 Before that, a pass of one game (not measured) loads what the bot loads once (the lexicon, its C copy, the
-leave model), and ``/healthz`` is asked for three seconds with the bot idle: the machine's own latency, to
+leave model), and ``/healthz`` is asked for ``--idle-seconds`` (3) with the bot idle: the machine's own latency, to
 compare with.
 
 A script for docs/measurements.md, not a test: its figures depend on the machine. Exit status 0, or 1 when a
@@ -41,9 +41,7 @@ from engine import native
 from sandbox.server import SandboxServer
 from sandbox.state import State
 
-_PASSWORD = "healthz-password"
-#: Seconds of /healthz asked with the bot idle: the machine's own latency, to compare with.
-IDLE_SECONDS = 3.0  # a throwaway account on a server that lives as long as the run
+_PASSWORD = "healthz-password"  # a throwaway account on a server that lives as long as the run
 
 
 @dataclass(frozen=True)
@@ -109,8 +107,10 @@ def hammered(status: StatusServer, interval: float, work: Callable[[], int]) -> 
     return Figures(latencies, len(bad), moves, took)
 
 
-def measure(games: int, seconds: float, interval: float, seed: int, ruleset: int = 5) -> tuple[Figures, Figures]:
-    """``/healthz`` asked every ``interval`` seconds with the bot idle (for as long as ``IDLE_SECONDS``), then
+def measure(
+    games: int, seconds: float, interval: float, seed: int, idle_seconds: float = 3.0, ruleset: int = 5
+) -> tuple[Figures, Figures]:
+    """``/healthz`` asked every ``interval`` seconds with the bot idle (``idle_seconds``), then
     during one pass of ``games`` sim decisions. A first pass of one game before them (not measured) loads
     what the bot loads once: the lexicon, its C copy, the leave model."""
     registry = LexiconRegistry()
@@ -135,7 +135,7 @@ def measure(games: int, seconds: float, interval: float, seed: int, ruleset: int
             state.new_game(house, me, ruleset)
         with StatusServer(StatusSettings("127.0.0.1", 0), store_path, health) as status:
             never = threading.Event()
-            idle = hammered(status, interval, lambda: int(never.wait(IDLE_SECONDS)))  # 0 moves, IDLE_SECONDS on
+            idle = hammered(status, interval, lambda: int(never.wait(idle_seconds)))  # 0 moves, idle_seconds on
 
             def one_pass() -> int:
                 report = wiring.bot.run_pass()
@@ -153,11 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="sim's seconds a move (2.0, the default)")
     parser.add_argument("--interval-ms", type=float, default=10.0, help="between /healthz requests (10)")
     parser.add_argument("--seed", type=int, default=1, help="the sandbox's seed (1)")
+    parser.add_argument("--idle-seconds", type=float, default=3.0, help="of /healthz with the bot idle first (3)")
     args = parser.parse_args(argv)
-    if not 0 < args.seconds <= 600 or args.interval_ms <= 0:
-        parser.error(f"--seconds {args.seconds} must be in (0, 600] and --interval-ms {args.interval_ms} above 0")
+    if not 0 < args.seconds <= 600 or args.interval_ms <= 0 or args.idle_seconds <= 0:
+        parser.error(
+            f"--seconds {args.seconds} must be in (0, 600], --interval-ms {args.interval_ms} and --idle-seconds "
+            f"{args.idle_seconds} above 0"
+        )
     print(f"{native.describe()}; {args.games} games, sim {args.seconds} s a move, /healthz every {args.interval_ms} ms")
-    idle, thinking = measure(args.games, args.seconds, args.interval_ms / 1000.0, args.seed)
+    idle, thinking = measure(args.games, args.seconds, args.interval_ms / 1000.0, args.seed, args.idle_seconds)
     print("the bot idle:")
     for line in idle.lines()[1:]:
         print("  " + line)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 import threading
+import time
 from array import array
 from collections.abc import Callable
 from functools import cache
@@ -146,21 +147,25 @@ def endgame() -> tuple[Any, Any, Endgame]:
     return rules, lexicon, read(DEFAULT_FILE, rules)[0]
 
 
-@pytest.mark.parametrize("timed", [False, True], ids=["no clock", "time.monotonic"])
-def test_the_endgame_search_lets_the_lock_go_with_no_clock_or_the_standard_one(timed: bool) -> None:
-    """With no deadline, or one on time.monotonic (read in C), the search runs without the lock; the
-    node budget ends it, so the result is the same each time."""
+@pytest.mark.parametrize(
+    "clock", [None, time.monotonic, time.perf_counter, time.process_time], ids=lambda c: getattr(c, "__name__", "none")
+)
+def test_the_endgame_search_lets_the_lock_go_with_no_clock_or_a_standard_one(clock: Callable[[], float] | None) -> None:
+    """With no deadline, or one on time's monotonic, perf_counter or process_time (read in C), the search runs
+    without the lock; the node budget ends it, so the result is the same each time."""
     rules, lexicon, e = endgame()
-    seconds = 3600.0 if timed else math.inf
+    seconds = math.inf if clock is None else 3600.0
 
     def solve() -> Any:
-        result = solve_native(e.board, e.mine, e.theirs, lexicon, rules, seconds=seconds, max_nodes=60000)
+        result = solve_native(
+            e.board, e.mine, e.theirs, lexicon, rules, seconds=seconds, clock=clock or time.monotonic, max_nodes=60000
+        )
         return result.move, result.value, result.depth, result.complete, result.nodes
 
     alone = solve()
     results: list[Any] = []
     assert ran_beside(lambda: results.append(solve()), native.lexicon(lexicon))
-    assert all(result == alone for result in results)
+    assert results and all(result == alone for result in results)
 
 
 def test_an_endgame_on_a_stand_in_clock_keeps_the_lock_to_call_it() -> None:
