@@ -319,6 +319,9 @@ static inline int move_order(const EMove *move) {
 #define FAILED_MEMORY 1
 #define FAILED_CHECK 2
 void failed_memory(Solver *sv);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
 void failed_check(Solver *sv, const char *format, ...);
 /* solve.c: the C clock sv->c_clock's seconds, as Python's time module gives them */
 double c_clock_now(int c_clock);
