@@ -14,6 +14,15 @@
  * every call. Bad input raises ValueError or TypeError naming the problem; nothing is read out of
  * bounds. Moves come out either as a flat array of ints (``generate_flat``: per move ``n, direction,
  * score`` then ``row, col, tile`` for each of its n tiles) or as Placement objects (``generate``).
+ *
+ * The long calls run without the interpreter's lock, so that the service's other threads (its status
+ * page, its signal handlers) go on while the bot thinks: the search of generate, generate_flat and
+ * top_equity (search_unlocked: racks with a blank or many tiles), the playouts' draws (playout.c,
+ * session.c) and the endgame's search (solve.c). What they read is C memory made under the lock: the
+ * board and racks copied into the search, the draws copied out of their array, the lexicon held
+ * (lexicon_hold: Lexicon.patch refuses meanwhile); their own memory is PyMem_Raw*'s, which needs no lock;
+ * moves are collected into C buffers and made Python objects once the lock is back, and errors are
+ * recorded and raised then.
  */
 
 #include "movegen/movegen.h"
@@ -67,7 +76,7 @@ static PyObject *generate_flat(PyObject *module, PyObject *args) {
     if (!parse_call(args, &lex, &rules, &grid, &counts, &blanks, "O!O!OOi:generate_flat")) {
         return NULL;
     }
-    Search *s = PyMem_Malloc(sizeof(Search));
+    Search *s = PyMem_RawMalloc(sizeof(Search));
     if (s == NULL) {
         return PyErr_NoMemory();
     }
@@ -75,8 +84,8 @@ static PyObject *generate_flat(PyObject *module, PyObject *args) {
     if (run_search(s, lex, rules, grid, counts, blanks) == 0) {
         result = PyBytes_FromStringAndSize((const char *)s->out.data, (Py_ssize_t)(s->out.len * sizeof(int32_t)));
     }
-    PyMem_Free(s->out.data);
-    PyMem_Free(s);
+    PyMem_RawFree(s->out.data);
+    PyMem_RawFree(s);
     return result;
 }
 
@@ -121,7 +130,7 @@ static PyObject *generate(PyObject *module, PyObject *args) {
     if (!parse_call(args, &lex, &rules, &grid, &counts, &blanks, "O!O!OOi:generate")) {
         return NULL;
     }
-    Search *s = PyMem_Malloc(sizeof(Search));
+    Search *s = PyMem_RawMalloc(sizeof(Search));
     if (s == NULL) {
         return PyErr_NoMemory();
     }
@@ -151,8 +160,8 @@ static PyObject *generate(PyObject *module, PyObject *args) {
         at += 3 + 3 * (size_t)n;
     }
 done:
-    PyMem_Free(s->out.data);
-    PyMem_Free(s);
+    PyMem_RawFree(s->out.data);
+    PyMem_RawFree(s);
     return result;
 }
 
@@ -177,11 +186,11 @@ static PyObject *top_equity(PyObject *module, PyObject *args, PyObject *kwargs) 
         PyErr_Format(PyExc_ValueError, "k=%d and swaps=%d must be 0 to 100000", k, swaps);
         return NULL;
     }
-    Search *s = PyMem_Malloc(sizeof(Search));
+    Search *s = PyMem_RawMalloc(sizeof(Search));
     if (s != NULL) {
         s->out.data = NULL;  /* freed at the end whatever happens */
     }
-    Candidate *items = PyMem_Calloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
+    Candidate *items = PyMem_RawCalloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
     double *kept_value = NULL;
     PyObject *result = NULL, *placements = NULL, *best = NULL;
     struct TopK top = {.k = k, .count = 0, .items = items, .weight = weight};
@@ -195,7 +204,7 @@ static PyObject *top_equity(PyObject *module, PyObject *args, PyObject *kwargs) 
     }
     int distinct[MAX_LETTERS + 1], multiplicity[MAX_LETTERS + 1], ndistinct;
     Py_ssize_t nkept = kept_layout(s, &top, distinct, multiplicity, &ndistinct);
-    kept_value = PyMem_Malloc((size_t)nkept * sizeof(double));
+    kept_value = PyMem_RawMalloc((size_t)nkept * sizeof(double));
     if (kept_value == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -238,7 +247,8 @@ static PyObject *top_equity(PyObject *module, PyObject *args, PyObject *kwargs) 
         Py_DECREF(seq);
     }
     top.kept_value = kept_value;
-    if (search_all(s, lex, rules, tiles) < 0) {
+    if (search_unlocked(s, lex, rules, tiles) < 0) {
+        PyErr_NoMemory();
         goto done;
     }
     placements = PyList_New(top.count);
@@ -269,11 +279,11 @@ done:
     Py_XDECREF(placements);
     Py_XDECREF(best);
     if (s != NULL) {
-        PyMem_Free(s->out.data);
+        PyMem_RawFree(s->out.data);
     }
-    PyMem_Free(s);
-    PyMem_Free(items);
-    PyMem_Free(kept_value);
+    PyMem_RawFree(s);
+    PyMem_RawFree(items);
+    PyMem_RawFree(kept_value);
     return result;
 }
 

@@ -18,7 +18,12 @@ The C generator's copy of the arrays gets the same change (``engine.native.patch
 from the old end on and the few changed below it, not the whole arrays again.
 
 The overlay's ``dawg`` is a derived lexicon (never saved, like ``with_words``'s) that changes in place
-when a word is added or removed: the caller owns it and must not search it while changing it.
+when a word is added or removed: the caller owns it and must not search it while changing it. The C
+searches read the C copy without the interpreter's lock (``engine/csrc/module.c``), so a change from
+another thread could land in the middle of one: the bot changes its overlays only from the thread that
+plays, between its searches (``bot/play/acceptances.py``, through ``bot.store.learned``). As a guard, the
+C copy refuses a patch while a search reads it (RuntimeError naming the searches); the Python arrays
+are then changed and the C copy is not, so such an overlay must be dropped.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
  * The endgame's big tables (the transposition table, the line memo and its ring of moves) in memory of their
  * own: on Linux in huge pages where the kernel gives them (madvise), so that a look-up at a random place in
  * tens of megabytes does not miss the processor's cache of page translations too (a walk of the page tables
- * before the load); elsewhere, and where the mapping fails, from PyMem_Calloc. Zeroed either way.
+ * before the load); elsewhere, and where the mapping fails, from PyMem_RawCalloc. Zeroed either way.
  */
 
 #include <Python.h>
@@ -32,7 +32,7 @@ void *big_calloc(size_t size, int *mapped) {
         return p;
     }
 #endif
-    return PyMem_Calloc(1, size);
+    return PyMem_RawCalloc(1, size);
 }
 
 /* Give back what big_calloc gave (NULL: nothing). */
@@ -48,5 +48,5 @@ void big_free(void *p, size_t size, int mapped) {
 #endif
     (void)size;
     (void)mapped;
-    PyMem_Free(p);
+    PyMem_RawFree(p);
 }

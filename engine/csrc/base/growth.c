@@ -24,7 +24,7 @@ void *grown_array(void *items, size_t *cap, size_t need, size_t size, size_t fir
     if (size == 0 || grown_cap > SIZE_MAX / size) {
         return NULL;
     }
-    void *grown = PyMem_Realloc(items, grown_cap * size);
+    void *grown = PyMem_RawRealloc(items, grown_cap * size);
     if (grown == NULL) {
         return NULL;
     }

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-/* `items` (a PyMem block with room for *cap items of `size` bytes, or NULL with *cap 0) with room for
- * `need` items: `items` itself when it has the room, else the block reallocated to the capacity doubled
+/* `items` (a PyMem_Raw block, which needs no interpreter's lock, with room for *cap items of `size` bytes, or
+ * NULL with *cap 0) with room for `need` items: `items` itself when it has the room, else the block reallocated to the capacity doubled
  * from *cap (from `first` when *cap is 0) until `need` fits, *cap set to it. NULL when the memory ran
  * out or the size would overflow: `items` and *cap are then unchanged and still valid (no error set). */
 void *grown_array(void *items, size_t *cap, size_t need, size_t size, size_t first);

@@ -194,7 +194,7 @@ void killer_keep(Solver *sv, int depth, const ERack *mover, const EMove *move) {
 }
 
 /* `kept` against the fresh generation of the node's moves at sv->moves[base ..][.. count]: -1 with
- * AssertionError set when `replayed` takes it and the generation has no such move with the same score,
+ * AssertionError recorded when `replayed` takes it and the generation has no such move with the same score,
  * or refuses it and the generation has it along the same line. */
 static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t base, long count) {
     if (kept->n == 0) {
@@ -213,7 +213,7 @@ static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t 
     }
     /* (a lone tile is generated along one line only: refused along the other, it is the same move) */
     if ((taken && (!found || score != move.score)) || (!taken && found && view == move.view)) {
-        PyErr_Format(PyExc_AssertionError,
+        failed_check(sv,
                      "a killer of %d tiles %s replayed (score %d) and %s generated (score %d)", move.n,
                      taken ? "was" : "was not", move.score, found ? "was" : "was not", score);
         return -1;
@@ -224,7 +224,7 @@ static int check_kept(Solver *sv, const ERack *mover, const EMove *kept, size_t 
 /* For check_lines: the moves kept for this depth against a fresh generation of the node's moves (the
  * line cache's moves are compared with one by pushed_moves): each must be among the moves, with the
  * same score, exactly when `replayed` takes it, and `killer_replayed` (its answer kept with the line's
- * stamp) must agree with `replayed`. -1 with AssertionError (or MemoryError) set when not. */
+ * stamp) must agree with `replayed`. -1 with the AssertionError (or MemoryError) recorded when not. */
 int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) {
     if (!sv->use_killers || depth > MAX_DEPTH) {
         return 0;
@@ -242,7 +242,7 @@ int check_replay(Solver *sv, int depth, const ERack *mover, const ERack *other) 
             EMove fresh = sv->killers[depth][j], kept;
             int taken = replayed(sv, mover, &fresh), recalled = killer_replayed(sv, depth, j, mover, &kept);
             if (taken != recalled || (taken && fresh.score != kept.score)) {
-                PyErr_Format(PyExc_AssertionError,
+                failed_check(sv,
                              "a killer of %d tiles %s replayed afresh (score %d) and %s from its line's stamp (score %d)",
                              fresh.n, taken ? "was" : "was not", fresh.score, recalled ? "was" : "was not", kept.score);
                 failed = 1;

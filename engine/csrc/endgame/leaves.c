@@ -61,12 +61,12 @@ struct Leaf {
     const EMove *move;
 };
 
-/* Room for `count` leaves in sv->leaves; -1 (MemoryError set) when memory ran out. */
+/* Room for `count` leaves in sv->leaves; -1 (the failure recorded) when memory ran out. */
 static int leaves_room(Solver *sv, size_t count) {
     size_t cap = sv->leaves_cap;
     struct Leaf *grown = GROWN_ARRAY(sv->leaves, cap, count, 256);
     if (grown == NULL) {
-        PyErr_NoMemory();
+        failed_memory(sv);
         return -1;
     }
     sv->leaves = grown;
@@ -76,13 +76,13 @@ static int leaves_room(Solver *sv, size_t count) {
 
 /* Free the leaves' room (with the solver). */
 void leaf_scan_free(Solver *sv) {
-    PyMem_Free(sv->leaves);
+    PyMem_RawFree(sv->leaves);
 }
 
 /* The moves of a depth-1 node after the move tried first (`first`, or NULL; *best_value and *best hold
  * its value and it, or -INFINITE_VALUE): *best_value and *best become what value_of's loop would
  * leave, and the leaves it would visit are counted (sv->stop set when the budget runs out among them).
- * -1 (MemoryError set) when memory ran out. */
+ * -1 (the failure recorded) when memory ran out. */
 int leaf_scan(Solver *sv, const ERack *mover, const ERack *other, int scoreless, int beta, const EMove *first,
               int *best_value, EMove *best) {
     const LineSlot *taken[LINES];

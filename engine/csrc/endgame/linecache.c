@@ -138,13 +138,13 @@ static int fitting_anchors(const Solver *sv, int index, uint32_t usable, int *an
     return fits ? nanchors : 0;
 }
 
-/* Room for `len` moves in way w's own array; -1 (MemoryError set) when memory ran out. */
-static int own_room(LineWays *ways, int w, size_t len) {
+/* Room for `len` moves in way w's own array; -1 (the failure recorded) when memory ran out. */
+static int own_room(Solver *sv, LineWays *ways, int w, size_t len) {
     if (len > ways->cap[w]) {
         size_t cap = ways->cap[w];
         CMove *grown = len <= UINT32_MAX / 2 ? GROWN_ARRAY(ways->own[w], cap, len, 64) : NULL;
         if (grown == NULL) {
-            PyErr_NoMemory();
+            failed_memory(sv);
             return -1;
         }
         ways->own[w] = grown;
@@ -204,7 +204,7 @@ static void fresh_move(Search *s, uint32_t blank_set, int score) {
 /* Generate line `index` (its `nanchors` anchors found by fitting_anchors) for the rack loaded in the
  * generator into way `way`'s slot, as search.c's search_line does on the whole board (its moves made line cache
  * moves as they are found, fresh_move): into the line memo's ring when `keep` (and kept there for state (key,
- * check) and the mover's rack), else into the way's own array; -1 (MemoryError set) when memory ran out. */
+ * check) and the mover's rack), else into the way's own array; -1 (the failure recorded) when memory ran out. */
 static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, const int *anchors,
                          int nanchors, int keep, uint64_t key, uint64_t check) {
     Search *s = &sv->gen;
@@ -221,14 +221,14 @@ static int generate_line(Solver *sv, const ERack *mover, LineWays *ways, int way
     }
     s->sink = NULL;
     if (s->failed) {
-        PyErr_NoMemory();
+        failed_memory(sv);
         return -1;
     }
     size_t count = sv->nfresh;
     uint64_t start = OWN_MOVES;
     CMove *moves = keep ? memo_room(sv, count, &start) : NULL;
     if (moves == NULL) {
-        if (own_room(ways, way, count) < 0) {
+        if (own_room(sv, ways, way, count) < 0) {
             return -1;
         }
         moves = ways->own[way];
@@ -262,7 +262,7 @@ int holds(const ERack *rack, const EMove *move) {
  * tile of the rack, else with `memo` the line memo's (linestore.c, seen where it keeps them) when it has the
  * line's state, else generated (and with `memo` kept in the memo). `usable`: the letters the rack can put
  * down; `loaded`: whether the generator holds the mover's rack (loaded here when it must generate). -1
- * (MemoryError set) when memory ran out. */
+ * (the failure recorded) when memory ran out. */
 static int line_ready(Solver *sv, const ERack *mover, LineWays *ways, int way, int index, uint32_t usable,
                       uint64_t key, uint64_t check, int *loaded) {
     LineSlot *slot = &ways->slot[way];
@@ -379,7 +379,7 @@ static int way_emptied(LineWays *ways, uint64_t key, uint64_t check) {
 
 /* Every line's moves for the mover in `taken` (each slot's rack holds the mover's; the moves the
  * mover's rack cannot play are still among them), the lines that changed generated again. -1 (MemoryError
- * set) when memory ran out. */
+ * recorded) when memory ran out. */
 int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
     int loaded = 0;
     uint32_t usable = 0;  /* worked out at the first line to generate */
@@ -449,7 +449,7 @@ int lines_ready(Solver *sv, const ERack *mover, const LineSlot **taken) {
 
 /* The mover's moves on the move stack from sv->nmoves on (room for the pass after them), in the
  * generator's order, with their sort keys on the key stack (`bonus` added to the order of a move that
- * goes out); returns how many, or -1 (MemoryError set). The board has tiles (an empty board is
+ * goes out); returns how many, or -1 (the failure recorded). The board has tiles (an empty board is
  * generated whole). */
 long line_moves(Solver *sv, const ERack *mover, int bonus) {
     const LineSlot *taken[LINES];
@@ -494,7 +494,7 @@ long line_moves(Solver *sv, const ERack *mover, int bonus) {
 
 /* Compare the `count` moves line_moves put on the stack with a fresh generation on the whole board
  * (its cross-checks worked out from the board):
- * -1 with AssertionError set when they differ in any move or in their order. */
+ * -1 with the AssertionError recorded when they differ in any move or in their order. */
 int check_line_moves(Solver *sv, const ERack *mover, long count) {
     Search *s = &sv->gen;
     load_rack(s, mover, sv->letters);
@@ -505,6 +505,7 @@ int check_line_moves(Solver *sv, const ERack *mover, long count) {
     s->cross_allowed = sv->cross_allowed;
     s->cross_sum = sv->cross_sum;
     if (failed < 0) {
+        failed_memory(sv);
         return -1;
     }
     const EMove *moves = sv->moves + sv->nmoves;
@@ -514,24 +515,24 @@ int check_line_moves(Solver *sv, const ERack *mover, long count) {
         emove_from(sv, s->out.data + at, &fresh);
         if (i >= count || fresh.n != moves[i].n || fresh.view != moves[i].view || fresh.score != moves[i].score ||
             memcmp(fresh.square, moves[i].square, fresh.n) != 0 || memcmp(fresh.tile, moves[i].tile, fresh.n) != 0) {
-            PyErr_Format(PyExc_AssertionError, "the line cache's move %ld of %ld differs from the generator's",
+            failed_check(sv, "the line cache's move %ld of %ld differs from the generator's",
                          i, count);
             return -1;
         }
     }
     if (i != count) {
-        PyErr_Format(PyExc_AssertionError, "the line cache gave %ld moves, the generator %ld", count, i);
+        failed_check(sv, "the line cache gave %ld moves, the generator %ld", count, i);
         return -1;
     }
     return 0;
 }
 
 void lines_free(Solver *sv) {
-    PyMem_Free(sv->fresh);
+    PyMem_RawFree(sv->fresh);
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < LINES; i++) {
             for (int w = 0; w < LINE_WAYS; w++) {
-                PyMem_Free(sv->lines[side][i].own[w]);
+                PyMem_RawFree(sv->lines[side][i].own[w]);
             }
         }
     }

@@ -32,14 +32,14 @@
 
 #include "solver.h"
 
-/* Room for a memo of 2^bits states and twice as many moves; -1 (MemoryError set) when memory ran out. */
+/* Room for a memo of 2^bits states and twice as many moves; -1 (the failure recorded) when memory ran out. */
 int memo_start(Solver *sv, int bits) {
     sv->memo_mask = ((uint64_t)1 << bits) - 1;
     sv->pool_size = (uint64_t)2 << bits;
     sv->memo = big_calloc(((size_t)1 << bits) * sizeof(MemoEntry), &sv->memo_mapped);
     sv->pool = big_calloc(sizeof(CMove) * sv->pool_size, &sv->pool_mapped);
     if (sv->memo == NULL || sv->pool == NULL) {
-        PyErr_NoMemory();
+        failed_memory(sv);
         return -1;
     }
     sv->pool_written = sv->ring_base = 0;

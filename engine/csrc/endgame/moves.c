@@ -20,19 +20,19 @@ int same_move(const EMove *a, const EMove *b) {
     return 1;
 }
 
-/* Room for `need` moves and keys on the stacks; -1 (MemoryError set) when memory ran out. */
+/* Room for `need` moves and keys on the stacks; -1 (the failure recorded) when memory ran out. */
 int grow_stack(Solver *sv, size_t need) {
     size_t cap = sv->cap;
     EMove *moves = GROWN_ARRAY(sv->moves, cap, need, 4096);
     if (moves == NULL) {
-        PyErr_NoMemory();
+        failed_memory(sv);
         return -1;
     }
     sv->moves = moves;
     size_t keys_cap = sv->cap;  /* the keys have the moves' room */
     uint64_t *keys = GROWN_ARRAY(sv->keys, keys_cap, need, 4096);
     if (keys == NULL) {
-        PyErr_NoMemory();
+        failed_memory(sv);
         return -1;
     }
     sv->keys = keys;
@@ -59,7 +59,7 @@ void emove_from(const Solver *sv, const int32_t *m, EMove *e) {
  * key on the key stack: the remembered best move (`first`) before all, then by immediate value (going
  * out counts the other's rack twice), ties in the generator's order (from the line cache unless it is
  * off or the board empty), the pass after all. `pick` takes
- * them in that order. Returns how many, or -1 (MemoryError set). */
+ * them in that order. Returns how many, or -1 (the failure recorded). */
 long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMove *first) {
     Search *s = &sv->gen;
     sv->generations++;
@@ -79,6 +79,7 @@ long pushed_moves(Solver *sv, const ERack *mover, const ERack *other, const EMov
     } else {
         load_rack(s, mover, sv->letters);
         if (search_all(s, sv->lex, sv->rules, sv->tiles) < 0) {
+            failed_memory(sv);
             return -1;
         }
         for (size_t at = 0; at < s->out.len; at += 3 + 3 * (size_t)s->out.data[at]) {

@@ -28,7 +28,8 @@
  * out (a killer of the child's depth) which keeps it at most alpha is not searched (outreplies.c).
  *
  * Budgets: `max_nodes` (a count: the same result on every machine) and, optionally, a deadline on a
- * clock handed in from Python; both are looked at every 64 nodes, as in the reference. When a budget
+ * clock handed in from Python (time.monotonic and its kin read in C, solve.c); both are looked at every
+ * 64 nodes, as in the reference. When a budget
  * runs out in the middle of an iteration, the best move of the deepest finished one is returned, or a
  * root move the unfinished one proved better than that (the move it tried first).
  */
@@ -202,7 +203,7 @@ static void table_taken(Solver *sv, Entry *table, uint64_t mask, int mapped) {
 }
 
 /* The table of a solve: 2^table_bits entries at most, 2^TABLE_GROWTHS times fewer at first (at least 16); -1
- * (MemoryError set) when memory ran out. It grows as it fills (table_grown), so that a small search touches
+ * (the failure recorded) when memory ran out. It grows as it fills (table_grown), so that a small search touches
  * (and the kernel zeroes) a table of its own size rather than the whole. */
 int table_start(Solver *sv, int table_bits) {
     int first = table_bits - TABLE_GROWTHS < 4 ? 4 : table_bits - TABLE_GROWTHS;
@@ -210,7 +211,7 @@ int table_start(Solver *sv, int table_bits) {
     int mapped;
     Entry *table = big_calloc((size_t)(mask + 1) * sizeof(Entry), &mapped);
     if (table == NULL) {
-        PyErr_NoMemory();
+        failed_memory(sv);
         return -1;
     }
     sv->table_mask_most = ((uint64_t)1 << table_bits) - 1;
@@ -306,7 +307,12 @@ int out_of_budget(Solver *sv) {
         sv->stop = 1;
         return 1;
     }
-    if (sv->clock != Py_None && sv->nodes % CLOCK_EVERY == 0) {
+    if (sv->c_clock && sv->nodes % CLOCK_EVERY == 0) {
+        if (c_clock_now(sv->c_clock) >= sv->deadline) {
+            sv->stop = 1;
+            return 1;
+        }
+    } else if (sv->clock != Py_None && sv->nodes % CLOCK_EVERY == 0) {
         PyObject *now = PyObject_CallNoArgs(sv->clock);
         if (now == NULL) {
             sv->stop = 2;

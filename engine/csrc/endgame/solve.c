@@ -7,6 +7,81 @@
 #include "endgame.h"
 #include "solver.h"
 
+#include <stdarg.h>
+#include <time.h>  /* (after Python.h, whose feature macros make clock_gettime's clocks seen) */
+
+void failed_memory(Solver *sv) {
+    sv->failure = FAILED_MEMORY;
+}
+
+void failed_check(Solver *sv, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(sv->failure_text, sizeof sv->failure_text, format, args);
+    va_end(args);
+    sv->failure = FAILED_CHECK;
+}
+
+/* The failure recorded raised, unless an exception (of the clock, called with the lock) is set already. */
+static void raise_failure(const Solver *sv) {
+    if (PyErr_Occurred()) {
+        return;
+    }
+    if (sv->failure == FAILED_CHECK) {
+        PyErr_SetString(PyExc_AssertionError, sv->failure_text);
+    } else {
+        PyErr_NoMemory();  /* (FAILED_MEMORY: the only other way a search fails) */
+    }
+}
+
+/* Which C clock `clock` is (C_CLOCK_MONOTONIC, C_CLOCK_PROCESS), or 0 when it is another callable: Python's
+ * own time.monotonic, time.perf_counter (CLOCK_MONOTONIC on Linux, as monotonic) and time.process_time
+ * (CLOCK_PROCESS_CPUTIME_ID) are known by their C function's name and module, which a stand-in (a test's
+ * clock) cannot have. Elsewhere than on Linux, none: the clock is called, with the lock. */
+#define C_CLOCK_MONOTONIC 1
+#define C_CLOCK_PROCESS 2
+static int c_clock_of(PyObject *clock) {
+#if defined(__linux__) && defined(CLOCK_MONOTONIC) && defined(CLOCK_PROCESS_CPUTIME_ID)
+    if (clock == Py_None || !PyCFunction_Check(clock) || PyCFunction_GET_SELF(clock) == NULL ||
+        !PyModule_Check(PyCFunction_GET_SELF(clock))) {
+        return 0;
+    }
+    const char *module = PyModule_GetName(PyCFunction_GET_SELF(clock));
+    const char *name = ((PyCFunctionObject *)clock)->m_ml->ml_name;
+    if (module == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (strcmp(module, "time") != 0) {
+        return 0;
+    }
+    if (strcmp(name, "monotonic") == 0 || strcmp(name, "perf_counter") == 0) {
+        return C_CLOCK_MONOTONIC;
+    }
+    if (strcmp(name, "process_time") == 0) {
+        return C_CLOCK_PROCESS;
+    }
+#else
+    (void)clock;
+#endif
+    return 0;
+}
+
+double c_clock_now(int c_clock) {
+#if defined(__linux__) && defined(CLOCK_MONOTONIC) && defined(CLOCK_PROCESS_CPUTIME_ID)
+    struct timespec ts;
+    if (clock_gettime(c_clock == C_CLOCK_PROCESS ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts) != 0) {
+        return 0.0;  /* (it cannot fail with these clocks) */
+    }
+    int64_t ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    /* as Python makes its float of the clock's nanoseconds (_PyTime_AsSecondsDouble) */
+    return ns % 1000000000 == 0 ? (double)(ns / 1000000000) : (double)ns / 1e9;
+#else
+    (void)c_clock;
+    return 0.0;
+#endif
+}
+
 static int read_endgame_rack(Solver *sv, PyObject *counts, int blanks, int rack_size, const char *whose,
                              ERack *rack) {
     memset(rack, 0, sizeof(ERack));
@@ -84,6 +159,77 @@ static int next_depth(int depth, int max_depth) {
     return next > SHALLOW_LAST || next > max_depth ? max_depth : next;
 }
 
+/* The iterations of deepening within the budgets, from the position read: the best move and its value, the
+ * depth of the last iteration finished and whether it was complete; -1 when the search failed (its failure
+ * recorded, or the clock's exception set). Calls nothing of Python unless sv->clock is a Python callable:
+ * solve_endgame runs it without the interpreter's lock otherwise. */
+static int iterations(Solver *sv, int table_bits, int memo_bits, ERack *mine, ERack *theirs, int scoreless,
+                      int max_depth, EMove *best, int *best_value, int *finished, int *complete) {
+    Search *s = &sv->gen;
+    if (table_start(sv, table_bits) < 0 || (sv->use_memo && memo_start(sv, memo_bits) < 0)) {
+        return -1;
+    }
+    check_all(sv);
+    lines_start(sv);
+    uint64_t key = 0;
+    for (int sq = 0; sq < SQUARES; sq++) {
+        if (s->grid[sq] != EMPTY) {
+            key ^= square_keys[sq][(uint8_t)s->grid[sq]];
+        }
+    }
+    int have_best = 0;
+    *best_value = *finished = *complete = 0;
+    for (int depth = first_depth(max_depth); depth <= max_depth; depth = next_depth(depth, max_depth)) {
+        /* an aspiration window around the last iteration's value; searched again with the whole window
+         * when the value falls outside it */
+        int low = have_best ? *best_value - ASPIRATION : -INFINITE_VALUE;
+        int high = have_best ? *best_value + ASPIRATION : INFINITE_VALUE;
+        sv->cut = 0;
+        memset(sv->killers, 0, sizeof(sv->killers));  /* the depths of the last iteration were other plies */
+        memset(sv->killer_line, 0, sizeof(sv->killer_line));
+        EMove move;
+        sv->root_better = 0;
+        sv->root_floor = -INFINITE_VALUE;
+        int value = value_of(sv, depth, low, high, mine, theirs, scoreless, key, &move);
+        if (!sv->stop && (value <= low || value >= high) && have_best) {
+            sv->cut = 0;
+            sv->root_floor = value <= low ? low : -INFINITE_VALUE;
+            value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, mine, theirs, scoreless, key, &move);
+        }
+        if (sv->stop) {
+            if (sv->stop == 1 && have_best && sv->root_better) {
+                /* out of budget inside the iteration: a root move it proved better than the last
+                 * iteration's best (tried first) is the better answer */
+                *best = sv->root_move;
+                *best_value = sv->root_value;
+            }
+            break;
+        }
+        *best_value = value;
+        *best = move;
+        *finished = depth;
+        *complete = !sv->cut;
+        have_best = 1;
+        if (*complete) {
+            break;
+        }
+    }
+    if (sv->stop == 2) {
+        return -1;
+    }
+    if (!have_best) {
+        /* not even depth 1 finished: the first move of the ordering */
+        sv->nmoves = 0;
+        long count = pushed_moves(sv, mine, theirs, NULL);
+        if (count < 0) {
+            return -1;
+        }
+        *best = sv->moves[pick(sv->moves, sv->keys, count, 0)];
+        *best_value = 0;
+    }
+    return 0;
+}
+
 PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
     static char *names[] = {"lexicon", "rules", "grid", "mine", "mine_blanks", "theirs", "theirs_blanks",
@@ -133,7 +279,7 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     make_keys();
-    Solver *sv = PyMem_Calloc(1, sizeof(Solver));
+    Solver *sv = PyMem_RawCalloc(1, sizeof(Solver));
     if (sv == NULL) {
         return PyErr_NoMemory();
     }
@@ -163,67 +309,26 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
     mine.side = 0;
     theirs.side = 1;
     racks_packed(sv, &mine, &theirs);
-    if (table_start(sv, table_bits) < 0 || (sv->use_memo && memo_start(sv, memo_bits) < 0)) {
-        goto done;
-    }
-    check_all(sv);
-    lines_start(sv);
-    uint64_t key = 0;
-    for (int sq = 0; sq < SQUARES; sq++) {
-        if (s->grid[sq] != EMPTY) {
-            key ^= square_keys[sq][(uint8_t)s->grid[sq]];
-        }
-    }
+    /* without the interpreter's lock unless the clock is a Python callable (which it calls every CLOCK_EVERY
+     * nodes); the lexicon held meanwhile, the rest is the solver's own memory */
+    sv->c_clock = c_clock_of(clock);
     EMove best_move;
     memset(&best_move, 0, sizeof(EMove));
-    int best_value = 0, finished = 0, complete = 0, have_best = 0;
-    for (int depth = first_depth(max_depth); depth <= max_depth; depth = next_depth(depth, max_depth)) {
-        /* an aspiration window around the last iteration's value; searched again with the whole window
-         * when the value falls outside it */
-        int low = have_best ? best_value - ASPIRATION : -INFINITE_VALUE;
-        int high = have_best ? best_value + ASPIRATION : INFINITE_VALUE;
-        sv->cut = 0;
-        memset(sv->killers, 0, sizeof(sv->killers));  /* the depths of the last iteration were other plies */
-        memset(sv->killer_line, 0, sizeof(sv->killer_line));
-        EMove move;
-        sv->root_better = 0;
-        sv->root_floor = -INFINITE_VALUE;
-        int value = value_of(sv, depth, low, high, &mine, &theirs, scoreless, key, &move);
-        if (!sv->stop && (value <= low || value >= high) && have_best) {
-            sv->cut = 0;
-            sv->root_floor = value <= low ? low : -INFINITE_VALUE;
-            value = value_of(sv, depth, -INFINITE_VALUE, INFINITE_VALUE, &mine, &theirs, scoreless, key, &move);
-        }
-        if (sv->stop) {
-            if (sv->stop == 1 && have_best && sv->root_better) {
-                /* out of budget inside the iteration: a root move it proved better than the last
-                 * iteration's best (tried first) is the better answer */
-                best_move = sv->root_move;
-                best_value = sv->root_value;
-            }
-            break;
-        }
-        best_value = value;
-        best_move = move;
-        finished = depth;
-        complete = !sv->cut;
-        have_best = 1;
-        if (complete) {
-            break;
-        }
+    int best_value, finished, complete, searched;
+    if (clock == Py_None || sv->c_clock) {
+        lexicon_hold(lex);
+        Py_BEGIN_ALLOW_THREADS
+        searched = iterations(sv, table_bits, memo_bits, &mine, &theirs, scoreless, max_depth, &best_move,
+                              &best_value, &finished, &complete);
+        Py_END_ALLOW_THREADS
+        lexicon_let_go(lex);
+    } else {
+        searched = iterations(sv, table_bits, memo_bits, &mine, &theirs, scoreless, max_depth, &best_move,
+                              &best_value, &finished, &complete);
     }
-    if (sv->stop == 2) {
+    if (searched < 0) {
+        raise_failure(sv);
         goto done;
-    }
-    if (!have_best) {
-        /* not even depth 1 finished: the first move of the ordering */
-        sv->nmoves = 0;
-        long count = pushed_moves(sv, &mine, &theirs, NULL);
-        if (count < 0) {
-            goto done;
-        }
-        best_move = sv->moves[pick(sv->moves, sv->keys, count, 0)];
-        best_value = 0;
     }
     PyObject *move_obj = move_object(&best_move);
     if (move_obj != NULL) {
@@ -231,13 +336,13 @@ PyObject *solve_endgame(PyObject *module, PyObject *args, PyObject *kwargs) {
                                sv->nodes, sv->generations);
     }
 done:
-    PyMem_Free(sv->gen.out.data);
-    PyMem_Free(sv->moves);
-    PyMem_Free(sv->keys);
+    PyMem_RawFree(sv->gen.out.data);
+    PyMem_RawFree(sv->moves);
+    PyMem_RawFree(sv->keys);
     big_free(sv->table, sv->table_bytes, sv->table_mapped);
     lines_free(sv);
     leaf_scan_free(sv);
     memo_free(sv);
-    PyMem_Free(sv);
+    PyMem_RawFree(sv);
     return result;
 }

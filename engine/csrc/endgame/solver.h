@@ -183,9 +183,16 @@ typedef struct {
     uint64_t table_mask, table_mask_most;  /* its size less 1, now and grown to the full (negamax.c's table_grown) */
     uint64_t stored, table_limit;  /* entries in use, and how many may be before it grows or entries are overwritten */
     long long nodes, max_nodes;
-    PyObject *clock;   /* None or a callable returning seconds */
+    PyObject *clock;   /* None or a callable returning seconds, called with the lock (solve.c keeps it) */
+    int c_clock;       /* instead of clock: 0 none, else the C clock time.monotonic, perf_counter or process_time
+                        * read (CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID), which needs no lock */
     double deadline;
-    int stop;          /* 1: out of budget; 2: an error (exception set) */
+    int stop;          /* 1: out of budget; 2: an error (in `failure`, or an exception set by the clock) */
+    /* what went wrong in the search, raised by solve.c once the interpreter's lock is back (the search
+     * runs without it): 0 nothing, FAILED_MEMORY, FAILED_CHECK (an AssertionError of check_lines with
+     * failure_text) */
+    int failure;
+    char failure_text[200];
     /* the cross-checks of every empty square in both views (the generator reads them), kept up to date
      * as moves are placed and taken back; `saved` holds the values a placement overwrote */
     uint32_t cross_allowed[2 * SQUARES];
@@ -306,6 +313,18 @@ static inline void bit_run(uint32_t bits, int p, int *first, int *last) {
 static inline int move_order(const EMove *move) {
     return move->score + ORDER_TILES * move->n + ORDER_POINTS * move->played;
 }
+
+/* solve.c: an error of the search recorded, to be raised when the lock is back (a later one replaces it, as a
+ * later exception would) */
+#define FAILED_MEMORY 1
+#define FAILED_CHECK 2
+void failed_memory(Solver *sv);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void failed_check(Solver *sv, const char *format, ...);
+/* solve.c: the C clock sv->c_clock's seconds, as Python's time module gives them */
+double c_clock_now(int c_clock);
 
 /* zobrist.c */
 void make_keys(void);

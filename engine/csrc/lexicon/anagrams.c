@@ -96,9 +96,9 @@ static long word_codes(const LexiconObject *lex, const Anagrams *a, int length, 
 
 void anagrams_free(LexiconObject *lex) {
     if (lex->anagrams != NULL) {
-        PyMem_Free(lex->anagrams->slots);
-        PyMem_Free(lex->anagrams->filter);
-        PyMem_Free(lex->anagrams);
+        PyMem_RawFree(lex->anagrams->slots);
+        PyMem_RawFree(lex->anagrams->filter);
+        PyMem_RawFree(lex->anagrams);
         lex->anagrams = NULL;
     }
     lex->anagrams_failed = 0;
@@ -115,7 +115,7 @@ const Anagrams *lexicon_anagrams(LexiconObject *lex, int length) {
     if (lex->nedges == 0 || length < 1) {
         return NULL;
     }
-    Anagrams *a = PyMem_Calloc(1, sizeof(Anagrams));
+    Anagrams *a = PyMem_RawCalloc(1, sizeof(Anagrams));
     if (a == NULL) {
         lex->anagrams_failed = length;
         return NULL;
@@ -137,13 +137,13 @@ const Anagrams *lexicon_anagrams(LexiconObject *lex, int length) {
         filter_log++;
     }
     a->filter_shift = 64 - filter_log;
-    a->slots = words >= 0 ? PyMem_Calloc(slots, sizeof(uint64_t)) : NULL;
-    a->filter = words >= 0 ? PyMem_Calloc((size_t)1 << filter_log, sizeof(uint64_t)) : NULL;
+    a->slots = words >= 0 ? PyMem_RawCalloc(slots, sizeof(uint64_t)) : NULL;
+    a->filter = words >= 0 ? PyMem_RawCalloc((size_t)1 << filter_log, sizeof(uint64_t)) : NULL;
     if (a->slots == NULL || a->filter == NULL) {
-        PyMem_Free(a->slots);
-        PyMem_Free(a->filter);
-        PyMem_Free(codes);
-        PyMem_Free(a);
+        PyMem_RawFree(a->slots);
+        PyMem_RawFree(a->filter);
+        PyMem_RawFree(codes);
+        PyMem_RawFree(a);
         lex->anagrams_failed = length;
         return NULL;
     }
@@ -151,7 +151,7 @@ const Anagrams *lexicon_anagrams(LexiconObject *lex, int length) {
     for (long w = 0; w < words; w++) {
         insert(a, codes[w]);
     }
-    PyMem_Free(codes);
+    PyMem_RawFree(codes);
     lex->anagrams = a;
     return a;
 }

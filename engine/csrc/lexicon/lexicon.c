@@ -10,16 +10,16 @@
 
 static void lexicon_dealloc(LexiconObject *self) {
     anagrams_free(self);
-    PyMem_Free(self->edges);
-    PyMem_Free(self->child);
-    PyMem_Free(self->mask);
-    PyMem_Free(self->ends);
+    PyMem_RawFree(self->edges);
+    PyMem_RawFree(self->child);
+    PyMem_RawFree(self->mask);
+    PyMem_RawFree(self->ends);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 /* Room for the edges of a lexicon of `nedges` edges (NULL with MemoryError). */
 static DawgEdge *edges_alloc(Py_ssize_t nedges) {
-    DawgEdge *edges = PyMem_Malloc((size_t)(nedges > 0 ? nedges : 1) * sizeof(DawgEdge));
+    DawgEdge *edges = PyMem_RawMalloc((size_t)(nedges > 0 ? nedges : 1) * sizeof(DawgEdge));
     if (edges == NULL) {
         PyErr_NoMemory();
     }
@@ -33,7 +33,7 @@ static void edges_fill(LexiconObject *self, DawgEdge *edges) {
         uint32_t node = self->child[e];
         edges[e] = (DawgEdge){node, self->mask[node], self->ends[node]};
     }
-    PyMem_Free(self->edges);
+    PyMem_RawFree(self->edges);
     self->edges = edges;
 }
 
@@ -59,7 +59,7 @@ static uint32_t *copy_u32(PyObject *source, const char *name, Py_ssize_t expecte
         PyErr_Format(PyExc_ValueError, "lexicon array %s has %zd entries, expected %zd", name, count, expected);
         goto done;
     }
-    copy = PyMem_Malloc((size_t)(count > 0 ? count : 1) * sizeof(uint32_t));
+    copy = PyMem_RawMalloc((size_t)(count > 0 ? count : 1) * sizeof(uint32_t));
     if (copy == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -78,9 +78,9 @@ done:
  * ValueError and returns -1 on a problem (or on no memory). The arrays' bounds are checked before. */
 static int check_paths(LexiconObject *self) {
     Py_ssize_t nodes = self->nnodes;
-    unsigned char *state = PyMem_Calloc((size_t)nodes, 1); /* 0 not reached, 1 on the path, 2 done */
-    Py_ssize_t *path = PyMem_Malloc((size_t)nodes * sizeof(Py_ssize_t));
-    Py_ssize_t *next = PyMem_Malloc((size_t)nodes * sizeof(Py_ssize_t));
+    unsigned char *state = PyMem_RawCalloc((size_t)nodes, 1); /* 0 not reached, 1 on the path, 2 done */
+    Py_ssize_t *path = PyMem_RawMalloc((size_t)nodes * sizeof(Py_ssize_t));
+    Py_ssize_t *next = PyMem_RawMalloc((size_t)nodes * sizeof(Py_ssize_t));
     int result = -1;
     if (state == NULL || path == NULL || next == NULL) {
         PyErr_NoMemory();
@@ -125,9 +125,9 @@ static int check_paths(LexiconObject *self) {
     }
     result = 0;
 done:
-    PyMem_Free(state);
-    PyMem_Free(path);
-    PyMem_Free(next);
+    PyMem_RawFree(state);
+    PyMem_RawFree(path);
+    PyMem_RawFree(next);
     return result;
 }
 
@@ -223,6 +223,11 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOnO:patch", &objects[0], &objects[1], &objects[2], &first, &objects[3])) {
         return NULL;
     }
+    if (self->busy > 0) {
+        PyErr_Format(PyExc_RuntimeError, "patch: the lexicon is read by %ld search(es) running in other threads; "
+                     "patch it from the thread that searches, between searches", self->busy);
+        return NULL;
+    }
     static const char *names[4] = {"child", "mask", "ends", "changed"};
     Py_buffer views[4];
     int held = 0;
@@ -265,14 +270,14 @@ static PyObject *lexicon_patch(LexiconObject *self, PyObject *args) {
     }
     DawgEdge *edges = edges_alloc(nedges);  /* first: once the arrays' entries change, nothing can fail */
     if (edges == NULL) goto done;
-    uint32_t *c2 = PyMem_Realloc(self->child, (size_t)(nedges > 0 ? nedges : 1) * sizeof(uint32_t));
-    if (c2 == NULL) { PyErr_NoMemory(); PyMem_Free(edges); goto done; }
+    uint32_t *c2 = PyMem_RawRealloc(self->child, (size_t)(nedges > 0 ? nedges : 1) * sizeof(uint32_t));
+    if (c2 == NULL) { PyErr_NoMemory(); PyMem_RawFree(edges); goto done; }
     self->child = c2;
-    uint32_t *m2 = PyMem_Realloc(self->mask, (size_t)nnodes * sizeof(uint32_t));
-    if (m2 == NULL) { PyErr_NoMemory(); PyMem_Free(edges); goto done; }
+    uint32_t *m2 = PyMem_RawRealloc(self->mask, (size_t)nnodes * sizeof(uint32_t));
+    if (m2 == NULL) { PyErr_NoMemory(); PyMem_RawFree(edges); goto done; }
     self->mask = m2;
-    uint32_t *e2 = PyMem_Realloc(self->ends, (size_t)nnodes * sizeof(uint32_t));
-    if (e2 == NULL) { PyErr_NoMemory(); PyMem_Free(edges); goto done; }
+    uint32_t *e2 = PyMem_RawRealloc(self->ends, (size_t)nnodes * sizeof(uint32_t));
+    if (e2 == NULL) { PyErr_NoMemory(); PyMem_RawFree(edges); goto done; }
     self->ends = e2;
     for (Py_ssize_t k = 0; k < nchanged; k++) {
         Py_ssize_t i = changed[k];

@@ -47,7 +47,23 @@ typedef struct {
     Anagrams *anagrams;   /* built when a playout first needs it (NULL: not yet) */
     int anagrams_failed;  /* the length for which it could not be built (0: none) */
     long patches;         /* how many times it was patched (a PlayoutSession refuses a patched lexicon) */
+    long busy;            /* searches reading it without the interpreter's lock: patch refuses while any runs */
 } LexiconObject;
+
+/* Before a search that reads `lex` without the interpreter's lock (with the lock held): a reference, and the
+ * count that makes Lexicon.patch refuse (RuntimeError) until lexicon_let_go. The bot patches a lexicon only
+ * from the thread that plays, between searches (engine/lexicon/overlay.py): the guard turns a patch from
+ * another thread while a search runs into an error instead of arrays freed under the search. */
+static inline void lexicon_hold(LexiconObject *lex) {
+    Py_INCREF(lex);
+    lex->busy++;
+}
+
+/* After the search, with the lock held again. */
+static inline void lexicon_let_go(LexiconObject *lex) {
+    lex->busy--;
+    Py_DECREF(lex);
+}
 
 /* anagrams.c */
 const Anagrams *lexicon_anagrams(LexiconObject *lex, int length);

@@ -64,7 +64,7 @@ void offer(Search *s, uint32_t blank_set, int score) {
 }
 
 static void leave_table_dealloc(LeaveTableObject *self) {
-    PyMem_Free(self->weights);
+    PyMem_RawFree(self->weights);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -107,7 +107,7 @@ static PyObject *leave_table_new(PyTypeObject *type, PyObject *args, PyObject *k
         PyBuffer_Release(&view);
         return NULL;
     }
-    self->weights = PyMem_Malloc((size_t)expected * sizeof(double));
+    self->weights = PyMem_RawMalloc((size_t)expected * sizeof(double));
     if (self->weights == NULL) {
         PyBuffer_Release(&view);
         Py_DECREF(self);
@@ -280,7 +280,7 @@ int kept_counts(int index, const int *distinct, const int *multiplicity, int ndi
  * value of what is kept minus `swap_cost`; ties by the tiles (blanks as -1 first, then letter codes). */
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
                             const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost) {
-    Candidate *best = PyMem_Calloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
+    Candidate *best = PyMem_RawCalloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
     if (best == NULL) {
         return PyErr_NoMemory();
     }
@@ -327,6 +327,6 @@ PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept
         PyTuple_SET_ITEM(item, 1, tiles);
         PyList_SET_ITEM(result, i, item);
     }
-    PyMem_Free(best);
+    PyMem_RawFree(best);
     return result;
 }

@@ -18,15 +18,15 @@ void left_parts_init(LeftParts *lp) {
 }
 
 void left_parts_free(LeftParts *lp) {
-    PyMem_Free(lp->items);
+    PyMem_RawFree(lp->items);
     lp->items = NULL;
     lp->len = lp->cap = 0;
-    PyMem_Free(lp->spare);
+    PyMem_RawFree(lp->spare);
     lp->spare = NULL;
     lp->spare_cap = 0;
     if (lp->without_blanks != NULL) {
         left_parts_free(lp->without_blanks);
-        PyMem_Free(lp->without_blanks);
+        PyMem_RawFree(lp->without_blanks);
         lp->without_blanks = NULL;
     }
 }
@@ -53,7 +53,7 @@ void left_parts_reset(LeftParts *lp, const int *counts, int blanks, int letters)
  * cannot be made (out of memory: the search walks the DAWG itself). */
 LeftParts *left_parts_without_blanks(LeftParts *lp, int letters) {
     if (lp->without_blanks == NULL) {
-        LeftParts *list = PyMem_Malloc(sizeof(LeftParts));
+        LeftParts *list = PyMem_RawMalloc(sizeof(LeftParts));
         if (list == NULL) {
             return NULL;
         }

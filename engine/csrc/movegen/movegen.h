@@ -262,7 +262,13 @@ int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
 int read_rack_count(PyObject *seq, Py_ssize_t i, long most, const char *whose, long *count);
 
 /* search.c */
+/* search_all calls nothing of Python (-1: out of memory, no exception set); search_unlocked runs it
+ * without the interpreter's lock when the rack holds a blank or UNLOCKED_TILES tiles or more (the searches
+ * that take milliseconds; a short one would pay more for the lock handed over than it gives) and raises
+ * nothing either. run_search: prepare_search then search_unlocked, MemoryError set on -1. */
+#define UNLOCKED_TILES 6
 int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);
+int search_unlocked(Search *s, LexiconObject *lex, RulesObject *rules, int tiles);
 int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid, PyObject *counts, int blanks);
 void prepare_line(Search *s, const RulesObject *rules, int view, int line);
 int line_anchors(const Search *s, const RulesObject *rules, int view, int line, int empty_board, int *anchors);

@@ -540,7 +540,8 @@ static void search_line(Search *s, const RulesObject *rules, int view, int line,
     }
 }
 
-/* Search both views of the board read by prepare_search; -1 (MemoryError) if the output ran out. */
+/* Search both views of the board read by prepare_search; -1 if the output ran out of memory, with no
+ * exception set: it calls nothing of Python and may run without the interpreter's lock (the callers raise). */
 int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles) {
     if (s->rack_len == 0 || lex->nedges == 0) {
         return 0;
@@ -558,9 +559,8 @@ int search_all(Search *s, LexiconObject *lex, RulesObject *rules, int tiles) {
         }
     }
     if (s->failed) {
-        PyMem_Free(s->out.data);
+        PyMem_RawFree(s->out.data);
         s->out.data = NULL;
-        PyErr_NoMemory();
         return -1;
     }
     return 0;
@@ -572,5 +572,23 @@ int run_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *grid
     if (prepare_search(s, lex, rules, grid, counts, blanks, NULL, &tiles) < 0) {
         return -1;
     }
-    return search_all(s, lex, rules, tiles);
+    if (search_unlocked(s, lex, rules, tiles) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* search_all without the interpreter's lock when the search may be long (see movegen.h). */
+int search_unlocked(Search *s, LexiconObject *lex, RulesObject *rules, int tiles) {
+    if (s->blanks0 == 0 && s->rack_len < UNLOCKED_TILES) {
+        return search_all(s, lex, rules, tiles);
+    }
+    int failed;
+    lexicon_hold(lex);
+    Py_BEGIN_ALLOW_THREADS
+    failed = search_all(s, lex, rules, tiles);
+    Py_END_ALLOW_THREADS
+    lexicon_let_go(lex);
+    return failed;
 }

@@ -251,26 +251,26 @@ static int read_candidates(const int32_t *flat, Py_ssize_t len, const Search *s,
 
 void playouts_close(Playouts *p) {
     Kernel *k = &p->k;
-    PyMem_Free(p->plays);
-    PyMem_Free(p->crosses);
-    PyMem_Free(p->grids);
-    PyMem_Free(p->mine);
-    PyMem_Free(p->touched);
-    PyMem_Free(p->order);
-    PyMem_Free(p->group);
-    PyMem_Free(p->place);
-    PyMem_Free(p->members);
-    PyMem_Free(p->bag.tiles);
-    PyMem_Free(k->work);
-    PyMem_Free(k->after);
-    PyMem_Free(k->position);
-    PyMem_Free(k->search);
-    PyMem_Free(k->kept);
-    PyMem_Free(k->lines);
-    PyMem_Free(k->anchors);
-    PyMem_Free(k->wholes);
-    PyMem_Free(k->depth_bounds);
-    PyMem_Free(k->endgame_kept);
+    PyMem_RawFree(p->plays);
+    PyMem_RawFree(p->crosses);
+    PyMem_RawFree(p->grids);
+    PyMem_RawFree(p->mine);
+    PyMem_RawFree(p->touched);
+    PyMem_RawFree(p->order);
+    PyMem_RawFree(p->group);
+    PyMem_RawFree(p->place);
+    PyMem_RawFree(p->members);
+    PyMem_RawFree(p->bag.tiles);
+    PyMem_RawFree(k->work);
+    PyMem_RawFree(k->after);
+    PyMem_RawFree(k->position);
+    PyMem_RawFree(k->search);
+    PyMem_RawFree(k->kept);
+    PyMem_RawFree(k->lines);
+    PyMem_RawFree(k->anchors);
+    PyMem_RawFree(k->wholes);
+    PyMem_RawFree(k->depth_bounds);
+    PyMem_RawFree(k->endgame_kept);
     reply_memo_free(k->replies);
     share_free(k->share);
     share_free(k->ours);
@@ -323,16 +323,16 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     p->ncand = ncand;
     p->held = held;
     p->bag_size = bag_size;
-    k->search = PyMem_Malloc(sizeof(Search));
-    k->kept = PyMem_Malloc(sizeof(double) * ((size_t)2 << rules->rack_size));
-    k->lines = PyMem_Malloc(LINE_BYTES * 2 * SIZE);
-    k->anchors = PyMem_Malloc(sizeof(Anchor) * 2 * SQUARES);
-    k->wholes = PyMem_Malloc(sizeof(WholeSpan) * 2 * SQUARES * ANCHOR_WHOLES);
-    k->depth_bounds = PyMem_Malloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
-    k->endgame_kept = PyMem_Malloc(sizeof(double) * ((size_t)1 << rules->rack_size));
-    k->work = PyMem_Malloc(sizeof(Cross));
-    k->position = PyMem_Malloc(sizeof(Cross));
-    k->after = PyMem_Malloc(sizeof(Cross));
+    k->search = PyMem_RawMalloc(sizeof(Search));
+    k->kept = PyMem_RawMalloc(sizeof(double) * ((size_t)2 << rules->rack_size));
+    k->lines = PyMem_RawMalloc(LINE_BYTES * 2 * SIZE);
+    k->anchors = PyMem_RawMalloc(sizeof(Anchor) * 2 * SQUARES);
+    k->wholes = PyMem_RawMalloc(sizeof(WholeSpan) * 2 * SQUARES * ANCHOR_WHOLES);
+    k->depth_bounds = PyMem_RawMalloc(sizeof(DepthBounds) * 2 * POSITION_TAG * SIZE);
+    k->endgame_kept = PyMem_RawMalloc(sizeof(double) * ((size_t)1 << rules->rack_size));
+    k->work = PyMem_RawMalloc(sizeof(Cross));
+    k->position = PyMem_RawMalloc(sizeof(Cross));
+    k->after = PyMem_RawMalloc(sizeof(Cross));
     k->replies = reply_memo_new();
     left_parts_init(&k->lefts[0]);
     left_parts_init(&k->lefts[1]);
@@ -355,17 +355,17 @@ int playouts_open(Playouts *p, LexiconObject *lex, RulesObject *rules, LeaveTabl
     }
     p->rack.blanks = k->base.blanks0;
     p->rack.size = k->base.rack_len;
-    p->plays = PyMem_Calloc((size_t)ncand, sizeof(Play));
-    p->crosses = PyMem_Malloc((size_t)ncand * sizeof(Cross));
-    p->grids = PyMem_Malloc((size_t)ncand * SQUARES);
-    p->mine = PyMem_Calloc((size_t)ncand, sizeof(Hand));
-    p->touched = PyMem_Calloc((size_t)ncand, sizeof(uint32_t));
-    p->order = PyMem_Calloc((size_t)ncand, sizeof(int));
-    p->group = PyMem_Calloc((size_t)ncand, sizeof(int));
-    p->place = PyMem_Calloc((size_t)ncand, sizeof(int));
-    p->members = PyMem_Calloc((size_t)ncand, sizeof(int));
+    p->plays = PyMem_RawCalloc((size_t)ncand, sizeof(Play));
+    p->crosses = PyMem_RawMalloc((size_t)ncand * sizeof(Cross));
+    p->grids = PyMem_RawMalloc((size_t)ncand * SQUARES);
+    p->mine = PyMem_RawCalloc((size_t)ncand, sizeof(Hand));
+    p->touched = PyMem_RawCalloc((size_t)ncand, sizeof(uint32_t));
+    p->order = PyMem_RawCalloc((size_t)ncand, sizeof(int));
+    p->group = PyMem_RawCalloc((size_t)ncand, sizeof(int));
+    p->place = PyMem_RawCalloc((size_t)ncand, sizeof(int));
+    p->members = PyMem_RawCalloc((size_t)ncand, sizeof(int));
     p->bag.cap = (size_t)bag_size + (size_t)(plies + 1) * MAX_RACK;  /* the bag grows by one playout's swaps at most */
-    p->bag.tiles = PyMem_Malloc(sizeof(int32_t) * p->bag.cap);
+    p->bag.tiles = PyMem_RawMalloc(sizeof(int32_t) * p->bag.cap);
     if (p->plays == NULL || p->crosses == NULL || p->grids == NULL || p->mine == NULL || p->touched == NULL ||
         p->order == NULL || p->group == NULL || p->place == NULL || p->members == NULL || p->bag.tiles == NULL) {
         PyErr_NoMemory();
@@ -533,17 +533,21 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     PyObject *result = NULL;
     double *values = NULL;
     int *playing = NULL;
+    int32_t *draws = copied_ints(&draws_view);  /* read without the lock: no other thread may change them */
     Playouts p;
+    if (draws == NULL) {
+        goto released;
+    }
     if (playouts_open(&p, lex, rules, table, grid, counts, blanks, &moves_view, ncand, held, bag_size, swap_cost,
                       swap_min_bag, endgame_width, plies, to_end) < 0) {
         goto released;
     }
-    Py_ssize_t iterations = playouts_draws(&p, draws_view.buf, draws_view.len / 4);
+    Py_ssize_t iterations = playouts_draws(&p, draws, draws_view.len / 4);
     if (iterations < 0) {
         goto done;
     }
-    values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * ncand + 1));
-    playing = PyMem_Malloc(sizeof(int) * (size_t)ncand);
+    values = PyMem_RawMalloc(sizeof(double) * (size_t)(iterations * ncand + 1));
+    playing = PyMem_RawMalloc(sizeof(int) * (size_t)ncand);
     if (values == NULL || playing == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -551,7 +555,7 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
     for (int c = 0; c < ncand; c++) {
         playing[c] = c;
     }
-    if (playouts_play(&p, draws_view.buf, iterations, playing, ncand, values) < 0) {
+    if (playouts_play_unlocked(&p, draws, iterations, playing, ncand, values) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -559,8 +563,9 @@ PyObject *playouts(PyObject *module, PyObject *args, PyObject *kwargs) {
 done:
     playouts_close(&p);
 released:
-    PyMem_Free(values);
-    PyMem_Free(playing);
+    PyMem_RawFree(draws);
+    PyMem_RawFree(values);
+    PyMem_RawFree(playing);
     PyBuffer_Release(&moves_view);
     PyBuffer_Release(&draws_view);
     return result;

@@ -44,6 +44,13 @@ int playouts_play(Playouts *p, const int32_t *draws, Py_ssize_t iterations, cons
                   double *values);
 void playouts_close(Playouts *p);
 int read_ints(PyObject *object, Py_buffer *view, const char *what);
+/* session.c: the ints of an array('i') read by read_ints, copied (PyMem_RawFree it; NULL with MemoryError):
+ * a kernel that runs without the interpreter's lock reads the copy, which no other thread can write to */
+int32_t *copied_ints(const Py_buffer *view);
+/* session.c: playouts_play without the interpreter's lock (its lexicon held meanwhile, lexicon.h); the
+ * draws and `playing` must be C memory of the caller's (copied_ints) */
+int playouts_play_unlocked(Playouts *p, const int32_t *draws, Py_ssize_t iterations, const int *playing,
+                           int nplaying, double *values);
 
 /* replymemo.c: what a static reply depends on (the bag empty: the other side's rack too), hashed */
 typedef struct {

@@ -25,7 +25,7 @@ struct ReplyMemo {
 };
 
 ReplyMemo *reply_memo_new(void) {
-    ReplyMemo *memo = PyMem_Malloc(sizeof(ReplyMemo));
+    ReplyMemo *memo = PyMem_RawMalloc(sizeof(ReplyMemo));
     if (memo == NULL) {
         return NULL;
     }
@@ -36,7 +36,7 @@ ReplyMemo *reply_memo_new(void) {
 }
 
 void reply_memo_free(ReplyMemo *memo) {
-    PyMem_Free(memo);
+    PyMem_RawFree(memo);
 }
 
 /* The key of a reply by `hand` on `grid` with `bag` tiles in the bag (and, the bag empty, `other` the

@@ -22,7 +22,30 @@ typedef struct {
     RulesObject *rules;
     LeaveTableObject *table;
     long patches;  /* lex->patches when the session was made */
+    int running;   /* a run is playing (without the interpreter's lock): another thread's run is refused */
 } SessionObject;
+
+int32_t *copied_ints(const Py_buffer *view) {
+    size_t n = (size_t)(view->len / 4);
+    int32_t *copy = PyMem_RawMalloc(sizeof(int32_t) * (n > 0 ? n : 1));
+    if (copy == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(copy, view->buf, sizeof(int32_t) * n);
+    return copy;
+}
+
+int playouts_play_unlocked(Playouts *p, const int32_t *draws, Py_ssize_t iterations, const int *playing,
+                           int nplaying, double *values) {
+    int failed;
+    lexicon_hold(p->k.lex);
+    Py_BEGIN_ALLOW_THREADS
+    failed = playouts_play(p, draws, iterations, playing, nplaying, values);
+    Py_END_ALLOW_THREADS
+    lexicon_let_go(p->k.lex);
+    return failed;
+}
 
 static void session_dealloc(SessionObject *self) {
     if (self->open) {
@@ -49,6 +72,10 @@ static PyObject *session_run(SessionObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the lexicon was patched after the session was made");
         return NULL;
     }
+    if (self->running) {
+        PyErr_SetString(PyExc_RuntimeError, "the session is running in another thread: one run at a time");
+        return NULL;
+    }
     Py_buffer draws_view, playing_view;
     if (read_ints(draws_obj, &draws_view, "draws") < 0) {
         return NULL;
@@ -60,9 +87,14 @@ static PyObject *session_run(SessionObject *self, PyObject *args) {
     PyObject *result = NULL;
     double *values = NULL;
     char *seen = NULL;
-    const int *playing = playing_view.buf;
+    /* copies: the run reads them without the lock, when another thread could write into the arrays */
+    int32_t *draws = copied_ints(&draws_view);
+    int32_t *playing = draws != NULL ? copied_ints(&playing_view) : NULL;
     Py_ssize_t nplaying = playing_view.len / 4;
-    Py_ssize_t iterations = playouts_draws(&self->p, draws_view.buf, draws_view.len / 4);
+    if (playing == NULL) {
+        goto done;
+    }
+    Py_ssize_t iterations = playouts_draws(&self->p, draws, draws_view.len / 4);
     if (iterations < 0) {
         goto done;
     }
@@ -70,8 +102,8 @@ static PyObject *session_run(SessionObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "%zd candidates playing, of the session's %d", nplaying, self->p.ncand);
         goto done;
     }
-    seen = PyMem_Calloc((size_t)self->p.ncand, 1);
-    values = PyMem_Malloc(sizeof(double) * (size_t)(iterations * nplaying + 1));
+    seen = PyMem_RawCalloc((size_t)self->p.ncand, 1);
+    values = PyMem_RawMalloc(sizeof(double) * (size_t)(iterations * nplaying + 1));
     if (seen == NULL || values == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -84,7 +116,10 @@ static PyObject *session_run(SessionObject *self, PyObject *args) {
         }
         seen[playing[j]] = 1;
     }
-    if (playouts_play(&self->p, draws_view.buf, iterations, playing, (int)nplaying, values) < 0) {
+    self->running = 1;
+    int failed = playouts_play_unlocked(&self->p, draws, iterations, playing, (int)nplaying, values);
+    self->running = 0;
+    if (failed < 0) {
         playouts_close(&self->p);  /* its caches may be half made */
         self->open = 0;
         PyErr_NoMemory();
@@ -93,8 +128,10 @@ static PyObject *session_run(SessionObject *self, PyObject *args) {
     result = PyBytes_FromStringAndSize((const char *)values,
                                        (Py_ssize_t)(sizeof(double) * (size_t)(iterations * nplaying)));
 done:
-    PyMem_Free(seen);
-    PyMem_Free(values);
+    PyMem_RawFree(draws);
+    PyMem_RawFree(playing);
+    PyMem_RawFree(seen);
+    PyMem_RawFree(values);
     PyBuffer_Release(&draws_view);
     PyBuffer_Release(&playing_view);
     return result;
@@ -142,6 +179,7 @@ PyObject *playout_session(PyObject *module, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     self->open = 0;
+    self->running = 0;
     self->lex = NULL;
     self->rules = NULL;
     self->table = NULL;

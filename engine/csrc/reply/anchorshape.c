@@ -30,25 +30,25 @@ struct Shapes {
 
 void shapes_free(Shapes *shapes) {
     if (shapes != NULL) {
-        PyMem_Free(shapes->first);
-        PyMem_Free(shapes->line);
-        PyMem_Free(shapes->prepared);
-        PyMem_Free(shapes->anchors);
-        PyMem_Free(shapes->pool);
-        PyMem_Free(shapes);
+        PyMem_RawFree(shapes->first);
+        PyMem_RawFree(shapes->line);
+        PyMem_RawFree(shapes->prepared);
+        PyMem_RawFree(shapes->anchors);
+        PyMem_RawFree(shapes->pool);
+        PyMem_RawFree(shapes);
     }
 }
 
 /* Room for the shapes of the lines of `nboards` boards (none kept yet); NULL when out of memory. */
 Shapes *shapes_new(int nboards) {
-    Shapes *shapes = PyMem_Malloc(sizeof(Shapes));
+    Shapes *shapes = PyMem_RawMalloc(sizeof(Shapes));
     if (shapes == NULL) {
         return NULL;
     }
     memset(shapes, 0, sizeof *shapes);
     shapes->nboards = nboards;
-    shapes->first = PyMem_Malloc(sizeof(int) * (size_t)nboards * LINES);
-    shapes->line = PyMem_Malloc(sizeof(int) * (size_t)nboards * LINES);
+    shapes->first = PyMem_RawMalloc(sizeof(int) * (size_t)nboards * LINES);
+    shapes->line = PyMem_RawMalloc(sizeof(int) * (size_t)nboards * LINES);
     if (shapes->first == NULL || shapes->line == NULL) {
         shapes_free(shapes);
         return NULL;

@@ -52,13 +52,13 @@ struct Share {
 };
 
 Share *share_new(int ncand) {
-    Share *share = PyMem_Malloc(sizeof(Share));
+    Share *share = PyMem_RawMalloc(sizeof(Share));
     if (share == NULL) {
         return NULL;
     }
-    share->changed = PyMem_Calloc((size_t)ncand, sizeof(uint32_t));
+    share->changed = PyMem_RawCalloc((size_t)ncand, sizeof(uint32_t));
     if (share->changed == NULL) {
-        PyMem_Free(share);
+        PyMem_RawFree(share);
         return NULL;
     }
     share->draw = 0;
@@ -70,17 +70,17 @@ Share *share_new(int ncand) {
 
 void share_free(Share *share) {
     if (share != NULL) {
-        PyMem_Free(share->changed);
-        PyMem_Free(share->whole.wholes);
-        PyMem_Free(share->without_blanks);
-        PyMem_Free(share);
+        PyMem_RawFree(share->changed);
+        PyMem_RawFree(share->whole.wholes);
+        PyMem_RawFree(share->without_blanks);
+        PyMem_RawFree(share);
     }
 }
 
 /* share->without_blanks, made if not yet (NULL: out of memory). */
 static SharedLines *lines_without_blanks(Share *share) {
     if (share->without_blanks == NULL) {
-        share->without_blanks = PyMem_Malloc(sizeof(SharedLines));
+        share->without_blanks = PyMem_RawMalloc(sizeof(SharedLines));
         if (share->without_blanks != NULL) {
             memset(share->without_blanks->stamp, 0xff, sizeof share->without_blanks->stamp);
             share->without_blanks->wholes = NULL;  /* (its racks have no blank: never split) */
@@ -198,7 +198,7 @@ static WholeSpan *line_wholes(SharedLines *lines, int slot, int l) {
 /* lines->wholes, made if not yet (NULL: out of memory, when the whole-rack spans are not searched apart). */
 static WholeSpan *lines_wholes(SharedLines *lines) {
     if (lines->wholes == NULL) {
-        lines->wholes = PyMem_Malloc(sizeof(WholeSpan) * SLOTS * LINES * LINE_WHOLES);
+        lines->wholes = PyMem_RawMalloc(sizeof(WholeSpan) * SLOTS * LINES * LINE_WHOLES);
     }
     return lines->wholes;
 }

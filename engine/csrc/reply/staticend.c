@@ -320,6 +320,6 @@ void best_endgame(Kernel *k, int8_t *grid, int ntiles, const Hand *hand, const H
         play->score = m[2];
         memcpy(play->tiles, m + 3, sizeof(int32_t) * 3 * (size_t)m[0]);
     }
-    PyMem_Free(pool.items);
-    PyMem_Free(moves.data);
+    PyMem_RawFree(pool.items);
+    PyMem_RawFree(moves.data);
 }
