@@ -22,6 +22,7 @@ def test_check_config_loads_the_lexicons(
 ) -> None:
     config = tmp_path / "bot.toml"
     lexicons = tmp_path / "lexicons"
+    lexicons.mkdir()  # a directory that does not exist is a configuration error of its own
     config.write_text(
         f'[api]\nbase_url = "http://127.0.0.1:9/wf/"\n[dictionaries]\ndirectory = "{lexicons}"\n'
         "[invites]\nrulesets = [5]\n[random_games]\nrulesets = [5]\n",
