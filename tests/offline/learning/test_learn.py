@@ -10,6 +10,7 @@ import pytest
 
 from cli.main import main
 from engine.board.rack import Rack
+from engine.equity.fulltable import FullLeave, read_leave_model
 from engine.equity.leavetable import LearnedLeave
 from engine.rules.ruleset import Ruleset
 from offline.errors import LearnError
@@ -106,3 +107,20 @@ def test_a_table_learned_from_a_table_keeps_its_lineage(tmp_path: Path) -> None:
     assert isinstance(lineage, dict) and lineage["player"] == "greedy" and lineage["games"] == 1
     first_about = LearnedLeave.from_json(first.read_text(encoding="utf-8"), EN).about
     assert "player_table" not in first_about  # greedy played with no table
+
+
+def test_command_writes_a_full_table_and_reports_the_held_out_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "full.json"
+    argv = ["learn-leaves", "--work", str(tmp_path / "w"), "--games", "4", "--player", "greedy", "--workers", "1"]
+    assert main([*argv, "--chunk", "2", "--out", str(out), "--full", "1", "--held-out", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "2 games (4 played now)" in printed  # the held-out games are played, not fitted
+    assert "full table: own values for" in printed and "held out: 2 games" in printed
+    for model in ("no leave values", "the shipped table", "factorised fit", "full table"):
+        assert f"    {model}: " in printed
+    table = read_leave_model(str(out), EN)
+    assert isinstance(table, FullLeave) and table.values and table.about["games"] == 2
+    assert main([*argv, "--chunk", "2", "--out", str(out), "--held-out", "3"]) == 1
+    assert "--held-out 3 must be a multiple of --chunk 2 below --games 4" in capsys.readouterr().err
