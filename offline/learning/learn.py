@@ -220,11 +220,10 @@ def fit_full_table(
         raise LearnError(f"cannot fit the full table: {error}") from None
 
 
-def held_out_error(
-    counts: Counter[Sample], model: LeaveModel, baseline: float, target: LeaveModel, rules: Ruleset
-) -> float:
-    """Mean squared error over held-out samples of ``baseline + model(leave)`` as a prediction of the
-    next score plus ``target``'s value of the next leave (the target every model is judged on)."""
+def _targets(
+    counts: Counter[Sample], model: LeaveModel, target: LeaveModel, rules: Ruleset
+) -> Iterator[tuple[int, float]]:
+    """(samples, next score + ``target``'s value of the next leave - ``model``'s of the leave) per distinct sample."""
     alphabet = rules.alphabet
     values: dict[tuple[int, str], float] = {}
 
@@ -234,13 +233,27 @@ def held_out_error(
             found = values[(which, text)] = of.value(Rack.from_text(text, alphabet)) if text else 0.0
         return found
 
-    total = 0.0
-    samples = 0
     for (leave, score, after), n in counts.items():
-        y = score + (value(1, target, after) if after else 0.0)
-        total += n * (y - baseline - value(0, model, leave)) ** 2
-        samples += n
-    return total / samples if samples else 0.0
+        yield n, score + (value(1, target, after) if after else 0.0) - value(0, model, leave)
+
+
+def held_out_error(
+    fitted: Counter[Sample], held: Counter[Sample], model: LeaveModel, target: LeaveModel, rules: Ruleset
+) -> float:
+    """Mean squared error over the ``held`` samples of ``c + model(leave)`` as a prediction of the next
+    score plus ``target``'s value of the next leave (the target every model is judged on), where ``c`` is
+    the mean of the target minus the model over the ``fitted`` samples (so that a table is not judged on
+    its baseline, which no move's choice depends on)."""
+    n = total = 0.0
+    for count, rest in _targets(fitted, model, target, rules):
+        n += count
+        total += count * rest
+    centre = total / n if n else 0.0
+    n = total = 0.0
+    for count, rest in _targets(held, model, target, rules):
+        n += count
+        total += count * (rest - centre) ** 2
+    return total / n if n else 0.0
 
 
 def player_table_about(player: str, rules: Ruleset) -> dict[str, object] | None:
@@ -325,15 +338,15 @@ def learn(
         check = read_samples(work, games, settings.chunk, start=fitted)
         yield f"  held out: {held_out} games, {sum(check.values())} samples; mean squared error of the next score"
         yield "  plus the value of the next leave, by the factorised fit / by the model itself:"
-        models: list[tuple[str, LeaveModel, float]] = [("no leave values", _Nothing(), fit.table.baseline)]
+        models: list[tuple[str, LeaveModel]] = [("no leave values", _Nothing())]
         if shipped is not None:
-            models.append(("the shipped table", shipped, shipped.baseline))
-        models.append(("factorised fit", fit.table, fit.table.baseline))
+            models.append(("the shipped table", shipped))
+        models.append(("factorised fit", fit.table))
         if isinstance(table, FullLeave):
-            models.append(("full table", table, fit.table.baseline))
-        for name, model, baseline in models:
-            common = held_out_error(check, model, baseline, fit.table, rules)
-            own = held_out_error(check, model, baseline, model, rules)
+            models.append(("full table", table))
+        for name, model in models:
+            common = held_out_error(counts, check, model, fit.table, rules)
+            own = held_out_error(counts, check, model, model, rules)
             yield f"    {name}: {common:.3f} / {own:.3f}"
     yield f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - started:.0f} s"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,17 @@ from engine.equity.fulltable import FullLeave, read_leave_model
 from engine.equity.leavetable import LearnedLeave
 from engine.rules.ruleset import Ruleset
 from offline.errors import LearnError
-from offline.learning.learn import Sample, Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
+from offline.learning.learn import (
+    Sample,
+    Settings,
+    chunk_path,
+    chunks,
+    fit_table,
+    held_out_error,
+    play_games,
+    prepare,
+    read_samples,
+)
 
 EN = Ruleset.for_id(5)
 SETTINGS = Settings(ruleset=5, seed=4, player="greedy", explore=0.0, chunk=1)
@@ -124,3 +135,15 @@ def test_command_writes_a_full_table_and_reports_the_held_out_errors(
     assert isinstance(table, FullLeave) and table.values and table.about["games"] == 2
     assert main([*argv, "--chunk", "2", "--out", str(out), "--held-out", "3"]) == 1
     assert "--held-out 3 must be a multiple of --chunk 2 below --games 4" in capsys.readouterr().err
+
+
+def test_held_out_error_judges_the_values_not_the_baseline() -> None:
+    # an S kept: 40 points next, nothing kept: 30; a table that says S +10 predicts every sample
+    counts: Counter[Sample] = Counter({("S", 40, None): 10, ("", 30, None): 10})
+    right = fit_table(counts, EN, ridge=1e-6, rounds=1, about={}).table
+    assert right.value(Rack.from_text("S", EN.alphabet)) == pytest.approx(10.0, abs=1e-3)
+    shifted = replace(right, baseline=right.baseline + 7.0)  # another baseline: the same moves
+    for model in (right, shifted):
+        assert held_out_error(counts, counts, model, right, EN) == pytest.approx(0.0, abs=1e-6)
+    half = replace(right, weights=tuple(w / 2 for w in right.weights))  # S +5: off by 2.5 either way
+    assert held_out_error(counts, counts, half, right, EN) == pytest.approx(2.5**2, abs=1e-3)
