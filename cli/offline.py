@@ -18,8 +18,10 @@ from bot.errors import BotError
 from bot.stopping import Stopped
 from bot.views.commands import ruleset_id
 from cli.exit_status import EXIT_ERRORS, EXIT_OK, fail
+from engine.equity.leavetable import LearnedLeave
 from engine.errors import EngineError, LexiconError
 from engine.players.registry import SIM_OPTIONS, STRATEGIES
+from engine.rules.ruleset import Ruleset
 from offline.arena.checkout import CLOCKS
 from offline.arena.match import arena_lines, compare_lines
 from offline.errors import OfflineError
@@ -139,6 +141,27 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         default=15,
         help="fit rounds: 1 fits the next score alone, each further one adds the next leave's value (default 15)",
     )
+    learn_parser.add_argument(
+        "--full",
+        type=at_least(0),
+        default=0,
+        metavar="MIN_COUNT",
+        help="write a full leave table instead: an own value for every leave seen at least MIN_COUNT times, "
+        "shrunk towards the factorised value, which the other leaves keep (default 0: the factorised table)",
+    )
+    learn_parser.add_argument(
+        "--shrink",
+        type=_number_in(0, None, "a number >= 0"),
+        default=100.0,
+        help="with --full: pull of an own value towards the factorised one, in samples (default 100)",
+    )
+    learn_parser.add_argument(
+        "--held-out",
+        type=at_least(0),
+        default=0,
+        metavar="GAMES",
+        help="leave the last GAMES games out of the fit and report each model's mean squared error on them",
+    )
     learn_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     learn_parser.add_argument("--chunk", type=_positive_int, default=10, help="games per sample file (default 10)")
     _add_where(learn_parser, "games")
@@ -188,6 +211,10 @@ def learn_leaves(args: argparse.Namespace) -> int:
             rounds=args.rounds,
             workers=args.workers,
             scheduler=args.scheduler,
+            full=args.full,
+            shrink=args.shrink,
+            held_out=args.held_out,
+            shipped=LearnedLeave.shipped(Ruleset.for_id(args.ruleset)),
         ):
             print(line)
     except Stopped as stop:

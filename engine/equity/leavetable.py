@@ -144,7 +144,11 @@ class LearnedLeave:
 
     def to_json(self) -> str:
         """The table file's text: the header, then every non-zero weight by feature name."""
-        document = {
+        return json.dumps(self.to_document(), ensure_ascii=False, indent=1) + "\n"
+
+    def to_document(self) -> dict[str, object]:
+        """The table file's content before it is written as JSON."""
+        return {
             "format": TABLE_FORMAT,
             "version": TABLE_VERSION,
             "ruleset": self.ruleset,
@@ -153,15 +157,15 @@ class LearnedLeave:
             "about": self.about,
             "weights": {n: round(w, 3) for n, w in zip(self.features.names, self.weights, strict=True) if round(w, 3)},
         }
-        return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
     @classmethod
     def from_json(cls, text: str, rules: Ruleset, *, source: str = "leave table") -> LearnedLeave:
         """Read a table file's text for this ruleset; LeaveTableError names what is wrong."""
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise LeaveTableError(f"{source} is not JSON, so not a leave table ({error})") from None
+        return cls.from_document(parse_document(text, source), rules, source=source)
+
+    @classmethod
+    def from_document(cls, document: object, rules: Ruleset, *, source: str = "leave table") -> LearnedLeave:
+        """The model of a table file's parsed JSON; LeaveTableError names what is wrong."""
         if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
             raise LeaveTableError(f"{source} is not a {TABLE_FORMAT}")
         if document.get("version") != TABLE_VERSION:
@@ -205,16 +209,28 @@ def _shipped(ruleset_id: int) -> LearnedLeave | None:
     return LearnedLeave.from_json(text, Ruleset.for_id(ruleset_id), source=f"shipped leave table {ruleset_id}.json")
 
 
-def read_table(path: str, rules: Ruleset) -> LearnedLeave:
-    """A leave table file written by ``wordfeud-bot learn-leaves``, for this ruleset."""
+def parse_document(text: str, source: str) -> object:
+    """A table file's JSON; LeaveTableError naming ``source`` when it is not JSON (a truncated file)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LeaveTableError(f"{source} is not JSON, so not a leave table ({error})") from None
+
+
+def read_text(path: str) -> str:
+    """A table file's text; LeaveTableError naming the file when it cannot be read."""
     try:
         with open(os.path.expanduser(path), encoding="utf-8") as file:
-            text = file.read()
+            return file.read()
     except OSError as error:
         raise LeaveTableError(f"cannot read leave table {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise LeaveTableError(f"leave table {path} is not UTF-8 text, so not a leave table (one is JSON)") from None
-    return LearnedLeave.from_json(text, rules, source=f"leave table {path}")
+
+
+def read_table(path: str, rules: Ruleset) -> LearnedLeave:
+    """A leave table file written by ``wordfeud-bot learn-leaves``, for this ruleset."""
+    return LearnedLeave.from_json(read_text(path), rules, source=f"leave table {path}")
 
 
 def learned_leave(rules: Ruleset) -> LearnedLeave:

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 
+from engine.equity.fulltable import read_leave_model
 from engine.equity.leave import HandLeave, LeaveModel
-from engine.equity.leavetable import learned_leave, read_table
+from engine.equity.leavetable import learned_leave
 from engine.equity.strategy import EndgameBudget, Equity, Greedy, Strategy
 from engine.lookahead.simulation import MAX_PLIES, Sim, SimSettings
 from engine.players.levels import level_strategy
@@ -107,7 +108,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "equity+endgame": lambda: Equity(name="equity+endgame", solver=EndgameBudget(seconds=10.0, nodes=60_000)),
     "sim": _simulating,  # a 2-ply simulation of the best static candidates, and the endgame
 }
-#: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``).
+#: ``equity:FILE`` plays equity with the leave table in FILE (from ``wordfeud-bot learn-leaves``: factorised or full).
 TABLE_PREFIX = "equity:"
 #: ``sim:candidates=N,iterations=N,playouts=N,z=Z,seconds=S,winmodel=0|1,winsbelow=N,plies=N,pliesbelow=N,toend=0|1``
 #: simulates with other settings.
@@ -146,7 +147,7 @@ def strategy_named(name: str) -> Strategy:
 def _table(path: str, ruleset_id: int) -> LeaveModel:
     """A table file read once per ruleset (by id: every random board is another ``Ruleset``, and a cache
     keyed by it would read and keep the table again for each)."""
-    return read_table(path, Ruleset.for_id(ruleset_id))
+    return read_leave_model(path, Ruleset.for_id(ruleset_id))
 
 
 __all__ = [

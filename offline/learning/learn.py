@@ -18,7 +18,9 @@ from functools import partial
 from pathlib import Path
 
 from engine.board.rack import Rack
+from engine.equity.fulltable import FullLeave, LeaveStats, fit_full
 from engine.equity.leastsquares import RidgeProblem
+from engine.equity.leave import LeaveModel
 from engine.equity.leavesamples import sample_game
 from engine.equity.leavetable import LearnedLeave, LeaveFeatures, read_table
 from engine.errors import LeaveTableError
@@ -115,10 +117,12 @@ def play_games(
     return played
 
 
-def read_samples(work: Path, games: int, chunk: int) -> Counter[Sample]:
-    """Every (leave, next score, next leave) sample of the run's games, counted."""
+def read_samples(work: Path, games: int, chunk: int, *, start: int = 0) -> Counter[Sample]:
+    """Every (leave, next score, next leave) sample of the run's games (from game ``start``), counted."""
     counts: Counter[Sample] = Counter()
     for first, last in chunks(games, chunk):
+        if first < start:
+            continue
         path = chunk_path(work, first, last)
         try:
             text = path.read_text(encoding="utf-8")
@@ -163,16 +167,10 @@ def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: 
                 raise LearnError(f"sample leave {leave!r} is not a rack of ruleset {rules.id}: {error}") from None
         return found
 
-    by_leave: dict[str, tuple[list[float], Counter[str]]] = {}
-    for (leave, score, after), n in counts.items():
-        entry = by_leave.setdefault(leave, ([0.0, 0.0], Counter()))
-        entry[0][0] += n
-        entry[0][1] += n * score
-        if after:
-            entry[1][after] += n
+    by_leave = leave_stats(counts)
     leaves = list(by_leave)
     problem = RidgeProblem(
-        [(features_of(leave), by_leave[leave][0][0]) for leave in leaves], features.size, ridge=ridge
+        [(features_of(leave), by_leave[leave].count) for leave in leaves], features.size, ridge=ridge
     )
     weights = [0.0] * features.size
     baseline = 0.0
@@ -180,9 +178,9 @@ def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: 
     for _ in range(rounds):
         totals = []
         for leave in leaves:
-            (_, score_sum), afters = by_leave[leave]
-            later = sum(n * sum(weights[i] for i in features_of(after)) for after, n in afters.items())
-            totals.append(score_sum + later)
+            stats = by_leave[leave]
+            later = sum(n * sum(weights[i] for i in features_of(after)) for after, n in stats.afters.items())
+            totals.append(stats.score_sum + later)
         baseline, fitted = problem.fit(totals)
         changes.append(max(abs(a - b) for a, b in zip(fitted, weights, strict=True)))
         weights = fitted
@@ -194,6 +192,68 @@ def fit_table(counts: Counter[Sample], rules: Ruleset, *, ridge: float, rounds: 
         "rounds": rounds,
     }
     return Fit(LearnedLeave(rules.id, features, tuple(weights), baseline, details), tuple(changes))
+
+
+def leave_stats(counts: Counter[Sample]) -> dict[str, LeaveStats]:
+    """The samples aggregated per distinct leave (the next leaves of nothing kept are left out: worth 0)."""
+    totals: dict[str, list[float]] = {}
+    afters: dict[str, Counter[str]] = {}
+    for (leave, score, after), n in counts.items():
+        total = totals.setdefault(leave, [0, 0.0])
+        total[0] += n
+        total[1] += n * score
+        later = afters.setdefault(leave, Counter())
+        if after:
+            later[after] += n
+    return {leave: LeaveStats(int(n), score_sum, afters[leave]) for leave, (n, score_sum) in totals.items()}
+
+
+def fit_full_table(
+    counts: Counter[Sample], base: LearnedLeave, rules: Ruleset, *, min_count: int, shrink: float, rounds: int
+) -> FullLeave:
+    """A full table over ``base`` (``engine.equity.fulltable``): own values for the leaves seen ``min_count`` times."""
+    try:
+        return fit_full(
+            leave_stats(counts), base, rules, min_count=min_count, shrink=shrink, rounds=rounds, about=dict(base.about)
+        )
+    except ValueError as error:
+        raise LearnError(f"cannot fit the full table: {error}") from None
+
+
+def _targets(
+    counts: Counter[Sample], model: LeaveModel, target: LeaveModel, rules: Ruleset
+) -> Iterator[tuple[int, float]]:
+    """(samples, next score + ``target``'s value of the next leave - ``model``'s of the leave) per distinct sample."""
+    alphabet = rules.alphabet
+    values: dict[tuple[int, str], float] = {}
+
+    def value(which: int, of: LeaveModel, text: str) -> float:
+        found = values.get((which, text))
+        if found is None:
+            found = values[(which, text)] = of.value(Rack.from_text(text, alphabet)) if text else 0.0
+        return found
+
+    for (leave, score, after), n in counts.items():
+        yield n, score + (value(1, target, after) if after else 0.0) - value(0, model, leave)
+
+
+def held_out_error(
+    fitted: Counter[Sample], held: Counter[Sample], model: LeaveModel, target: LeaveModel, rules: Ruleset
+) -> float:
+    """Mean squared error over the ``held`` samples of ``c + model(leave)`` as a prediction of the next
+    score plus ``target``'s value of the next leave (the target every model is judged on), where ``c`` is
+    the mean of the target minus the model over the ``fitted`` samples (so that a table is not judged on
+    its baseline, which no move's choice depends on)."""
+    n = total = 0.0
+    for count, rest in _targets(fitted, model, target, rules):
+        n += count
+        total += count * rest
+    centre = total / n if n else 0.0
+    n = total = 0.0
+    for count, rest in _targets(held, model, target, rules):
+        n += count
+        total += count * (rest - centre) ** 2
+    return total / n if n else 0.0
 
 
 def player_table_about(player: str, rules: Ruleset) -> dict[str, object] | None:
@@ -226,6 +286,10 @@ def table_lines(table: LearnedLeave, rules: Ruleset) -> Iterator[str]:
         yield f"  leave {text}: {table.value(leave):+.1f}"
 
 
+#: Rounds of the full table's fit after the factorised one (the changes are below 0.01 point after 3).
+FULL_ROUNDS = 5
+
+
 def learn(
     work: Path,
     out: Path,
@@ -236,22 +300,59 @@ def learn(
     rounds: int,
     workers: int | None = None,
     scheduler: str | None = None,
+    full: int = 0,
+    shrink: float = 100.0,
+    held_out: int = 0,
+    shipped: LearnedLeave | None = None,
 ) -> Iterator[str]:
-    """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines."""
+    """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines.
+
+    ``full`` > 0 writes a full table (own values for the leaves seen that many times, ``shrink``) over the
+    factorised fit; ``held_out`` games at the end of the run are left out of the fit and the models'
+    mean squared errors on their samples are reported (``shipped``, the table that ships, among them)."""
     started = time.monotonic()
+    if not 0 <= held_out < games or held_out % settings.chunk:
+        raise LearnError(f"--held-out {held_out} must be a multiple of --chunk {settings.chunk} below --games {games}")
     progress = progress_printer("games")
     played = play_games(work, settings, games, workers=workers, progress=progress, scheduler=scheduler)
     rules = Ruleset.for_id(settings.ruleset)
-    counts = read_samples(work, games, settings.chunk)
-    about: dict[str, object] = {"games": games, **settings.as_dict()}
+    fitted = games - held_out
+    counts = read_samples(work, fitted, settings.chunk)
+    about: dict[str, object] = {"games": fitted, **settings.as_dict()}
     del about["chunk"]
     if (lineage := player_table_about(settings.player, rules)) is not None:
         about["player_table"] = lineage
     fit = fit_table(counts, rules, ridge=ridge, rounds=rounds, about=about)
+    table: LearnedLeave | FullLeave = fit.table
+    if full:
+        table = fit_full_table(counts, fit.table, rules, min_count=full, shrink=shrink, rounds=FULL_ROUNDS)
     out.parent.mkdir(parents=True, exist_ok=True)
-    workdir.write_whole(out, fit.table.to_json())
+    workdir.write_whole(out, table.to_json(rules) if isinstance(table, FullLeave) else table.to_json())
     leaves = fit.table.about["distinct_leaves"]
-    yield f"{games} games ({played} played now), {sum(counts.values())} samples of {leaves} distinct leaves"
+    yield f"{fitted} games ({played} played now), {sum(counts.values())} samples of {leaves} distinct leaves"
     yield "  largest change of a value per round: " + ", ".join(f"{c:.2f}" for c in fit.changes)
     yield from table_lines(fit.table, rules)
+    if isinstance(table, FullLeave):
+        yield f"  full table: own values for {len(table.values)} leaves seen at least {full} times (shrink {shrink:g})"
+    if held_out:
+        check = read_samples(work, games, settings.chunk, start=fitted)
+        yield f"  held out: {held_out} games, {sum(check.values())} samples; mean squared error of the next score"
+        yield "  plus the value of the next leave, by the factorised fit / by the model itself:"
+        models: list[tuple[str, LeaveModel]] = [("no leave values", _Nothing())]
+        if shipped is not None:
+            models.append(("the shipped table", shipped))
+        models.append(("factorised fit", fit.table))
+        if isinstance(table, FullLeave):
+            models.append(("full table", table))
+        for name, model in models:
+            common = held_out_error(counts, check, model, fit.table, rules)
+            own = held_out_error(counts, check, model, model, rules)
+            yield f"    {name}: {common:.3f} / {own:.3f}"
     yield f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - started:.0f} s"
+
+
+class _Nothing:
+    """Every leave worth 0 (the held-out error's reference)."""
+
+    def value(self, leave: Rack) -> float:
+        return 0.0

@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from cli.main import main
 from engine.board.rack import Rack
+from engine.equity.fulltable import FullLeave, read_leave_model
 from engine.equity.leavetable import LearnedLeave
 from engine.rules.ruleset import Ruleset
 from offline.errors import LearnError
-from offline.learning.learn import Sample, Settings, chunk_path, chunks, fit_table, play_games, prepare, read_samples
+from offline.learning.learn import (
+    Sample,
+    Settings,
+    chunk_path,
+    chunks,
+    fit_table,
+    held_out_error,
+    play_games,
+    prepare,
+    read_samples,
+)
 
 EN = Ruleset.for_id(5)
 SETTINGS = Settings(ruleset=5, seed=4, player="greedy", explore=0.0, chunk=1)
@@ -106,3 +118,32 @@ def test_a_table_learned_from_a_table_keeps_its_lineage(tmp_path: Path) -> None:
     assert isinstance(lineage, dict) and lineage["player"] == "greedy" and lineage["games"] == 1
     first_about = LearnedLeave.from_json(first.read_text(encoding="utf-8"), EN).about
     assert "player_table" not in first_about  # greedy played with no table
+
+
+def test_command_writes_a_full_table_and_reports_the_held_out_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "full.json"
+    argv = ["learn-leaves", "--work", str(tmp_path / "w"), "--games", "4", "--player", "greedy", "--workers", "1"]
+    assert main([*argv, "--chunk", "2", "--out", str(out), "--full", "1", "--held-out", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "2 games (4 played now)" in printed  # the held-out games are played, not fitted
+    assert "full table: own values for" in printed and "held out: 2 games" in printed
+    for model in ("no leave values", "the shipped table", "factorised fit", "full table"):
+        assert f"    {model}: " in printed
+    table = read_leave_model(str(out), EN)
+    assert isinstance(table, FullLeave) and table.values and table.about["games"] == 2
+    assert main([*argv, "--chunk", "2", "--out", str(out), "--held-out", "3"]) == 1
+    assert "--held-out 3 must be a multiple of --chunk 2 below --games 4" in capsys.readouterr().err
+
+
+def test_held_out_error_judges_the_values_not_the_baseline() -> None:
+    # an S kept: 40 points next, nothing kept: 30; a table that says S +10 predicts every sample
+    counts: Counter[Sample] = Counter({("S", 40, None): 10, ("", 30, None): 10})
+    right = fit_table(counts, EN, ridge=1e-6, rounds=1, about={}).table
+    assert right.value(Rack.from_text("S", EN.alphabet)) == pytest.approx(10.0, abs=1e-3)
+    shifted = replace(right, baseline=right.baseline + 7.0)  # another baseline: the same moves
+    for model in (right, shifted):
+        assert held_out_error(counts, counts, model, right, EN) == pytest.approx(0.0, abs=1e-6)
+    half = replace(right, weights=tuple(w / 2 for w in right.weights))  # S +5: off by 2.5 either way
+    assert held_out_error(counts, counts, half, right, EN) == pytest.approx(2.5**2, abs=1e-3)
