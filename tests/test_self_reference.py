@@ -1,4 +1,4 @@
-"""The project speaks of itself alone: no tracked file names a work session ("stop 43", "issue 29", "this
+"""The project speaks of itself alone: no tracked file names a work session (a numbered stop or issue, "this
 round") or the machine it was made on; history is told by date and commit, or by version in the CHANGELOG."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSION_WORDS = re.compile(
-    r"\b[Ss]tops? \d+|\b[Ii]ssues? \d+|\bdevelopment machine|\b(?:this|last|next|earlier|previous) (?:round|stop)\b"
+    r"\b[Ss]tops? \d+|\b[Ii]ssues? \d+|\bdevelopment\s+machine|\b(?:this|last|next|earlier|previous) (?:round|stop)\b"
 )
 
 
@@ -32,13 +32,15 @@ def test_no_tracked_file_names_a_work_session() -> None:
         except UnicodeDecodeError:
             continue
         for number, line in enumerate(text.splitlines(), 1):
-            if SESSION_WORDS.search(line) and path.name != "test_self_reference.py":
+            if SESSION_WORDS.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     assert not found, "\n".join(found)
 
 
 def test_the_check_finds_what_it_looks_for() -> None:
-    for line in ["as stop 43 measured", "Issue 29 set it", "on the development machine", "this round's code"]:
+    # spelled in parts, so that this file does not name what it looks for
+    session, number = "stop", " 43"
+    for line in ["as " + session + number, "Issue" + number, "on the develop" + "ment machine", "this " + "round's code"]:
         assert SESSION_WORDS.search(line), line
     for line in ["round-trips", "fit rounds", "a stop signal", "stopped 3 games"]:
         assert not SESSION_WORDS.search(line), line
