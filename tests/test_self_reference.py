@@ -40,7 +40,8 @@ def test_no_tracked_file_names_a_work_session() -> None:
 def test_the_check_finds_what_it_looks_for() -> None:
     # spelled in parts, so that this file does not name what it looks for
     session, number = "stop", " 43"
-    for line in ["as " + session + number, "Issue" + number, "on the develop" + "ment machine", "this " + "round's code"]:
+    spelled = ["as " + session + number, "Issue" + number, "on the develop" + "ment machine", "this " + "round's code"]
+    for line in spelled:
         assert SESSION_WORDS.search(line), line
     for line in ["round-trips", "fit rounds", "a stop signal", "stopped 3 games"]:
         assert not SESSION_WORDS.search(line), line
