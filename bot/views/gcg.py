@@ -23,23 +23,16 @@ from engine.errors import EngineError
 from engine.lexicon.dawg import Dawg
 from engine.movegen.generate import generate
 from engine.movegen.score import score
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a ``.part`` file renamed into place)."""
-    temporary = path.with_name(path.name + ".part")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(path)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+from engine.wholefile import write_whole
 
 
 def export_game(store: Store, game_id: int, out: Path) -> str:
     """Write one recorded game as GCG; returns the line to print. LookupError/GcgError when it cannot."""
     text = write_gcg(record_to_gcg(record(store, game_id)))
-    write_atomically(out, text)
+    try:
+        write_whole(out, text)
+    except OSError as exc:
+        raise StoreError(f"cannot write {out}: {exc.strerror or exc}") from None
     return f"wrote {out} ({len(text.encode('utf-8')):,} bytes)"
 
 
