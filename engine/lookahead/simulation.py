@@ -198,7 +198,7 @@ class Simulator:
         winning = self._winning(situation, now)
         chances = [winning(entry.move) for entry in stats]  # each candidate's, its bag at the horizon reckoned once
         iterations = 0
-        draws = self._every_rack(situation) if now.every_rack else None
+        draws = self._every_rack(situation)
         limit = settings.max_iterations if draws is None else len(draws)
         kernel = NativePlayouts.for_situation(situation, self.static) if self.native else None
         plies = now.plies
