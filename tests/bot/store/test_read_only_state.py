@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,36 +23,40 @@ def _state(tmp_path: Path) -> Path:
     return state
 
 
-def _read_only_directory(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``directory`` cannot be written (as root, whom the mode does not stop, ``os.access`` says so)."""
+def _read_only_directory(directory: Path) -> Callable[[], None]:
+    """Make ``directory`` one nothing can be created in, as on a read-only mount (root, whom the mode does
+    not stop, gets the immutable attribute); returns what undoes it."""
     directory.chmod(0o555)
-    if os.geteuid() == 0:
-        real = os.access
-        monkeypatch.setattr(
-            os, "access", lambda path, mode: False if Path(path) == directory and mode & os.W_OK else real(path, mode)
-        )
+    if os.geteuid() != 0:
+        return lambda: directory.chmod(0o755)
+    if subprocess.run(["chattr", "+i", str(directory)], capture_output=True, check=False).returncode != 0:
+        directory.chmod(0o755)
+        pytest.skip("running as root without chattr: no directory here refuses root's writes")
+
+    def undo() -> None:
+        subprocess.run(["chattr", "-i", str(directory)], check=True)
+        directory.chmod(0o755)
+
+    return undo
 
 
 @pytest.mark.parametrize("command", [["stats"], ["replay"], ["learned"]])
 def test_reading_commands_work_on_a_read_only_directory_and_write_nothing(
-    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = _state(tmp_path)
     before = state.read_bytes()
-    _read_only_directory(state.parent, monkeypatch)
-    lock = open(f"{state}.lock", "a") if os.geteuid() == 0 else None  # noqa: SIM115 - another run holding the lock
+    lock = open(f"{state}.lock", "a")  # noqa: SIM115 - another run holds the lock
+    undo = _read_only_directory(state.parent)
     try:
-        if lock is not None:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         assert main([*command, "--state", str(state)]) == 0, capsys.readouterr().err
     finally:
-        if lock is not None:
-            lock.close()
-        state.parent.chmod(0o755)
+        lock.close()
+        undo()
     assert capsys.readouterr().err == ""
     assert state.read_bytes() == before
-    left = sorted(p.name for p in state.parent.iterdir())
-    assert left == (["state.sqlite3", "state.sqlite3.lock"] if lock is not None else ["state.sqlite3"])
+    assert sorted(p.name for p in state.parent.iterdir()) == ["state.sqlite3", "state.sqlite3.lock"]
 
 
 @pytest.mark.parametrize("command", ["stats", "replay", "learned"])
