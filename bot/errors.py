@@ -26,6 +26,16 @@ class LockedError(StoreError):
     """Another run of the bot holds the state lock."""
 
 
+class UnusableStateError(StoreError):
+    """The state file or its lock cannot be used as it is (a lock file that cannot be written, an empty file
+    given to a command that only reads): the operator must act, so it is a configuration problem (exit 2)."""
+
+
+class DamagedStateError(UnusableStateError):
+    """The state file's pages are damaged (SQLite's integrity checks fail, or a read meets a malformed page);
+    the message names the file and what to do (a backup, ``wordfeud-bot state recover``)."""
+
+
 class ApiError(BotError):
     """Anything that went wrong talking to the Wordfeud API."""
 

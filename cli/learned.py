@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from bot.api.models import Game
-from bot.errors import ConfigError, ProtocolError, StoreError
+from bot.errors import ConfigError, ProtocolError, StoreError, UnusableStateError
 from bot.escapes import escaped
 from bot.play.acceptances import LearningBudget, opponent_words, remember, words_of_move
 from bot.settings.config import BotConfig
@@ -69,7 +69,7 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
         if args.ruleset is not None:
             Ruleset.for_id(args.ruleset)
         config, registry = load(args)
-        store = open_state(config, args.state)  # a missing file is refused, not created empty
+        store = open_state(config, args.state, writes=args.rescan)  # a missing file is refused, not created empty
     except (ConfigError, StoreError, EngineError) as exc:
         print(f"wordfeud-bot learned: {escaped(str(exc))}", file=sys.stderr)
         return 2
@@ -96,6 +96,9 @@ def run_learned(args: argparse.Namespace, load: Loader) -> int:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.seen))
             who = "opponent" if entry.source == OPPONENT else "bot"
             print(f"  ruleset {entry.ruleset:>2}  {escaped(entry.word):<15} {who:<8} game {entry.game_id}  {when}")
+    except UnusableStateError as exc:  # a page damaged past the check at opening
+        print(f"wordfeud-bot learned: {escaped(str(exc))}", file=sys.stderr)
+        return 2
     finally:
         store.close()
     return 0

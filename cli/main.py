@@ -11,6 +11,8 @@ Commands:
   arguments and handlers are in ``cli.offline``.
 * ``dict build`` / ``dict list``: lexicons (``dictionaries.cli``); ``sandbox``: the local server.
 * ``learned``: the words the server accepted that the lexicons lacked (``cli.learned``).
+* ``state check`` / ``state recover``: whether the state file is whole, what can be read of a damaged one
+  (``cli.state``).
 
 ``--version`` prints the package version and which move generator is active (``engine.native``);
 ``check-config`` prints the generator too, and the services log it once at start.
@@ -33,7 +35,15 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any, NoReturn
 
-from bot.errors import ApiError, BotError, ConfigError, LockedError, LoginRefusedError, StoreError
+from bot.errors import (
+    ApiError,
+    BotError,
+    ConfigError,
+    LockedError,
+    LoginRefusedError,
+    StoreError,
+    UnusableStateError,
+)
 from bot.escapes import escaped
 from bot.logs import LogFile, open_log_file, setup_logging
 from bot.play.app import build, registry_for
@@ -61,6 +71,7 @@ from cli.demo import run_demo
 from cli.exit_status import EXIT_AUTH, EXIT_CONFIG, EXIT_ERRORS, EXIT_LOCKED, EXIT_OK, fail
 from cli.learned import add_learned_command
 from cli.offline import add_offline_commands
+from cli.state import add_state_commands
 from dictionaries.cli import add_dict_commands
 from dictionaries.registry import LexiconRegistry
 from engine import native
@@ -160,6 +171,8 @@ def _service(args: argparse.Namespace, body: Callable[[BotConfig, argparse.Names
             return body(config, args)
     except LockedError as exc:
         return _fail(args.command, str(exc), EXIT_LOCKED)
+    except UnusableStateError as exc:  # damaged pages met in the pass, a lock file it cannot write: not retried
+        return _fail(args.command, str(exc), EXIT_CONFIG)
     except LoginRefusedError as exc:
         return _fail(args.command, f"login refused: {exc}", EXIT_AUTH)
     except (ApiError, StoreError, LexiconError) as exc:
@@ -475,6 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_view_commands(commands, service, _config, _fail)
     add_dict_commands(commands)
     add_learned_command(commands, service, _config_and_lexicons)
+    add_state_commands(commands, service, _config)
     # listed for --help; main() hands everything after the word `sandbox` to the sandbox's own parser
     commands.add_parser("sandbox", help="run the local Wordfeud-compatible server (see: wordfeud-bot sandbox --help)")
     return parser
@@ -490,7 +504,9 @@ def main(argv: list[str] | None = None) -> int:
         if not hasattr(args, name):
             setattr(args, name, None)
     handler: Handler = args.handler
-    command = " ".join(["wordfeud-bot", args.command, *([args.dict_command] if args.command == "dict" else [])])
+    actions = {"dict": getattr(args, "dict_command", None), "state": getattr(args, "state_command", None)}
+    action = actions.get(args.command)
+    command = " ".join(["wordfeud-bot", args.command, *([action] if action else [])])
     try:
         # Ctrl-C, SIGTERM or SIGHUP: the command unwinds, one line, exit 130, 143 or 129 (``run``: SIGHUP re-reads)
         with stop_signals(reloads=args.command == "run"):

@@ -72,7 +72,7 @@ def build(
     called once with the store and the game's id when the bot sees a game end (``bot.records.archive``).
     ConfigError when the configured lexicons cannot be found (before the state file is opened)."""
     lexicons = registry_for(config)
-    store = store or Store(store_path or config.store.resolved())
+    store = store or Store(store_path or config.store.resolved(), max_unplayed_games=config.store.max_unplayed_games)
     redactor = redactor or Redactor()
     for secret in credentials.secrets():
         redactor.add(secret)

@@ -25,7 +25,7 @@ from types import FrameType
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 
-from bot.errors import BotError, LoginRefusedError
+from bot.errors import BotError, DamagedStateError, LoginRefusedError
 from bot.play.health import Health
 from bot.play.service import Bot, PassReport
 from bot.stopping import RELOAD
@@ -65,7 +65,7 @@ class Daemon:
         self.stopping = threading.Event()
         self.passes = 0
         self.reports: deque[PassReport] = deque(maxlen=100)  # the latest passes, for tests and status
-        self.fatal: LoginRefusedError | None = None  # why the daemon stopped on its own, if it did
+        self.fatal: LoginRefusedError | DamagedStateError | None = None  # why the daemon stopped on its own, if it did
         self._pass = threading.Lock()  # held while a pass runs: run() waits for it before returning
         self._scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
@@ -161,6 +161,12 @@ class Daemon:
             except LoginRefusedError as exc:
                 log.error("login refused: %s; stopping", exc)
                 self._failed(f"login refused: {exc}")
+                self.fatal = exc
+                self.stop()
+                return
+            except DamagedStateError as exc:  # another pass would meet the same pages: stop, exit 2
+                log.error("%s", exc)
+                self._failed(str(exc))
                 self.fatal = exc
                 self.stop()
                 return

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from bot.api.client import WordfeudClient
 from bot.api.models import Game, Invite, Status
-from bot.errors import ApiError, ApiStatusError, BotError, LoginRefusedError
+from bot.errors import ApiError, ApiStatusError, BotError, DamagedStateError, LoginRefusedError
 from bot.play.reads import ReadSchedule
 from bot.play.turn import Outcome, TurnPlayer, TurnReport
 from bot.settings.config import InvitesConfig, RandomGamesConfig
@@ -132,6 +132,8 @@ class Bot:
                 seen = self.store.seen(entry.id)
                 if seen is None or seen[0] != entry.updated or seen[1] or self._open(entry.id):
                     due.append((entry.id, seen is not None))
+            except DamagedStateError:
+                raise  # the state file is damaged: no game can be played safely, the pass ends
             except BotError as exc:
                 report.errors.append(f"game {entry.id}: {exc}")
                 log.error("game %d: %s", entry.id, exc)
@@ -148,8 +150,8 @@ class Bot:
             try:
                 report.turns.append(self.turns.play(game_id, share))
                 self.reads.succeeded(game_id)
-            except LoginRefusedError:
-                raise
+            except (LoginRefusedError, DamagedStateError):
+                raise  # nothing else can work: a refused login, or a state file whose pages are damaged
             except (BotError, EngineError) as exc:
                 self._failed(report, game_id, _naming_game(game_id, str(exc)))
                 failed.add(game_id)

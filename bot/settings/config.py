@@ -154,6 +154,8 @@ class DictionariesConfig(Section):
 
 class StoreConfig(Section):
     path: Path | None = None
+    # games the bot only read, remembered at most (the oldest forgotten first): bot.store.store.MAX_UNPLAYED_GAMES
+    max_unplayed_games: int = Field(default=1000, ge=50, le=1_000_000)
 
     def resolved(self) -> Path:
         """The state file: the configured path (``~`` expanded) or ``<data dir>/state.sqlite3``."""

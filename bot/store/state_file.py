@@ -16,9 +16,10 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+from urllib.parse import quote
 
-from bot.errors import LockedError, StoreError
+from bot.errors import DamagedStateError, LockedError, StoreError, UnusableStateError
 
 #: 2 added the ``accepted`` table (words the server accepted); a version-1 file is migrated on opening.
 SCHEMA_VERSION = 2
@@ -27,6 +28,12 @@ STATE_MARKER = "wordfeud-bot state"
 #: ``PRAGMA application_id`` of a state file (``WFBS``): set when the file is made, so that another
 #: program's SQLite file is recognised before anything is written to it.
 APPLICATION_ID = 0x57464253
+#: Problems the integrity checks list at most.
+CHECK_PROBLEMS = 20
+#: SQLite's primary result codes of a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
+_DAMAGE_CODES = frozenset({11, 26})
+#: Where a backup of the state file is looked for (beside it), to name it when the file is damaged.
+BACKUP_SUFFIXES = (".bak", ".backup")
 #: The first bytes of every SQLite 3 database file.
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -66,25 +73,46 @@ CREATE INDEX IF NOT EXISTS accepted_newest ON accepted (ruleset, new, seen);
 
 class StateFile:
     """The open state database at ``path`` (``":memory:"`` for tests); raises StoreError when it cannot
-    be opened, belongs to another program, or has a schema version this bot does not read."""
+    be opened, belongs to another program, or has a schema version this bot does not read, and
+    DamagedStateError when SQLite's quick check finds damaged pages (before anything is written).
 
-    def __init__(self, path: Path | str) -> None:
+    ``read_only``: for the commands that only read (``stats``, ``replay``, ``learned``): the file must exist
+    and hold the bot's state (an empty file is said to be empty and left as it is); it is opened with
+    SQLite's ``mode=ro`` (``immutable=1`` where its directory cannot be written, a read-only mount), nothing
+    is created beside it, and it takes no lock. A read that meets a damaged page later is a
+    DamagedStateError too (``_Cursor``), never a bare ``sqlite3.DatabaseError``."""
+
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
         self.path = str(path)
+        self.read_only = read_only and self.path != ":memory:"
         self._lock_file: IO[str] | None = None
-        if self.path != ":memory:":
+        target = _readable_uri(Path(self.path)) if self.read_only else self.path
+        if not self.read_only and self.path != ":memory:":
             _ensure_file(Path(self.path))
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            connection = sqlite3.connect(
+                target,
+                uri=self.read_only,
+                isolation_level=None,
+                check_same_thread=False,
+                factory=_Connection,
+            )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"state file {self.path}: {exc}") from None
+        connection.state_path = self.path
+        self._db: sqlite3.Connection = connection
         try:
+            if self.read_only:
+                self._open_read_only()
+                return
             self._db.execute("PRAGMA busy_timeout=5000")
             with self._transaction():
                 # what the file is first (another program's is refused whatever its mode), then who may
-                # read it, and only then is anything changed, the journal mode included
+                # read it, whether its pages are whole, and only then is anything changed, the journal mode included
                 new = self._check_identity()
                 if self.path != ":memory:":
                     _refuse_shared(Path(self.path))
+                    self._check_pages()
                 if new:
                     self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else "PRAGMA journal_mode=MEMORY")
@@ -99,6 +127,49 @@ class StateFile:
         except StoreError:
             self._db.close()
             raise
+
+    def _open_read_only(self) -> None:
+        """Check a file opened read-only as ``__init__`` checks one it may write: whose it is, who may read
+        it, whether its pages are whole; then that it holds a state this bot reads (nothing is migrated)."""
+        self._db.execute("PRAGMA busy_timeout=5000")
+        if self._check_identity():
+            (tables,) = self._db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()
+            if not tables:
+                raise UnusableStateError(
+                    f"state file {self.path} is an empty SQLite database: there is nothing to read; "
+                    "it was left as it is"
+                )
+        _refuse_shared(Path(self.path))
+        self._check_pages()
+        rows = dict(self._db.execute("SELECT key, value FROM meta WHERE key IN ('marker', 'version')").fetchall())
+        if rows.get("marker") != STATE_MARKER:
+            raise StoreError(f"state file {self.path} is not a wordfeud-bot state database")
+        if rows.get("version") != str(SCHEMA_VERSION):
+            raise StoreError(
+                f"state file {self.path} has schema version {rows.get('version')}; this command reads "
+                f"{SCHEMA_VERSION} (a run of once or run brings a version-1 file up to date)"
+            )
+
+    def check(self, *, full: bool = False) -> list[str]:
+        """The problems SQLite's check finds in the file (none: it is whole): ``PRAGMA quick_check`` (every
+        page of every table and index read and checked), or with ``full`` ``PRAGMA integrity_check`` (also
+        that every index matches its table). At most ``CHECK_PROBLEMS`` are listed."""
+        pragma = "integrity_check" if full else "quick_check"
+        try:
+            rows = self._db.execute(f"PRAGMA {pragma}({CHECK_PROBLEMS})").fetchall()
+        except DamagedStateError as exc:
+            return [str(exc.__cause__ or "database disk image is malformed")]
+        # one row a problem, or (a page of a b-tree that cannot be read) one row of lines under a heading
+        lines = [line for row in rows for line in str(row[0]).splitlines()]
+        problems = [line for line in lines if line.strip() and not line.startswith("*** in database")]
+        return [] if problems == ["ok"] else problems[:CHECK_PROBLEMS]
+
+    def _check_pages(self) -> None:
+        """DamagedStateError naming the file and what to do when the quick check finds damaged pages."""
+        problems = self.check()
+        if problems:
+            found = f"{plural_problems(problems)} found by SQLite's quick check, the first: {problems[0]}"
+            raise damaged(self.path, found)
 
     def close(self) -> None:
         """Close the database (and release the lock if held)."""
@@ -117,11 +188,16 @@ class StateFile:
         if self.path == ":memory:":
             yield
             return
+        if self.read_only:
+            raise UnusableStateError(f"state file {self.path} is open read-only: a reading command takes no lock")
         lock_path = os.path.realpath(self.path) + ".lock"
         try:
             descriptor = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        except OSError as exc:
-            raise StoreError(f"lock file {lock_path}: {exc.strerror or exc}") from None
+        except OSError as exc:  # a read-only lock file or directory: the operator's to mend, as a read-only state file
+            raise UnusableStateError(
+                f"lock file {lock_path}: {exc.strerror or exc}: the bot takes its lock there before it writes the "
+                "state; make the file and its directory writable by this user, or give another --state"
+            ) from None
         handle = os.fdopen(descriptor, "a", encoding="utf-8")
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -244,3 +320,131 @@ def _refuse_shared(path: Path) -> None:
             f"state file {path} can be read by other users (mode {mode:o}) and holds a session id; "
             f"run: chmod 600 {path}"
         )
+
+
+def _readable_uri(path: Path) -> str:
+    """The SQLite URI a command that only reads opens ``path`` by, once it is known to be a non-empty
+    SQLite file this user can read (StoreError naming it otherwise): ``mode=ro``, so that nothing is
+    written; ``immutable=1`` where the directory cannot be written (a read-only mount), where SQLite could
+    not make its shared-memory file, unless a write-ahead log with changes lies beside it."""
+    if not path.exists():
+        raise StoreError(f"no state file {path}: the bot writes it when it plays (see --state and store.path)")
+    if path.is_dir():
+        example = path / "state.sqlite3"
+        raise StoreError(f"state file {path} is a directory; give the path of a file in it, e.g. {example}")
+    try:
+        with open(path, "rb") as file:
+            start = file.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f"state file {path}: {exc.strerror or exc}") from None
+    if not start:
+        raise UnusableStateError(
+            f"state file {path} is empty (0 bytes): there is nothing to read; it was left as it is "
+            "(the bot writes it when it plays: once or run)"
+        )
+    if start != _SQLITE_HEADER:
+        raise StoreError(
+            f"state file {path} is not an SQLite database, so not a wordfeud-bot state file; it was left as it "
+            "was. Give the bot a file of its own (--state or store.path)"
+        )
+    absolute = path.resolve()
+    wal = Path(f"{absolute}-wal")
+    changes = wal.exists() and wal.stat().st_size > 0
+    options = "mode=ro" if os.access(absolute.parent, os.W_OK) or changes else "immutable=1"
+    return f"file:{quote(str(absolute))}?{options}"
+
+
+def plural_problems(problems: list[str]) -> str:
+    """``1 problem``, ``20 problems`` (20 is the most listed: ``20 or more``)."""
+    count = len(problems)
+    if count >= CHECK_PROBLEMS:
+        return f"{count} or more problems"
+    return "1 problem" if count == 1 else f"{count} problems"
+
+
+def is_damage(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite's error says the file is damaged (a malformed page, not a database), not busy or full."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (isinstance(code, int) and code & 0xFF in _DAMAGE_CODES) or "malformed" in str(exc)
+
+
+def backup_of(path: str) -> Path | None:
+    """A backup of the state file beside it (``FILE.bak``, ``FILE.backup``), if one is there."""
+    return next((Path(path + s) for s in BACKUP_SUFFIXES if Path(path + s).is_file()), None)
+
+
+def damaged(path: str, detail: str) -> DamagedStateError:
+    """The one line a damaged state file gets: the file, what was found, what to do."""
+    backup = backup_of(path)
+    restore = f"restore the backup {backup} (cp {backup} {path}), or " if backup is not None else ""
+    return DamagedStateError(
+        f"state file {path} is damaged ({detail}); the bot stops rather than lose decisions: {restore}recover what "
+        f"can be read into a new file with: wordfeud-bot state recover --state {path} (or: sqlite3 {path} .recover)"
+    )
+
+
+class _Connection(sqlite3.Connection):
+    """A connection whose cursors are ``_Cursor``: a damaged page met by any read or write is a
+    DamagedStateError naming the file, wherever the query is (a pass, the status of a turn)."""
+
+    state_path = ""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return _Cursor(self).execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        return _Cursor(self).executemany(sql, parameters)
+
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor that says a damaged file is damaged (``damaged``) at every step a page is read."""
+
+    def _damage(self, exc: sqlite3.DatabaseError) -> None:
+        """Raise the DamagedStateError of a damaged file's error (the caller re-raises any other)."""
+        if is_damage(exc):
+            path = getattr(self.connection, "state_path", "") or "(the state file)"
+            raise damaged(path, f"{exc} while reading it") from exc
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
+        try:
+            super().execute(sql, parameters)
+            return self
+        except sqlite3.DatabaseError as exc:
+            self._damage(exc)
+            raise
+
+    def executemany(self, sql: str, parameters: Any, /) -> _Cursor:
+        try:
+            super().executemany(sql, parameters)
+            return self
+        except sqlite3.DatabaseError as exc:
+            self._damage(exc)
+            raise
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._damage(exc)
+            raise
+
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
+        try:
+            return super().fetchmany(size if size is not None else self.arraysize)
+        except sqlite3.DatabaseError as exc:
+            self._damage(exc)
+            raise
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._damage(exc)
+            raise
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except sqlite3.DatabaseError as exc:
+            self._damage(exc)
+            raise

@@ -33,6 +33,18 @@ from bot.store.state_file import APPLICATION_ID, SCHEMA_VERSION, StateFile
 #: Snapshots kept of one game at most: two per move count at most, and a game has far fewer moves (100 tiles
 #: and at most 6 scoreless turns in a row). A server that raises the move count forever fills no disk.
 MAX_SNAPSHOTS_PER_GAME = 1000
+#: Games the bot only read (no decision of its own, not an invitation it accepted or a random game it asked
+#: for, no chat of its own) remembered at most: the oldest first seen are forgotten beyond it, so that a server
+#: listing new games every poll fills no disk (``store.max_unplayed_games``).
+MAX_UNPLAYED_GAMES = 1000
+#: The rows of the games the bot only read, oldest first seen first (the cap's query).
+_UNPLAYED = """SELECT game_id FROM games AS g
+    WHERE NOT EXISTS (SELECT 1 FROM decisions AS d WHERE d.game_id = g.game_id)
+    AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'origin:' || g.game_id)
+    AND NOT EXISTS (SELECT 1 FROM meta WHERE key >= 'chat:' || g.game_id || ':' AND key < 'chat:' || g.game_id || ';')
+    ORDER BY first_seen DESC, game_id DESC LIMIT -1 OFFSET ?"""
+#: The ``meta`` keys of one game the bot only read (``bot.store.people_store``).
+_GAME_META = ("level", "chatread")
 #: Fields of a game object that change without the game changing.
 _NOT_CONTENT = frozenset({"updated", "chat_count", "read_chat_count"})
 
@@ -126,10 +138,19 @@ class Store(StateFile, PeopleRecords):
     """The state database at ``path`` (``":memory:"`` for tests); ``clock`` stamps the records. Opening,
     closing, the lock and the transactions are ``StateFile``'s."""
 
-    def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        clock: Callable[[], float] = time.time,
+        *,
+        read_only: bool = False,
+        max_unplayed_games: int = MAX_UNPLAYED_GAMES,
+    ) -> None:
         self.clock = clock
+        self.max_unplayed_games = max_unplayed_games
         self._full: set[int] = set()  # games whose snapshot limit was reached (logged once)
-        super().__init__(path)
+        self._forgot_reported = False  # the cap on unplayed games is logged once a run
+        super().__init__(path, read_only=read_only)
 
     # -- sessions ---------------------------------------------------------------------------
 
@@ -159,6 +180,7 @@ class Store(StateFile, PeopleRecords):
         other = game.opponent(user_id)
         now = self.clock()
         with self._transaction():
+            new = self._db.execute("SELECT 1 FROM games WHERE game_id = ?", (game.id,)).fetchone() is None
             self._db.execute(
                 """INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (game_id) DO UPDATE SET updated = excluded.updated, move_count = excluded.move_count,
@@ -179,6 +201,28 @@ class Store(StateFile, PeopleRecords):
             )
             if game.tiles is not None:
                 self._snapshot(game, now)
+            if new:
+                self._forget_unplayed()
+
+    def _forget_unplayed(self) -> None:
+        """Forget, in the open transaction, the games the bot only read beyond ``max_unplayed_games``, the
+        oldest first seen first: their row, snapshots, notes and waits (a game the server lists again is read
+        again as a new one). The words learned in them stay: they are the server's word, whatever the game."""
+        gone = [int(row[0]) for row in self._db.execute(_UNPLAYED, (self.max_unplayed_games,)).fetchall()]
+        if not gone:
+            return
+        rows = [(game_id,) for game_id in gone]
+        for table in ("games", "snapshots", "thinking", "read_failures", "chat"):
+            self._db.executemany(f"DELETE FROM {table} WHERE game_id = ?", rows)
+        self._db.executemany("DELETE FROM meta WHERE key = ?", [(f"{k}:{g}",) for g in gone for k in _GAME_META])
+        self._full.difference_update(gone)
+        log.log(
+            logging.DEBUG if self._forgot_reported else logging.WARNING,
+            "more than %d games the bot has not played are recorded (store.max_unplayed_games): the oldest are "
+            "forgotten (this is logged once a run)",
+            self.max_unplayed_games,
+        )
+        self._forgot_reported = True
 
     def _snapshot(self, game: Game, now: float) -> None:
         """Keep a snapshot of the game, in the open transaction, when its content changed.
@@ -440,6 +484,7 @@ def _decision(row: Any) -> Decision:
 __all__ = [  # the state file's identity is re-exported: callers and tests read it here
     "APPLICATION_ID",
     "MAX_SNAPSHOTS_PER_GAME",
+    "MAX_UNPLAYED_GAMES",
     "OPPONENT",
     "OWN",
     "SCHEMA_VERSION",

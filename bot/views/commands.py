@@ -68,9 +68,11 @@ def ruleset_id(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def open_state(config: BotConfig, explicit: Path | None = None) -> Store:
-    """The state database for reading, ``--state`` (``explicit``) before the config's ``store.path``: a
-    missing file is an error (opening would create an empty one)."""
+def open_state(config: BotConfig, explicit: Path | None = None, *, writes: bool = False) -> Store:
+    """The state database of a command that reads it, ``--state`` (``explicit``) before the config's
+    ``store.path``: a missing file is an error (opening would create an empty one). It is opened read-only
+    (SQLite's ``mode=ro``, ``immutable=1`` on a read-only mount; an empty file is said to be empty and left)
+    and takes no lock, unless the command ``writes`` to it (``learned --rescan``)."""
     path = explicit or config.store.resolved()
     full = Path(path).expanduser()
     blocking = next((above for above in full.parents if above.exists() and not above.is_dir()), None)
@@ -78,7 +80,7 @@ def open_state(config: BotConfig, explicit: Path | None = None) -> Store:
         raise StoreError(f"state file {path}: {blocking} is not a directory")
     if not full.exists():
         raise StoreError(f"no state file {path}: the bot writes it when it plays (see --state and store.path)")
-    return Store(Path(path).expanduser())
+    return Store(full, read_only=not writes)
 
 
 def _date(stamp: float) -> str:
