@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import requests
 import responses
@@ -33,6 +34,7 @@ def chatty_api(counts: dict[str, int]) -> responses.RequestsMock:
 
     def answer(request: requests.PreparedRequest) -> tuple[int, dict[str, str], str]:
         path = str(request.url).removeprefix(BASE)
+        content: dict[str, Any]
         kind = re.sub(r"\d+", "N", path)
         counts[kind] = counts.get(kind, 0) + 1
         if path == "user/status/":
