@@ -17,6 +17,7 @@ knows (password, hash, session id) can leave through it; the login itself is nev
 
 from __future__ import annotations
 
+import contextlib
 import io
 import ipaddress
 import json
@@ -37,7 +38,14 @@ from bot.records.gcg_game import record_to_gcg
 from bot.records.history import record
 from bot.store.store import Store
 from bot.views import replay_html as replay_page
-from bot.views.page_server import CappedHTTPServer, DeadlineReader, LateRequestError, host_allowed
+from bot.views.page_server import (
+    BUSY,
+    BUSY_TEXT,
+    HEALTH_TIMEOUT,
+    CappedHTTPServer,
+    LateRequestError,
+    host_allowed,
+)
 from bot.views.status_page import CONTENT_SECURITY_POLICY, fragment, page, security_policy, snapshot
 from engine.errors import EngineError
 
@@ -62,8 +70,9 @@ def is_loopback(host: str) -> bool:
 @dataclass(frozen=True)
 class StatusSettings:
     """Where to listen, how often the page refreshes itself, and what a visitor can hold (see
-    ``bot.views.page_server``): seconds a request has to arrive, connections served at once, and the names
-    the ``Host`` header may give besides the listen address and the loopback names."""
+    ``bot.views.page_server``): seconds a request has to arrive, connections served at once, seconds a
+    request has in the slot kept for ``/healthz``, and the names the ``Host`` header may give besides the
+    listen address and the loopback names."""
 
     host: str = "127.0.0.1"
     port: int = 8765
@@ -71,6 +80,7 @@ class StatusSettings:
     read_timeout: float = 10.0
     max_connections: int = 16
     allowed_hosts: frozenset[str] = frozenset()
+    health_timeout: float = HEALTH_TIMEOUT
 
 
 class StatusServer:
@@ -84,7 +94,9 @@ class StatusServer:
         self.redactor = redactor or Redactor()
         self._store = Store(store_path)
         self._store_lock = threading.Lock()  # one request at a time uses the connection
-        self._http = CappedHTTPServer((settings.host, settings.port), _handler(self), settings.max_connections)
+        self._http = CappedHTTPServer(
+            (settings.host, settings.port), _handler(self), settings.max_connections, settings.health_timeout
+        )
         self._thread = threading.Thread(target=self._http.serve_forever, name="status-page", daemon=True)
 
     @property
@@ -169,15 +181,24 @@ def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
 
         def setup(self) -> None:
             super().setup()
+            self.health_only = server._http.in_health_slot  # the slot kept for /healthz: nothing else
             self.rfile.close()  # replaced by a reader under the read deadline
-            self.rfile = io.BufferedReader(DeadlineReader(self.connection, server.settings.read_timeout))
+            self.rfile = io.BufferedReader(server._http.reader(self.connection, server.settings.read_timeout))
 
         def handle_one_request(self) -> None:
             try:
                 super().handle_one_request()
+            except (BrokenPipeError, ConnectionResetError) as exc:  # the visitor left before its answer
+                log.debug("status page: a visitor left: %s", exc)
+                self.close_connection = True
             except LateRequestError as exc:  # idle or dripping: the connection goes, unanswered
                 log.debug("status page: closing a connection: %s", exc)
                 self.close_connection = True
+                if self.health_only:  # but told so in /healthz's slot, as a connection past the cap is
+                    with contextlib.suppress(OSError):
+                        self.wfile.write(BUSY)
+            if self.health_only:
+                self.close_connection = True  # one request: the slot is free for the next check
 
         def do_GET(self) -> None:
             self._reply(body=True)
@@ -189,7 +210,9 @@ def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
             settings = server.settings
             host = self.headers.get("Host")
             code: int
-            if not host:
+            if self.health_only and self.path.split("?", 1)[0] != "/healthz":
+                code, kind, text = HTTPStatus.SERVICE_UNAVAILABLE, "text/plain; charset=utf-8", BUSY_TEXT
+            elif not host:
                 code, kind, text = HTTPStatus.BAD_REQUEST, "text/plain; charset=utf-8", "a Host header is needed\n"
             elif not host_allowed(host, settings.host, settings.allowed_hosts):
                 code, kind = HTTPStatus.MISDIRECTED_REQUEST, "text/plain; charset=utf-8"
@@ -201,6 +224,7 @@ def _handler(server: StatusServer) -> type[BaseHTTPRequestHandler]:
                     log.exception("status page: %s failed", self.path)
                     code, kind, text = HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", "internal error\n"
             data = server.redactor.scrub(text).encode("utf-8")
+            server._http.answering()
             self.send_response(code)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))

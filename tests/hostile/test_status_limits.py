@@ -1,5 +1,6 @@
 """The status page's server against hostile visitors: idle and dripping connections are closed after the
-read timeout, connections past the cap are answered 503 without a thread, a Host that is not the page's
+read timeout, ``/healthz`` answers in a slot of its own while other connections hold every slot,
+connections past the cap and that slot are answered 503 without a thread, a Host that is not the page's
 own (DNS rebinding) is answered 421 and a missing one 400, and no script runs but the page's own (by hash)."""
 
 from __future__ import annotations
@@ -73,9 +74,10 @@ def test_idle_and_dripping_connections_are_closed_after_the_read_timeout(tmp_pat
 
 
 def test_connections_past_the_cap_get_503_and_hold_no_thread(tmp_path: Path) -> None:
-    with serving(tmp_path, read_timeout=30, max_connections=3) as server:
+    with serving(tmp_path, read_timeout=30, max_connections=3, health_timeout=30) as server:
         before = threading.active_count()
-        held = [socket.create_connection(address(server)) for _ in range(3)]
+        held = [socket.create_connection(address(server)) for _ in range(4)]  # the cap, and /healthz's slot
+        held[3].sendall(b"GET /healthz HTTP/1.1\r\n")  # a request begun: not let go of for a new connection
         try:
             extra = []
             for _ in range(40):
@@ -84,10 +86,40 @@ def test_connections_past_the_cap_get_503_and_hold_no_thread(tmp_path: Path) -> 
                 extra.append(sock.recv(4096))
                 sock.close()
             assert all(answer.startswith(b"HTTP/1.0 503 ") for answer in extra)
-            assert threading.active_count() <= before + 3  # one thread per held connection, none for the rest
+            assert threading.active_count() <= before + 4  # one thread per held connection, none for the rest
         finally:
             for sock in held:
                 sock.close()
+
+
+def test_healthz_answers_while_idle_connections_hold_every_slot(tmp_path: Path) -> None:
+    with serving(tmp_path, read_timeout=30, max_connections=3) as server:
+        held = [socket.create_connection(address(server)) for _ in range(5)]  # more than the slots, sending nothing
+        try:
+            checks = [request(server, "/healthz", "127.0.0.1") for _ in range(20)]
+            assert [status for status, _headers, _body in checks] == [200] * 20
+            assert all('"status": "ok"' in body for _status, _headers, body in checks)
+            status, _headers, body = request(server, "/status.json", "127.0.0.1")  # the slot serves /healthz only
+            assert (status, body) == (503, "too many connections, try again\n")
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_the_healthz_slot_lets_a_silent_connection_go_after_its_timeout(tmp_path: Path) -> None:
+    with serving(tmp_path, read_timeout=30, max_connections=1, health_timeout=0.2) as server:
+        held = socket.create_connection(address(server))
+        silent = socket.create_connection(address(server))  # in /healthz's slot, sending nothing
+        try:
+            silent.settimeout(10)
+            answer = b""
+            while data := silent.recv(4096):  # the server answers 503 and closes after 0.2 s, not 30
+                answer += data
+            assert answer.startswith(b"HTTP/1.0 503 ")
+            assert request(server, "/healthz", "127.0.0.1")[0] == 200  # the slot is free again
+        finally:
+            held.close()
+            silent.close()
 
 
 @pytest.mark.parametrize(
