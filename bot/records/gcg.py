@@ -39,9 +39,25 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.errors import BotError
+from engine.rules.ruleset import Ruleset
 
 MAX_BYTES = 1 << 20
 """The largest GCG file read (a long game is a few kilobytes)."""
+
+
+def most_turns() -> int:
+    """The most turns a Wordfeud game can have (314): each play puts down at least one tile of the largest
+    bag (104), and between two plays, and after the last, fewer scoreless turns than end the game (two of
+    the rules' three)."""
+    tiles = max(sum(rules.alphabet.counts) + rules.alphabet.blanks for rules in Ruleset.all())
+    between = max(rules.scoreless_turns_to_end for rules in Ruleset.all()) - 1
+    return tiles * (1 + between) + between
+
+
+MAX_EVENTS = 1000
+"""The most events (turns and score adjustments) a record read may hold: about three times ``most_turns()``,
+for the withdrawn plays and bonuses of other programs' records; a file of more is refused as it is read,
+before the events past the limit take memory or time."""
 
 
 class GcgError(BotError):
@@ -217,6 +233,11 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
             raise GcgError(f"{where}: not a pragma ('#') or an event ('>'): {_shown(line)}")
         if len(players) < 2:
             raise GcgError(f"{where}: an event before both #player1 and #player2")
+        if len(events) >= MAX_EVENTS:
+            raise GcgError(
+                f"{where}: more than {MAX_EVENTS} events (turns and score adjustments); not a game record "
+                f"(a Wordfeud game has at most {most_turns()} turns)"
+            )
         events.append(_event(line, where, number, (players[1], players[2])))
     for index, held in event_notes.items():
         events[index] = replace(events[index], notes=_joined(held))

@@ -5,12 +5,17 @@ done (objects built, turns read), never a time."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.records import gcg
-from bot.records.gcg import GcgEvent, parse_gcg
+from bot.records.gcg import MAX_EVENTS, GcgError, GcgEvent, most_turns, parse_gcg
+from bot.records.gcg_game import play_back
+from bot.views.gcg import read_record, summary_lines
+from cli.main import main
+from engine.rules.ruleset import Ruleset
 
 HEAD = "#player1 ann Ann\n#player2 bob Bob\n"
 PLAY = ">ann: AEINRST 8D RETAINS +68 68\n"
@@ -62,3 +67,69 @@ def test_notes_before_and_after_the_events_read_the_same(first: bool) -> None:
     held = game.notes if first else game.events[0].notes
     assert held == ("one\nline two", "three")
     assert (game.events[0].notes if first else game.notes) == ()
+
+
+# -- passes: the rules end the game, and a record holds a bounded number of events ----------------------
+
+
+def _passes(count: int, *, play: bool = True) -> str:
+    """A play (or not), then ``count`` passes with whole racks (each a decision the strategy would weigh);
+    short nicknames, so that 55,000 passes fit in 1 MiB."""
+    lines = ["#player1 a Ann\n#player2 b Bob\n"]
+    if play:
+        lines.append(">a: AEINRST 8D RETAINS +68 68\n")
+    total = 68 if play else 0
+    lines += [f">{'ba'[i % 2]}: AEINRST - +0 {0 if i % 2 == 0 else total}\n" for i in range(count)]
+    return "".join(lines)
+
+
+def test_55000_passes_are_refused_as_they_are_read(
+    counted: type[_Counted], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hostile file of the reliability probe, 55,000 passes in 1 MiB (past 60 s and 245 MB before):
+    refused at its event past the bound, naming the file, the line and the limit, with no more events
+    built than the bound."""
+    text = _passes(55_000, play=False)
+    assert len(text.encode()) <= gcg.MAX_BYTES
+    path = tmp_path / "passes.gcg"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(GcgError, match=f"passes.gcg, line {MAX_EVENTS + 3}: more than {MAX_EVENTS} events"):
+        read_record(path, None)
+    assert counted.built <= MAX_EVENTS
+    assert main(["replay", "--gcg", str(path), "--strategy", "equity"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err and f"more than {MAX_EVENTS} events" in err
+
+
+def test_the_bound_is_above_the_longest_game_the_rules_allow() -> None:
+    rules = Ruleset.all()
+    assert {r.scoreless_turns_to_end for r in rules} == {3}  # the rules data's count
+    assert most_turns() == 104 * 3 + 2 < MAX_EVENTS
+    parse_gcg(_passes(MAX_EVENTS - 1))  # a record of the bound is read
+
+
+def test_three_scoreless_turns_end_a_record_and_the_rest_is_ignored() -> None:
+    """The rules' end by scoreless turns (3, ``scoreless_turns_to_end``) applies to a record as to a game:
+    after a play and ten passes the game ends at turn 4, the seven passes after it are not played back."""
+    rules = Ruleset.for_id(5)
+    imported = play_back(parse_gcg(_passes(10)), rules)
+    assert [t.number for t in imported.turns] == [1, 2, 3, 4]
+    assert imported.end is not None and (imported.end.turn, imported.end.scoreless) == (4, 3)
+    assert len(imported.events) == 4 and imported.end.ignored == 7
+    assert "the game ended at turn 4 by 3 scoreless turns; 7 later events ignored" in summary_lines(imported)
+
+
+def test_the_end_racks_after_a_scoreless_end_are_kept_and_a_withdrawn_play_is_scoreless() -> None:
+    text = (
+        HEAD + PLAY
+        + ">bob: ABC - +0 0\n"
+        + ">ann: AB 9D AB +8 76\n>ann: AB -- -8 68\n"  # a play taken off: a scoreless turn
+        + ">bob: ABC -ABC +0 0\n"  # the third in a row: the game ends
+        + ">ann: DE (DE) -3 65\n>bob: ABC (ABC) -7 -7\n"  # each loses their own rack
+        + ">ann: FG 10D FG +9 74\n"  # after the end
+    )  # fmt: skip
+    imported = play_back(parse_gcg(text), Ruleset.for_id(5))
+    assert imported.end is not None and (imported.end.turn, imported.end.ignored) == (4, 1)
+    assert imported.scores == (65, -7) and len(imported.events) == 7
+    played = play_back(parse_gcg(text.replace(">ann: AB 9D AB +8 76\n>ann: AB -- -8 68\n", "")), Ruleset.for_id(5))
+    assert played.end is None and played.scores == (74, -7)  # two scoreless turns do not end it
