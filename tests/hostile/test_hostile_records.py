@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
@@ -133,3 +134,53 @@ def test_the_end_racks_after_a_scoreless_end_are_kept_and_a_withdrawn_play_is_sc
     assert imported.scores == (65, -7) and len(imported.events) == 7
     played = play_back(parse_gcg(text.replace(">ann: AB 9D AB +8 76\n>ann: AB -- -8 68\n", "")), Ruleset.for_id(5))
     assert played.end is None and played.scores == (74, -7)  # two scoreless turns do not end it
+
+
+# -- control bytes: shown escaped in every output of a record -------------------------------------------
+
+EVIL = "\x1b]0;owned\x07\x1b[31m\x9b2J"  # an OSC title, BEL, a colour and a one-byte CSI
+
+
+def _evil_record() -> str:
+    """A record with the control bytes in every field a reader keeps: nicknames, full names, the header
+    pragmas, an unknown pragma, notes of the game and of an event, and a note's continuation line."""
+    return (
+        "#character-encoding UTF-8\n"
+        f"#player1 ann{EVIL} Ann{EVIL} Ann\n#player2 bob{EVIL} Bob{EVIL}\n"
+        f"#title T{EVIL}\n#description D{EVIL}\n#lexicon CSW{EVIL}21\n#id io{EVIL}\n#pragma{EVIL} v{EVIL}\n"
+        f"#note game{EVIL}\nmore{EVIL}\n"
+        f">ann{EVIL}: AEINRST 8D RETAINS +68 68\n#note play{EVIL}\n"
+        f">bob{EVIL}: ABCDEFG - +0 0\n"
+    )
+
+
+def _raw(text: str) -> list[str]:
+    return [ch for ch in "\x1b\x07\x9b" if ch in text]
+
+
+def test_control_bytes_in_a_record_reach_no_terminal_and_no_picture_raw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay --gcg`` escapes every line it prints (nicknames in the moves and the totals); ``hint --gcg
+    --svg`` draws the full names escaped (raw, ESC and BEL made the picture a file no XML reader takes and
+    a terminal showing it would obey); an event's error names the nickname escaped."""
+    path = tmp_path / "evil.gcg"
+    path.write_text(_evil_record(), encoding="utf-8")
+    game = parse_gcg(_evil_record())
+    assert EVIL in game.players[0].nick and EVIL in game.notes[0] and EVIL in game.lexicon  # kept as they are
+    assert main(["replay", "--gcg", str(path), "--strategy", "equity"]) == 0
+    out = capsys.readouterr()
+    assert not _raw(out.out) and not _raw(out.err)
+    assert "move 1: ann\\x1b]0;owned\\x07\\x1b[31m\\x9b2J 8D RETAINS" in out.out
+    svg = tmp_path / "evil.svg"
+    assert main(["hint", "--gcg", str(path), "--move", "1", "--strategy", "equity", "--svg", str(svg)]) == 0
+    capsys.readouterr()
+    picture = svg.read_text(encoding="utf-8")
+    assert not _raw(picture)
+    names = [t.text or "" for t in ElementTree.fromstring(picture).iter() if "score" in t.get("class", "")]
+    assert any(name.startswith("\u25b6 Ann\\x1b]0;owned\\x07") for name in names), names
+    bad = tmp_path / "bad.gcg"
+    bad.write_text(_evil_record().replace("+0 0\n", "+0 5\n"), encoding="utf-8")
+    assert main(["replay", "--gcg", str(bad), "--strategy", "equity"]) == 1
+    err = capsys.readouterr().err
+    assert not _raw(err) and err.count("\n") == 1 and "bob\\x1b]0;owned\\x07" in err
