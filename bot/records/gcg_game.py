@@ -9,7 +9,8 @@ each loses their own). A ``#note`` says the Wordfeud ruleset and board, which GC
 Import (``hint --gcg``, ``replay --gcg``): the events are played on the standard board of a ruleset
 (the one asked for, else the record's Wordfeud note, else English, else the one ruleset whose alphabet
 has all the record's letters); each turn's position is kept, with the rack when the record gives it, and
-a play taken off by ``--`` is marked withdrawn. A tile already on the board may be written as its letter
+a play taken off by ``--`` is marked withdrawn; the rules' third scoreless turn in a row ends the game, and
+the record's later turns are ignored (``ScorelessEnd``). A tile already on the board may be written as its letter
 (older Quackle records) when it is that letter. A record of a random board is refused: its premium
 squares are not in the file; so is one whose letters no ruleset has, naming them.
 """
