@@ -15,7 +15,8 @@ bot's own accepted placements, worked out from the board the server sends.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from engine.errors import EngineError
 from engine.lexicon.dawg import Dawg
 from engine.movegen.score import check_placement, word_texts
 from engine.rules.ruleset import Ruleset
+from engine.rules.tiles import BLANK, bag_tile
 
 
 def _board(game: Game) -> Board:
@@ -48,8 +50,9 @@ def opponent_words(game: Game, user_id: int) -> list[str]:
     says otherwise teaches nothing: the move must be one a player could make on the board before it
     (``engine.movegen.score.check_placement``: a rack's worth of tiles at most, in one line, no gap, touching
     the tiles there or covering the start square), and the words learned are exactly the ones it
-    makes there, main and cross words. Raises ConversionError when the game's tiles do not make a
-    board or the move is not such a placement on it."""
+    makes there, main and cross words; and the board must be one the ruleset's bag can fill (``fits_the_bag``).
+    Raises ConversionError when the game's tiles do not make a board, the move is not such a placement on
+    it, or the board holds more of a letter (or of blanks) than the bag."""
     last = game.last_move
     if last is None or last.move_type != "move" or not last.move or last.user_id in (None, user_id):
         return []
@@ -63,19 +66,41 @@ def opponent_words(game: Game, user_id: int) -> list[str]:
         words = check_placement(board_without(board, move.tiles), move, Ruleset.for_id(game.ruleset))
     except EngineError as exc:
         raise ConversionError(f"game {game.id}: field 'last_move': not a move a player could make: {exc}") from None
+    fits_the_bag((tile for _, _, tile in board.tiles()), Ruleset.for_id(game.ruleset), game.id)
     return [board.alphabet.format_word([t for _, _, t, _ in word]) for word in words]
 
 
 def words_of_move(game: Game, tiles: Sequence[Sequence[Any]]) -> list[str]:
     """The words the API tiles of a placement (``[x, y, letter, is_blank]``) make on the game's board
-    as it was before the move. Raises ConversionError when they cannot be placed there."""
+    as it was before the move. Raises ConversionError when they cannot be placed there, or when the board
+    with them holds more of a letter (or of blanks) than the ruleset's bag (``fits_the_bag``)."""
     board = _board(game)
     move = placement_from_api([(int(x), int(y), str(letter), bool(blank)) for x, y, letter, blank in tiles],
                               board.alphabet, game.id, board)
     try:
-        return word_texts(board, move)
+        words = word_texts(board, move)
     except EngineError as exc:
         raise ConversionError(f"game {game.id}: a move of ours: {exc}") from None
+    placed = [tile for _, _, tile in board.tiles()] + [tile for _, _, tile in move.tiles]
+    fits_the_bag(placed, Ruleset.for_id(game.ruleset), game.id)
+    return words
+
+
+def fits_the_bag(tiles: Iterable[int], rules: Ruleset, game_id: int) -> None:
+    """The board tiles of a position (letter codes, ``| BLANK_FLAG`` a blank) could have come from the ruleset's
+    bag: no letter there more often than the bag holds it, nor more blanks than its blanks (a blank counts as a
+    blank, whatever letter it stands for). ConversionError naming the first that does not fit: a server
+    that sends such a board teaches no word."""
+    alphabet = rules.alphabet
+    counts = Counter(bag_tile(tile) for tile in tiles)
+    for code in sorted(counts):
+        have = alphabet.blanks if code == BLANK else alphabet.counts[code]
+        if counts[code] > have:
+            what = "blanks" if code == BLANK else f"{alphabet.symbol(code)} tiles"
+            raise ConversionError(
+                f"game {game_id}: field 'tiles': the board holds {counts[code]} {what} where the bag of ruleset "
+                f"{rules.id} ({rules.code}) holds {have}; no game reaches this position"
+            )
 
 
 #: Seconds in the window of ``LearningBudget.per_day``.

@@ -35,13 +35,29 @@ Events (``RACK`` is the rack before the event, as far as it is known; a blank is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.errors import BotError
+from engine.rules.ruleset import Ruleset
 
 MAX_BYTES = 1 << 20
 """The largest GCG file read (a long game is a few kilobytes)."""
+
+
+def most_turns() -> int:
+    """The most turns a Wordfeud game can have (314): each play puts down at least one tile of the largest
+    bag (104), and between two plays, and after the last, fewer scoreless turns than end the game (two of
+    the rules' three)."""
+    tiles = max(sum(rules.alphabet.counts) + rules.alphabet.blanks for rules in Ruleset.all())
+    between = max(rules.scoreless_turns_to_end for rules in Ruleset.all()) - 1
+    return tiles * (1 + between) + between
+
+
+MAX_EVENTS = 1000
+"""The most events (turns and score adjustments) a record read may hold: about three times ``most_turns()``,
+for the withdrawn plays and bonuses of other programs' records; a file of more is refused as it is read,
+before the events past the limit take memory or time."""
 
 
 class GcgError(BotError):
@@ -172,10 +188,13 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
         raise GcgError(f"{source}: larger than {MAX_BYTES} bytes; not a game record")
     players: dict[int, GcgPlayer] = {}
     header: dict[str, str] = {}
-    notes: list[str] = []
     other: list[tuple[str, str]] = []
     racks = ["", ""]
     events: list[GcgEvent] = []
+    # The notes as lists of their lines, joined once at the end: the game's, and each event's by its index
+    # (a note's lines appended to, never a string or a tuple built again per line: linear in the notes).
+    game_notes: list[list[str]] = []
+    event_notes: dict[int, list[list[str]]] = {}
     in_note = False  # the lines after a #note that are neither a pragma nor an event continue it
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -183,11 +202,8 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
         if not line:
             continue
         if in_note and not line.startswith(("#", ">")):
-            if events:
-                last = events[-1]
-                events[-1] = GcgEvent(**{**last.__dict__, "notes": (*last.notes[:-1], f"{last.notes[-1]}\n{line}")})
-            else:
-                notes[-1] += "\n" + line
+            holder = event_notes[len(events) - 1] if events else game_notes
+            holder[-1].append(line)
             continue
         in_note = False
         if line.startswith("#"):
@@ -202,11 +218,8 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
                 racks[int(name[-1]) - 1] = value
             elif name == "note":
                 in_note = True
-                if events:
-                    last = events[-1]
-                    events[-1] = GcgEvent(**{**last.__dict__, "notes": (*last.notes, value)})
-                else:
-                    notes.append(value)
+                holder = event_notes.setdefault(len(events) - 1, []) if events else game_notes
+                holder.append([value])
             elif name in ("title", "description", "lexicon", "id", "character-encoding"):
                 if name == "character-encoding" and _codec(value) is None:
                     raise GcgError(f"{where}: only UTF-8 and ISO-8859-1 records are read, this one says {value!r}")
@@ -220,7 +233,15 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
             raise GcgError(f"{where}: not a pragma ('#') or an event ('>'): {_shown(line)}")
         if len(players) < 2:
             raise GcgError(f"{where}: an event before both #player1 and #player2")
+        if len(events) >= MAX_EVENTS:
+            raise GcgError(
+                f"{where}: more than {MAX_EVENTS} events (turns and score adjustments); not a game record "
+                f"(a Wordfeud game has at most {most_turns()} turns)"
+            )
         events.append(_event(line, where, number, (players[1], players[2])))
+    for index, held in event_notes.items():
+        events[index] = replace(events[index], notes=_joined(held))
+    notes = _joined(game_notes)
     if len(players) < 2:
         raise GcgError(f"{source}: no #player1 and #player2 lines; not a GCG record")
     if players[1].nick == players[2].nick:
@@ -228,9 +249,14 @@ def parse_gcg(text: str, source: str = "GCG") -> GcgGame:
     return GcgGame(
         (players[1], players[2]), tuple(events),
         title=header.get("title", ""), description=header.get("description", ""),
-        lexicon=header.get("lexicon", ""), game_id=header.get("id", ""), notes=tuple(notes),
+        lexicon=header.get("lexicon", ""), game_id=header.get("id", ""), notes=notes,
         final_racks=(racks[0], racks[1]), other=tuple(other),
     )  # fmt: skip
+
+
+def _joined(notes: list[list[str]]) -> tuple[str, ...]:
+    """Each note's lines joined by newlines."""
+    return tuple("\n".join(lines) for lines in notes)
 
 
 def _event(line: str, where: str, number: int, players: tuple[GcgPlayer, GcgPlayer]) -> GcgEvent:

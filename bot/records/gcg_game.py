@@ -9,7 +9,8 @@ each loses their own). A ``#note`` says the Wordfeud ruleset and board, which GC
 Import (``hint --gcg``, ``replay --gcg``): the events are played on the standard board of a ruleset
 (the one asked for, else the record's Wordfeud note, else English, else the one ruleset whose alphabet
 has all the record's letters); each turn's position is kept, with the rack when the record gives it, and
-a play taken off by ``--`` is marked withdrawn. A tile already on the board may be written as its letter
+a play taken off by ``--`` is marked withdrawn; the rules' third scoreless turn in a row ends the game, and
+the record's later turns are ignored (``ScorelessEnd``). A tile already on the board may be written as its letter
 (older Quackle records) when it is that letter. A record of a random board is refused: its premium
 squares are not in the file; so is one whose letters no ruleset has, naming them.
 """
@@ -197,14 +198,34 @@ class GcgTurn:
 
 
 @dataclass(frozen=True)
+class ScorelessEnd:
+    """Where the rules ended a record's game: at turn ``turn``, the ``scoreless``-th scoreless turn in a row
+    (the ruleset's ``scoreless_turns_to_end``); the record's ``ignored`` events after it were not played."""
+
+    turn: int
+    scoreless: int
+    ignored: int
+
+    def line(self) -> str:
+        """The line that says so."""
+        later = f"{self.ignored} later event{'s' if self.ignored != 1 else ''} ignored"
+        return f"the game ended at turn {self.turn} by {self.scoreless} scoreless turns; {later}"
+
+
+@dataclass(frozen=True)
 class ImportedGame:
-    """An imported record played back: its turns and the board and scores at its end."""
+    """An imported record played back: its turns and the board and scores at its end.
+
+    ``events`` are the record's events that were played back: all of them, or those up to where the rules
+    ended the game (``end``) and the end racks and penalties that follow it."""
 
     game: GcgGame
     rules: Ruleset
     turns: tuple[GcgTurn, ...]
     board: Board
     scores: tuple[int, int]
+    events: tuple[GcgEvent, ...]
+    end: ScorelessEnd | None = None
 
 
 def record_letters(game: GcgGame) -> set[str]:
@@ -267,9 +288,18 @@ def ruleset_of(game: GcgGame, explicit: int | None = None, source: str = "GCG") 
     )
 
 
+#: What may follow the turn that ended a game: the racks counted at the end and time penalties.
+_AFTER_THE_END = (EventKind.END_POINTS, EventKind.END_PENALTY, EventKind.TIME_PENALTY)
+
+
 def play_back(game: GcgGame, rules: Ruleset, source: str = "GCG") -> ImportedGame:
     """Play a record's events on the standard board; GcgError names the line of an event that does not fit
-    (tiles on occupied squares, ``.`` over an empty one, a total that does not add up, a lone ``--``)."""
+    (tiles on occupied squares, ``.`` over an empty one, a total that does not add up, a lone ``--``).
+
+    The rules' end by scoreless turns holds: the ruleset's ``scoreless_turns_to_end``-th pass, exchange
+    or withdrawn play in a row (a play taken off scores nothing) ends the game there, as the engine's game
+    ends it; the end racks and time penalties after it are played, and from the next turn on the record's
+    events are ignored (``ImportedGame.end`` says where and how many)."""
     missing = _missing(record_letters(game), rules)
     if missing:
         holding = [r for r in Ruleset.all() if not _missing(record_letters(game), r)]
@@ -285,7 +315,15 @@ def play_back(game: GcgGame, rules: Ruleset, source: str = "GCG") -> ImportedGam
     scores = [0, 0]
     turns: list[GcgTurn] = []
     last_play: tuple[int, GcgEvent] | None = None
-    for event in game.events:
+    scoreless = 0  # scoreless turns in a row
+    before_play = 0  # ... before the last play (a withdrawn play's turn is one more)
+    end: ScorelessEnd | None = None
+    played = len(game.events)
+    for index, event in enumerate(game.events):
+        if end is not None and event.kind not in _AFTER_THE_END:
+            played = index
+            end = replace(end, ignored=len(game.events) - index)
+            break
         where = f"{source}, line {event.line}" if event.line else f"{source}, {event.nick}"
         seat = nicks.index(event.nick)
         if scores[seat] + event.score != event.total:
@@ -310,7 +348,15 @@ def play_back(game: GcgGame, rules: Ruleset, source: str = "GCG") -> ImportedGam
             turns[-1] = replace(turns[-1], withdrawn=True)
             last_play = None
         scores[seat] = event.total
-    return ImportedGame(game, rules, tuple(turns), board, (scores[0], scores[1]))
+        if event.kind is EventKind.PLAY:
+            before_play, scoreless = scoreless, 0
+        elif event.kind in (EventKind.PASS, EventKind.EXCHANGE, EventKind.WITHDRAWN):
+            scoreless = before_play + 1 if event.kind is EventKind.WITHDRAWN else scoreless + 1
+            if scoreless >= rules.scoreless_turns_to_end:
+                end = ScorelessEnd(turns[-1].number, scoreless, 0)
+    return ImportedGame(
+        game, rules, tuple(turns), board, (scores[0], scores[1]), game.events[:played], end=end
+    )
 
 
 def _placement(event: GcgEvent, board: Board, where: str) -> Placement:

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from bot.escapes import escaped
 from engine.board.board import EMPTY, Board
 from engine.rules.layout import DL, DW, SIZE, TL, TW, BoardLayout
 from engine.rules.tiles import BLANK_FLAG, LETTER_MASK, Alphabet
@@ -109,13 +110,13 @@ def board_svg(view: BoardView, *, style: bool = True) -> str:
     width = _MARGIN + SIZE * _CELL + 4
     footer = wrap_footer(view.footer, width)
     height = _HEADER + _MARGIN + SIZE * _CELL + 4 + _FOOTER_LINE * len(footer)
-    attributes = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in view.extra.items())
+    attributes = "".join(f' data-{escape(k)}="{_text(v)}"' for k, v in view.extra.items())
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wf-board" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img"{attributes}>'
     ]
     if view.title:
-        parts.append(f"<title>{escape(view.title)}</title>")
+        parts.append(f"<title>{_text(view.title)}</title>")
     if style:
         parts.append(f"<style>{STYLE}</style>")
     parts.append(f'<rect class="background" x="0" y="0" width="{width}" height="{height}"/>')
@@ -128,7 +129,7 @@ def board_svg(view: BoardView, *, style: bool = True) -> str:
     for row, (index, line) in enumerate(footer):
         y = top + SIZE * _CELL + _FOOTER_LINE * (row + 1) - 4
         parts.append(
-            f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}" xml:space="preserve">{escape(line)}</text>'
+            f'<text class="footer line-{index}" x="{_MARGIN}" y="{y}" xml:space="preserve">{_text(line)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -148,7 +149,7 @@ def boards_svg(views: Sequence[BoardView], *, title: str = "") -> str:
         f'width="{width}" height="{height}" role="img">'
     ]
     if title:
-        parts.append(f"<title>{escape(title)}</title>")
+        parts.append(f"<title>{_text(title)}</title>")
     parts.append(f'<rect class="background" x="0" y="0" width="{width}" height="{height}"/>')
     start = 0
     for index in range(1, len(views) + 1):  # the scores, once for each run of positions where they stay
@@ -219,6 +220,13 @@ def _coordinates(top: int) -> list[str]:
     return parts
 
 
+def _text(value: str) -> str:
+    """Text of a player's name, a title or a line as the picture holds it: control characters shown as
+    escapes (``bot.escapes``: they are not XML, and a terminal showing the file would obey them), then
+    XML-escaped."""
+    return escape(escaped(value))
+
+
 def _scores(view: BoardView, width: int) -> list[str]:
     parts = []
     for seat, (name, score) in enumerate(view.players[:2]):
@@ -228,7 +236,7 @@ def _scores(view: BoardView, width: int) -> list[str]:
         after = " \u25c0" if view.to_move == seat and seat == 1 else ""
         parts.append(
             f'<text class="score seat-{seat}{marker}" x="{x}" y="22" text-anchor="{anchor}">'
-            f"{arrow}{escape(name)} {score}{after}</text>"
+            f"{arrow}{_text(name)} {score}{after}</text>"
         )
     return parts
 

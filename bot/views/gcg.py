@@ -79,7 +79,7 @@ def replay_lines(imported: ImportedGame, lexicon: Dawg, strategy: Strategy) -> l
     rules = imported.rules
     lines = []
     turns = iter(imported.turns)
-    for event in imported.game.events:
+    for event in imported.events:
         if event.kind is EventKind.WITHDRAWN:
             continue  # said on the play it takes off
         if event.kind in _ADJUSTMENTS:
@@ -135,6 +135,8 @@ def summary_lines(imported: ImportedGame) -> list[str]:
             f"{recorded[1]}; on the Wordfeud board {nicks[0]} {ours[0]}, {nicks[1]} {ours[1]} (plays rescored; "
             "bonuses, penalties and end racks as recorded)"
         )
+    if imported.end is not None:
+        lines.append(imported.end.line())
     moves = len(imported.turns)
     lines.append(
         f"{moves} move{'s' if moves != 1 else ''} played back on the {rules.name} standard board; final totals "

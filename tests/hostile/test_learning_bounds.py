@@ -15,7 +15,7 @@ import pytest
 
 from bot.api.models import Game
 from bot.errors import ConfigError
-from bot.play.acceptances import DAY, LearningBudget, opponent_words, remember
+from bot.play.acceptances import DAY, LearningBudget, opponent_words, remember, words_of_move
 from bot.play.convert import ConversionError
 from bot.play.turn import Outcome, TurnPlayer, TurnSettings
 from bot.settings.config import parse_config
@@ -51,9 +51,9 @@ def junk(rng: random.Random, length: int) -> str:
 def game_json(
     game_id: int, board: list[tuple[int, int, str]], move: list[tuple[int, int, str]], *, to_move: int = 0
 ) -> Game:
-    """A game whose tiles are ``board`` plus ``move`` (row, col, letter), the move being the rival's last;
-    ``to_move``: the position to move (0: the bot)."""
-    tiles: list[list[Any]] = [[c, r, letter, False] for r, c, letter in board + move]
+    """A game whose tiles are ``board`` plus ``move`` (row, col, letter; lower case a blank), the move being the
+    rival's last; ``to_move``: the position to move (0: the bot)."""
+    tiles: list[list[Any]] = [[c, r, letter.upper(), letter.islower()] for r, c, letter in board + move]
     return Game.model_validate(
         {
             "id": game_id,
@@ -67,7 +67,7 @@ def game_json(
             "last_move": {
                 "move_type": "move",
                 "user_id": RIVAL,
-                "move": [[c, r, letter, False] for r, c, letter in move],
+                "move": [[c, r, letter.upper(), letter.islower()] for r, c, letter in move],
                 "points": 10,
             },
             "players": [
@@ -81,26 +81,23 @@ def game_json(
 class Moves:
     """Legal placements of junk words, no word made twice: seven tiles in row 7 under seven columns of
     five tiles each, making a 7-letter main word and seven 6-letter cross words, all lacking from the
-    lexicon: eight words to learn."""
+    lexicon: eight words to learn. The 42 tiles of a board are drawn from the English bag, so that the
+    board is one a game could reach (one with more of a letter than the bag teaches nothing)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.used: set[str] = set()
-
-    def fresh(self, length: int) -> str:
-        while True:
-            word = junk(self.rng, length)
-            if word not in self.used:
-                self.used.add(word)
-                return word
+        alphabet = EN.alphabet
+        self.bag = [s for s, count in zip(alphabet.symbols, alphabet.counts, strict=True) for _ in range(count)]
 
     def eight_words(self, game_id: int, *, to_move: int = 0) -> Game:
-        crosses = [self.fresh(6) for _ in range(7)]
-        main = "".join(word[-1] for word in crosses)
-        while main in self.used or main in english():
-            crosses[0] = self.fresh(6)
-            main = "".join(word[-1] for word in crosses)
-        self.used.add(main)
+        while True:
+            tiles = self.rng.sample(self.bag, 42)
+            crosses = ["".join(tiles[6 * i : 6 * i + 6]) for i in range(7)]
+            words = [*crosses, "".join(word[-1] for word in crosses)]
+            if len(set(words)) == 8 and not any(word in self.used or word in english() for word in words):
+                break
+        self.used.update(words)
         above = [(2 + r, 4 + i, word[r]) for i, word in enumerate(crosses) for r in range(5)]
         below = [(7, 4 + i, word[5]) for i, word in enumerate(crosses)]
         return game_json(game_id, above, below, to_move=to_move)
@@ -137,6 +134,59 @@ def test_a_move_no_player_could_make_teaches_nothing(
 def test_the_words_learned_are_exactly_the_move_s_main_and_cross_words() -> None:
     game = game_json(1, [(6, 4, "Q"), (6, 5, "Z")], [(7, 4, "X"), (7, 5, "J")])
     assert opponent_words(game, BOT) == ["XJ", "QX", "ZJ"]
+
+
+# -- the board must be one the ruleset's bag can fill ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("board", "move", "problem"),
+    [
+        ([(7, 7, "Q"), (7, 8, "Z")], [(8, 7, "Q"), (8, 8, "X")], "the board holds 2 Q tiles where the bag"),
+        ([(7, 7, "a"), (7, 8, "b")], [(8, 7, "c"), (8, 8, "D")], "the board holds 3 blanks where the bag"),
+        ([(7, 4 + i, "Z") for i in range(7)], [(8, 7, "A"), (8, 8, "X")], "the board holds 7 Z tiles where the bag"),
+    ],
+    ids=["two-Q", "three-blanks", "seven-Z"],
+)
+def test_a_board_the_bag_cannot_fill_teaches_nothing(
+    board: list[tuple[int, int, str]], move: list[tuple[int, int, str]], problem: str
+) -> None:
+    """A legal placement on a board with more of a letter (or more blanks) than the English bag (1 Q, 1 Z,
+    2 blanks): refused, naming the letter and the counts."""
+    with pytest.raises(ConversionError, match=f"game 1: field 'tiles': {problem} of ruleset 5 .en. holds"):
+        opponent_words(game_json(1, board, move), BOT)
+
+
+def test_a_board_of_the_bag_s_counts_teaches_its_words() -> None:
+    """At the bag's counts (2 blanks, the one Q and Z) a position teaches: the blanks count as blanks,
+    whatever letter they stand for."""
+    game = game_json(1, [(7, 7, "Q"), (7, 8, "z")], [(8, 7, "i"), (8, 8, "A")])
+    assert opponent_words(game, BOT) == ["IA", "QI", "ZA"]
+
+
+def test_our_own_move_on_a_board_the_bag_cannot_fill_teaches_nothing() -> None:
+    game = game_json(1, [(7, 7, "Q"), (7, 8, "I")], [])
+    with pytest.raises(ConversionError, match="the board holds 2 Q tiles"):
+        words_of_move(game, [[7, 8, "Q", False], [8, 8, "I", False]])
+    assert words_of_move(game, [[7, 8, "A", False], [8, 8, "T", False]]) == ["AT", "QA", "IT"]
+
+
+def test_the_turn_player_learns_nothing_from_a_board_the_bag_cannot_fill(caplog: pytest.LogCaptureFixture) -> None:
+    """A server's board of junk words with 42 tiles of QZXJKV (the bag holds 7 of them) taught up to the day's
+    budget before; now nothing, and the log says why in one line, each time the game is read."""
+    rng = random.Random(3)
+    above = [(2 + r, 4 + c, rng.choice(JUNK)) for c in range(7) for r in range(5)]
+    below = [(7, 4 + c, rng.choice(JUNK)) for c in range(7)]
+    client = Reads()
+    client.answer = game_json(1, above, below, to_move=1)
+    store = Store(":memory:", clock=Clock())
+    turns = TurnPlayer(client, store, lambda _: english(), settings=TurnSettings())  # type: ignore[arg-type]
+    with caplog.at_level(logging.INFO, logger="bot.play.turn"):
+        assert turns.play(1).outcome is Outcome.WAITING
+    assert store.learned_count() == 0
+    said = [r.getMessage() for r in caplog.records if "teaches no word" in r.getMessage()]
+    assert len(said) == 1 and "\n" not in said[0], said
+    assert "field 'tiles': the board holds" in said[0] and "where the bag of ruleset 5 (en) holds" in said[0]
 
 
 # -- budgets ----------------------------------------------------------------------------------------
