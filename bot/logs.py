@@ -29,6 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import TextIO
 
 from bot.errors import ConfigError
 from bot.escapes import escaped, escaped_block
@@ -157,11 +158,24 @@ def open_log_file(log_file: LogFile) -> logging.Handler:
         raise ConfigError(f"{log_file.source} {path}: cannot write the log there: {exc.strerror or exc}") from None
 
 
+class _Stderr(logging.StreamHandler[TextIO]):
+    """Writes to whatever ``sys.stderr`` is when a record comes (as logging's last resort does), so that a
+    replaced and closed stderr (a test's capture, an embedding program's) is never written to."""
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:
+        pass  # StreamHandler sets it; the stream is always the current stderr
+
+
 def setup_logging(level: str = "INFO", file: LogFile | None = None, *, verbose: bool = False) -> Redactor:
     """Send the bot's logs to stderr (and ``file``), scrubbed; returns the redactor to register secrets with.
     ConfigError (nothing set up) when the file cannot be opened."""
     redactor = Redactor()
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    handlers: list[logging.Handler] = [_Stderr()]
     if file is not None:
         handlers.append(open_log_file(file))
     root = logging.getLogger()

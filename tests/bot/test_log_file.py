@@ -3,6 +3,7 @@ check-config), and it is rotated so that it stays bounded (``logging.max_bytes``
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import stat
@@ -163,3 +164,16 @@ def test_max_bytes_0_never_rotates(tmp_path: Path) -> None:
 def test_the_default_rotation_is_bounded() -> None:
     settings = parse_config({}).logging
     assert settings.max_bytes == 10 * 1024 * 1024 and settings.backups == 5  # at most 60 MiB of log
+
+
+def test_the_stderr_handler_writes_to_the_stderr_of_the_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stderr replaced and closed after the logs were set up (a test's capture, an embedding program's)
+    is never written to: the next record goes to the stderr of its moment, with no "Logging error"."""
+    first, second = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    setup_logging("INFO")
+    first.close()
+    monkeypatch.setattr(sys, "stderr", second)
+    logging.getLogger("bot.test").warning("after the first stderr closed")
+    assert "after the first stderr closed" in second.getvalue()
+    assert "Logging error" not in second.getvalue()
