@@ -18,6 +18,20 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
 
 @pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """Each test leaves the root logger as it found it: the handlers a command's ``setup_logging`` added, and
+    the level it set, would otherwise print a later test's records to that test's stderr."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+            handler.close()
+    root.setLevel(level)
+
+
+@pytest.fixture(autouse=True)
 def _no_error_logs(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """Fail a test that logs at ERROR or above (in its setup or its call) and is not marked ``logs_errors``."""
     yield
