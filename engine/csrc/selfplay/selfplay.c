@@ -338,10 +338,23 @@ PyObject *selfplay_game(PyObject *module, PyObject *args, PyObject *kwargs) {
                      g->lex->letters, g->table->letters, g->rules->letters);
         goto done;
     }
-    if (g->current < 0 || g->current > 1 || g->width < 1 || g->width > 100 || !(g->explore >= 0.0) ||
-        g->explore > 1.0 || g->scoreless_to_end < 1) {
-        PyErr_Format(PyExc_ValueError, "current=%d, width=%d, explore=%g, scoreless_to_end=%d: out of range",
-                     g->current, g->width, g->explore, g->scoreless_to_end);
+    if (g->current < 0 || g->current > 1) {
+        PyErr_Format(PyExc_ValueError, "current=%d: 0 or 1", g->current);
+        goto done;
+    }
+    if (g->width < 1 || g->width > 100) {
+        PyErr_Format(PyExc_ValueError, "width=%d: 1 to 100", g->width);
+        goto done;
+    }
+    if (!(g->explore >= 0.0 && g->explore <= 1.0)) {
+        char *text = PyOS_double_to_string(g->explore, 'r', 0, 0, NULL);
+        PyErr_Format(PyExc_ValueError, "explore=%s: 0 to 1", text ? text : "?");
+        PyMem_Free(text);
+        goto done;
+    }
+    if (g->scoreless_to_end < 1 || !(g->swap_cost == g->swap_cost)) {
+        PyErr_Format(PyExc_ValueError, "scoreless_to_end=%d (at least 1) or swap_cost not a number",
+                     g->scoreless_to_end);
         goto done;
     }
     if (read_bag(bag, g->rules, g) < 0 || read_rack(mine, g->rules, "the first rack", &g->rack[0]) < 0 ||
