@@ -36,9 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     counts = read_samples(args.work, fitted, chunk)
     held = read_samples(args.work, args.games, chunk, start=fitted)
-    print(
-        f"read {sum(counts.values())} samples fitted, {sum(held.values())} held out ({time.monotonic() - started:.0f} s)"
-    )
+    read = time.monotonic() - started
+    print(f"read {sum(counts.values())} samples fitted, {sum(held.values())} held out ({read:.0f} s)")
     about: dict[str, object] = {"games": fitted, **{k: v for k, v in settings.items() if k != "chunk"}}
     fit = fit_table(counts, rules, ridge=args.ridge, rounds=args.rounds, about=about)
     args.out.mkdir(parents=True, exist_ok=True)
