@@ -25,6 +25,7 @@ from engine.rules.ruleset import Ruleset
 from offline.arena.checkout import CLOCKS
 from offline.arena.match import arena_lines, compare_lines
 from offline.errors import OfflineError
+from offline.learning.learn import LOOPS as LEARN_LOOPS
 from offline.learning.learn import Settings as LearnSettings
 from offline.learning.learn import learn
 from offline.selfplay import selfplay
@@ -61,7 +62,7 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         "twice with the seats swapped (a mirrored pair), over several processes. Prints wins, draws and losses, "
         "the win rate with a 95% confidence interval over pairs, mean scores and margin, bingos and swaps per "
         f"game, and time per move. Strategies: {', '.join(sorted(STRATEGIES))}, equity:FILE, sim:OPTIONS (NAME=VALUE "
-        f"pairs, comma-separated: {', '.join(SIM_OPTIONS)}; see the README's \"Strategies and the arena\"), "
+        f'pairs, comma-separated: {", ".join(SIM_OPTIONS)}; see the README\'s "Strategies and the arena"), '
         "level:NAME, or checkout:PATH:SPEC, the strategy SPEC of another checkout of this project at PATH (an "
         "older commit, say) played through PATH/.venv/bin/python, with the same word list; or, to measure what "
         "hidden information is worth, see:rack:SIM or see:kept:SIM, a sim that is shown the opponent's rack or "
@@ -162,6 +163,13 @@ def add_offline_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         metavar="GAMES",
         help="leave the last GAMES games out of the fit and report each model's mean squared error on them",
     )
+    learn_parser.add_argument(
+        "--loop",
+        choices=LEARN_LOOPS,
+        default="auto",
+        help="where the games are played: auto (in C when the player is equity with a learned table, else "
+        "Python), c, or python; both write the same samples (default auto)",
+    )
     learn_parser.add_argument("--seed", type=int, default=1, help="seed of the bags (default 1)")
     learn_parser.add_argument("--chunk", type=_positive_int, default=10, help="games per sample file (default 10)")
     _add_where(learn_parser, "games")
@@ -215,6 +223,7 @@ def learn_leaves(args: argparse.Namespace) -> int:
             shrink=args.shrink,
             held_out=args.held_out,
             shipped=LearnedLeave.shipped(Ruleset.for_id(args.ruleset)),
+            loop=args.loop,
         ):
             print(line)
     except Stopped as stop:

@@ -28,6 +28,7 @@
 #include "movegen/movegen.h"
 #include "playout/playout.h"
 #include "endgame/endgame.h"
+#include "selfplay/selfplay.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Module functions.
@@ -311,6 +312,11 @@ static PyMethodDef methods[] = {
      "solve_endgame(lexicon, rules, grid, mine, mine_blanks, theirs, theirs_blanks, scoreless, scoreless_to_end, "
      "max_depth, max_nodes, clock, deadline, table_bits) -> (move, value, depth, complete, nodes): the exact "
      "endgame (see endgame/negamax.c); move is None for a pass, else (tiles, direction, score)."},
+    {"selfplay_game", (PyCFunction)(void (*)(void))selfplay_game, METH_VARARGS | METH_KEYWORDS,
+     "selfplay_game(lexicon, rules, leave, bag, racks, current, game_state, choose_state, explore, width, swap_cost, "
+     "swap_min_bag, scoreless_to_end, swap_scoreless) -> list of (seat, score, kept): a game of equity with the "
+     "LeaveTable `leave` played on from a fresh board to the turn its bag runs out (see selfplay/selfplay.c); kept "
+     "is bytes (each letter's count, then the blanks) or None when no full draw follows the move."},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Placement, ACROSS, DOWN, squares): the Python types generate builds its moves from."},
     {NULL, NULL, 0, NULL},

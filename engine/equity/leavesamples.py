@@ -5,7 +5,8 @@ swap) and then draws a full rack, the sample is that leave, the points the same 
 its next turn and the leave it keeps then (``None`` when no full draw follows it). A leave's worth
 is not all in the next score: a player holding a blank often keeps it again, so the fit adds the
 value of the next leave to the target (``offline.learning.learn``). Turns whose next move falls in the end game
-(empty bag) are not recorded, since the end game values tiles differently. With probability
+(empty bag) are not recorded, since the end game values tiles differently, so a game is played only
+up to the turn its bag runs out. With probability
 ``explore`` a player picks one of its top few moves at random instead of the best, so leaves the
 strategy would avoid are seen too.
 
@@ -29,7 +30,7 @@ from engine.lexicon.dawg import Dawg
 from engine.rules.ruleset import Ruleset
 from engine.rules.tiles import board_tile
 
-__all__ = ["Greedy", "LeaveSample", "sample_game"]
+__all__ = ["EXPLORE_WIDTH", "Greedy", "LeaveSample", "Turn", "played_turns", "sample_game", "samples_of"]
 
 #: How many of the best moves an exploring player picks from.
 EXPLORE_WIDTH = 5
@@ -45,15 +46,23 @@ class LeaveSample:
     next_leave: str | None
 
 
+#: A turn as the samples read it: the seat, its score, and the leave it keeps if a full draw follows it.
+Turn = tuple[int, int, "str | None"]
+
+
 def sample_game(
     player: Strategy, rules: Ruleset, lexicon: Dawg, seed: int, *, explore: float = 0.0
 ) -> list[LeaveSample]:
     """Play one self-play game (bag seeded by ``seed``) and return its leave samples in turn order."""
+    return samples_of(played_turns(player, rules, lexicon, seed, explore=explore))
+
+
+def played_turns(player: Strategy, rules: Ruleset, lexicon: Dawg, seed: int, *, explore: float = 0.0) -> list[Turn]:
+    """The turns of a self-play game up to the one the bag runs out on (no sample follows it)."""
     game = Game(rules, lexicon, random.Random(seed))
     chooser = random.Random(f"explore:{seed}")
-    pending: list[str | None] = [None, None]  # per seat: the leave kept on its last turn, if recordable
-    samples: list[LeaveSample] = []
-    while not game.is_over:
+    turns: list[Turn] = []
+    while not game.is_over and game.bag:
         seat = game.current
         rack = game.rack
         situation = Situation(
@@ -73,11 +82,20 @@ def sample_game(
                 leave = rack.leave([t for _, _, t in choice.tiles]).text()
         elif isinstance(choice, Swap):
             leave = rack.leave([board_tile(t) for t in choice.tiles]).text()
-        kept = pending[seat]
-        if kept is not None and game.bag:
-            samples.append(LeaveSample(kept, choice.score or 0, leave))
-        pending[seat] = leave
+        turns.append((seat, choice.score or 0, leave))
         game.play(choice)
+    return turns
+
+
+def samples_of(turns: list[Turn]) -> list[LeaveSample]:
+    """The samples of a game's turns: each leave kept, the score of its player's next turn and what that keeps."""
+    pending: list[str | None] = [None, None]  # per seat: the leave kept on its last turn, if recordable
+    samples: list[LeaveSample] = []
+    for seat, score, leave in turns:
+        kept = pending[seat]
+        if kept is not None:
+            samples.append(LeaveSample(kept, score, leave))
+        pending[seat] = leave
     return samples
 
 

@@ -11,7 +11,8 @@ logarithms; rounds are taken as independent), and in how many rounds A was the f
 
 The benchmarks: ``endgames``, the nodes per CPU second of the 20 real endgames (``offline.bench.endgames
 --clock cpu``, or ``--nodes N`` each), and ``playouts``, the C kernel's candidate playouts per CPU second
-of ``offline.bench.movegen --sim`` on a positions file.
+of ``offline.bench.movegen --sim`` on a positions file, and ``selfplay``, the learner's self-play games per
+CPU second (``learn-leaves``'s chunk of games, played as the checkout plays them).
 """
 
 from __future__ import annotations
@@ -71,6 +72,25 @@ def playouts_bench(positions: Path, limit: int) -> Bench:
     """The C kernel's candidate playouts per CPU second on the first ``limit`` positions of a file."""
     args = ("-m", "offline.bench", "--positions", str(positions), "--sim", "--limit", str(limit))
     return Bench((*args, "--endgame-seconds", "0"), "# playouts", "native_per_cpu_s")
+
+
+#: The learner's games per CPU second in a checkout, through the chunk call that every version has (its lexicon
+#: loaded and a game played before the clock starts).
+SELFPLAY_SNIPPET = """
+import sys, time
+from offline.learning.learn import Settings, _play_chunk
+games, player = int(sys.argv[1]), sys.argv[2]
+settings = Settings(ruleset=5, seed=1, player=player, explore=0.1, chunk=games)
+_play_chunk(settings, (games, games))
+start = time.process_time()
+_play_chunk(settings, (0, games - 1))
+print(f"# selfplay\\tgames_per_cpu_s={games / (time.process_time() - start):.1f}")
+"""
+
+
+def selfplay_bench(games: int, player: str) -> Bench:
+    """The learner's self-play games per CPU second: ``games`` games of ``player`` on ruleset 5."""
+    return Bench(("-c", SELFPLAY_SNIPPET, str(games), player), "# selfplay", "games_per_cpu_s")
 
 
 @dataclass(frozen=True)
@@ -218,10 +238,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("b", type=Path, help="checkout B, timed against A")
     parser.add_argument("--rounds", type=int, default=6, help="rounds of one run each (default 6)")
     parser.add_argument(
-        "--bench", choices=("endgames", "playouts"), default="endgames",
-        help="endgames (the 20 real endgames' nodes per CPU second; default) or playouts (the C kernel's "
-        "candidate playouts per CPU second, offline.bench.movegen --sim)",
+        "--bench", choices=("endgames", "playouts", "selfplay"), default="endgames",
+        help="endgames (the 20 real endgames' nodes per CPU second; default), playouts (the C kernel's "
+        "candidate playouts per CPU second, offline.bench.movegen --sim) or selfplay (the learner's games per "
+        "CPU second)",
     )  # fmt: skip
+    parser.add_argument("--games", type=int, default=300, help="selfplay: games a run (default 300)")
+    parser.add_argument("--player", default="equity", help="selfplay: the player (default equity)")
     parser.add_argument("--nodes", type=int, metavar="N", help="endgames: N nodes each instead of 2 s of CPU")
     parser.add_argument("--positions", type=Path, help="playouts: the positions file (the benchmark's format)")
     parser.add_argument("--limit", type=int, default=60, help="playouts: the first N positions (default 60)")
@@ -237,6 +260,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.positions.is_file():
             parser.error(f"--positions {args.positions}: no such file")
         bench = playouts_bench(args.positions.resolve(), args.limit)
+    elif args.bench == "selfplay":
+        if args.games < 1:
+            parser.error(f"--games must be at least 1, got {args.games}")
+        bench = selfplay_bench(args.games, args.player)
     else:
         bench = endgames_bench(args.nodes)
     try:

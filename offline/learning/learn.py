@@ -23,6 +23,7 @@ from engine.equity.leastsquares import RidgeProblem
 from engine.equity.leave import LeaveModel
 from engine.equity.leavesamples import sample_game
 from engine.equity.leavetable import LearnedLeave, LeaveFeatures, read_table
+from engine.equity.nativesamples import native_sample_game, plays_natively
 from engine.errors import LeaveTableError
 from engine.players.arena import pair_seed
 from engine.players.registry import strategy_named, table_file
@@ -70,7 +71,22 @@ def chunks(games: int, size: int) -> list[tuple[int, int]]:
     return [(first, min(first + size, games) - 1) for first in range(0, games, size)]
 
 
-def _play_chunk(settings: Settings, games: tuple[int, int]) -> str:
+#: Where the games are played: C when it can play the player, C only, or the Python reference (the same samples).
+LOOPS = ("auto", "c", "python")
+
+
+def check_loop(loop: str, settings: Settings) -> None:
+    """Refuse an unknown loop, or ``c`` for a player the C loop cannot play (naming why)."""
+    if loop not in LOOPS:
+        raise LearnError(f"unknown loop {loop!r}; one of: {', '.join(LOOPS)}")
+    if loop == "c" and not plays_natively(strategy_named(settings.player), Ruleset.for_id(settings.ruleset)):
+        raise LearnError(
+            f"the C loop plays equity with a learned (factorised) leave table, not {settings.player!r}; "
+            "use --loop python or --loop auto"
+        )
+
+
+def _play_chunk(settings: Settings, games: tuple[int, int], loop: str = "auto") -> str:
     """Worker: play games first..last; returns their sample lines (the caller writes the file)."""
     first, last = games
     rules = Ruleset.for_id(settings.ruleset)
@@ -79,7 +95,12 @@ def _play_chunk(settings: Settings, games: tuple[int, int]) -> str:
     lines: list[str] = []
     for game in range(first, last + 1):
         seed = pair_seed(settings.seed, game)
-        for sample in sample_game(player, rules, lexicon, seed, explore=settings.explore):
+        samples = (
+            None if loop == "python" else native_sample_game(player, rules, lexicon, seed, explore=settings.explore)
+        )
+        if samples is None:
+            samples = sample_game(player, rules, lexicon, seed, explore=settings.explore)
+        for sample in samples:
             after = NO_LEAVE if sample.next_leave is None else sample.next_leave or EMPTY_LEAVE
             lines.append(f"{sample.leave or EMPTY_LEAVE}\t{sample.score}\t{after}\n")
     return "".join(lines)
@@ -93,11 +114,14 @@ def play_games(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     scheduler: str | None = None,
+    loop: str = "auto",
 ) -> int:
     """Play the games of the run that have no sample file yet; returns how many games were played now.
 
-    With ``scheduler`` the chunks run on that Dask cluster instead of ``workers`` local processes."""
+    With ``scheduler`` the chunks run on that Dask cluster instead of ``workers`` local processes; ``loop``
+    is one of ``LOOPS`` (both loops write the same samples)."""
     strategy_named(settings.player)  # an unknown name fails here, not in a worker
+    check_loop(loop, settings)
     worker_lexicon(settings.ruleset)  # a missing lexicon fails here, naming the command that builds it
     prepare(work, settings)
     missing = [(a, b) for a, b in chunks(games, settings.chunk) if not chunk_path(work, a, b).exists()]
@@ -105,7 +129,7 @@ def play_games(
     if progress:
         progress(done, games)
     played = 0
-    play = partial(_play_chunk, settings)
+    play = partial(_play_chunk, settings, loop=loop)
     tables = (file,) if (file := table_file(settings.player)) is not None else ()
     needs = partial(worker_needs, settings.ruleset, tables)
     for index, text in run_chunks(play, missing, workers=workers, scheduler=scheduler, needs=needs):
@@ -304,6 +328,7 @@ def learn(
     shrink: float = 100.0,
     held_out: int = 0,
     shipped: LearnedLeave | None = None,
+    loop: str = "auto",
 ) -> Iterator[str]:
     """The whole command: play what is missing (progress on stderr), fit, write the table; yields report lines.
 
@@ -314,7 +339,7 @@ def learn(
     if not 0 <= held_out < games or held_out % settings.chunk:
         raise LearnError(f"--held-out {held_out} must be a multiple of --chunk {settings.chunk} below --games {games}")
     progress = progress_printer("games")
-    played = play_games(work, settings, games, workers=workers, progress=progress, scheduler=scheduler)
+    played = play_games(work, settings, games, workers=workers, progress=progress, scheduler=scheduler, loop=loop)
     rules = Ruleset.for_id(settings.ruleset)
     fitted = games - held_out
     counts = read_samples(work, fitted, settings.chunk)

@@ -5,7 +5,8 @@ position (the shared files when they are there, else positions of seeded random 
 on every ``OBJECTS_EVERY``-th of the shared ones (on each of the random ones),
 every hostile-input case of ``tests/engine/native_cases.py``, searches of a lexicon overlay whose C
 copy is patched word by word, a short fuzz of corrupted lexicons, the playout kernel's hostile
-cases and real playouts (``tests/engine/playout_cases.py``), some with blanks on the racks; then the
+cases and real playouts (``tests/engine/playout_cases.py``), some with blanks on the racks, the self-play
+loop's hostile cases and a game (``tests/engine/selfplay_cases.py``); then the
 endgame's hostile cases and fuzz (``tests/engine/endgame_cases.py``) and a few real endgames.
 Exits 1 when a case does not raise as it must. Under valgrind (``tests/engine/test_native_memcheck.py``
 says how) any read or write out of bounds, use after free or bad free in the C code is reported.
@@ -38,6 +39,8 @@ from tests.engine.native_cases import WORDS, all_cases, before_set_types, fuzz, 
 from tests.engine.playout_cases import blank_workload, playout_cases
 from tests.engine.playout_cases import workload as playout_workload
 from tests.engine.randomgames import play_random, random_games
+from tests.engine.selfplay_cases import selfplay_cases
+from tests.engine.selfplay_cases import workload as selfplay_workload
 
 #: The shared benchmark positions (``../shared/bench`` beside the repository, in CI).
 BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
@@ -185,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
         f" ({time.perf_counter() - start:.1f} s)",
         flush=True,
     )
+    failures += [f"selfplay: {case}" for case in run_cases(selfplay_cases())]
+    turns, mismatches = selfplay_workload(games=1, reference=False)
+    failures += mismatches
+    print(f"selfplay: {turns} turns played, hostile cases done ({time.perf_counter() - start:.1f} s)", flush=True)
     failures += run_cases(endgame_cases.endgame_cases())
     endgames = endgame_cases.fuzz(seed=5, rounds=args.fuzz_rounds // 5)
     solved = real_endgames()

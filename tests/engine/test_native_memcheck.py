@@ -80,6 +80,8 @@ def test_the_native_module_is_clean_under_memcheck(tmp_path: Path) -> None:
     assert "hostile cases done" in done.stdout and "fuzz: " in done.stdout
     played = re.search(r"playouts: (\d+) played, (\d+) with blanks on the racks, hostile cases done", done.stdout)
     assert played and int(played[1]) >= 30 and int(played[2]) >= 20, done.stdout[-2000:]
+    selfplay = re.search(r"selfplay: (\d+) turns played, hostile cases done", done.stdout)
+    assert selfplay and int(selfplay[1]) >= 10, done.stdout[-2000:]
     endgame = re.search(r"endgame: hostile cases, fuzz .*'placement': (\d+).*, (\d+) real endgames", done.stdout)
     assert endgame and int(endgame[1]) > 0 and int(endgame[2]) == 4, done.stdout[-2000:]
 

@@ -10,7 +10,7 @@
 #include "movegen.h"
 
 /* -1 if a ranks before b: higher equity, then the tiles in reading order (shorter first on a tie). */
-static int candidate_order(const Candidate *a, const Candidate *b) {
+int candidate_order(const Candidate *a, const Candidate *b) {
     if (a->equity != b->equity) {
         return a->equity > b->equity ? -1 : 1;
     }
@@ -276,15 +276,8 @@ int kept_counts(int index, const int *distinct, const int *multiplicity, int ndi
     return blanks;
 }
 
-/* (equity, swapped tiles) of the best swaps: every non-empty set of rack tiles given back, worth the
- * value of what is kept minus `swap_cost`; ties by the tiles (blanks as -1 first, then letter codes). */
-PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
-                            const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost) {
-    Candidate *best = PyMem_RawCalloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
-    if (best == NULL) {
-        return PyErr_NoMemory();
-    }
-    struct TopK list = {.k = k, .count = 0, .items = best};
+void swaps_top(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
+               const int *distinct, const int *multiplicity, int ndistinct, double swap_cost, struct TopK *list) {
     int counts[MAX_LETTERS];
     for (Py_ssize_t index = 0; index < nkept; index++) {
         if (index == top->full) {
@@ -307,8 +300,19 @@ PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept
                 c.n++;
             }
         }
-        top_insert(&list, &c);
+        top_insert(list, &c);
     }
+}
+
+/* (equity, swapped tiles) of the best swaps (swaps_top's), as Python objects. */
+PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
+                            const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost) {
+    Candidate *best = PyMem_RawCalloc((size_t)(k > 0 ? k : 1), sizeof(Candidate));
+    if (best == NULL) {
+        return PyErr_NoMemory();
+    }
+    struct TopK list = {.k = k, .count = 0, .items = best};
+    swaps_top(s, top, kept_value, nkept, distinct, multiplicity, ndistinct, swap_cost, &list);
     PyObject *result = PyList_New(list.count);
     for (int i = 0; result != NULL && i < list.count; i++) {
         PyObject *tiles = PyTuple_New(list.items[i].n);

@@ -261,6 +261,11 @@ int read_grid(Search *s, PyObject *grid, int letters, int *tiles);
  * that names `whose` rack ("the", "our"...) otherwise. */
 int read_rack_count(PyObject *seq, Py_ssize_t i, long most, const char *whose, long *count);
 
+/* The position of C memory (a board of SQUARES tiles, a rack's counts and blanks, all valid) read into `s`,
+ * as prepare_search reads one from Python (selfplay/'s games). */
+void load_search(Search *s, const LexiconObject *lex, const RulesObject *rules, const int8_t *grid,
+                 const int *counts, int blanks, struct TopK *top, int *tiles);
+
 /* search.c */
 /* search_all calls nothing of Python (-1: out of memory, no exception set); search_unlocked runs it
  * without the interpreter's lock when the rack holds a blank or UNLOCKED_TILES tiles or more (the searches
@@ -336,11 +341,17 @@ int left_parts_ready(Search *s, LeftParts *lp, int limit);
 /* equity.c */
 void offer(Search *s, uint32_t blank_set, int score);
 void top_insert(struct TopK *top, const Candidate *c);
+/* -1 if a ranks before b in a top-k list: higher equity, then the tiles in reading order (shorter first). */
+int candidate_order(const Candidate *a, const Candidate *b);
 double leave_value(const LeaveTableObject *table, const int *counts, int blanks);
 double leave_features_value(const LeaveTableObject *table, const int *present, const int *copies, int npresent,
                             int size, int vowels);
 Py_ssize_t kept_layout(const Search *s, struct TopK *top, int *distinct, int *multiplicity, int *ndistinct);
 int kept_counts(int index, const int *distinct, const int *multiplicity, int ndistinct, int letters, int *counts);
+/* The best swaps into `list` (its k and items set; count 0): every non-empty set of rack tiles given back,
+ * worth what is kept minus swap_cost; a swap's tiles in tiles[3 * j] (blanks -1 first, then letters). */
+void swaps_top(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
+               const int *distinct, const int *multiplicity, int ndistinct, double swap_cost, struct TopK *list);
 PyObject *best_swaps(const Search *s, const struct TopK *top, const double *kept_value, Py_ssize_t nkept,
                      const int *distinct, const int *multiplicity, int ndistinct, int k, double swap_cost);
 

@@ -134,3 +134,29 @@ int prepare_search(Search *s, LexiconObject *lex, RulesObject *rules, PyObject *
     }
     return 0;
 }
+
+void load_search(Search *s, const LexiconObject *lex, const RulesObject *rules, const int8_t *grid,
+                 const int *counts, int blanks, struct TopK *top, int *tiles) {
+    memset(s, 0, offsetof(Search, out));
+    s->out.data = NULL;
+    s->out.len = s->out.cap = 0;
+    s->failed = 0;
+    bind_search(s, lex, rules);
+    s->top = top;
+    *tiles = 0;
+    for (int sq = 0; sq < SQUARES; sq++) {
+        s->grid[sq] = grid[sq];
+        *tiles += grid[sq] != EMPTY;
+    }
+    int total = 0;
+    s->rmask = 0;
+    for (int i = 0; i < rules->letters; i++) {
+        s->counts[i] = s->counts0[i] = counts[i];
+        total += counts[i];
+        if (counts[i]) {
+            s->rmask |= 1u << i;
+        }
+    }
+    s->blanks0 = s->blanks_left = blanks;
+    s->rack_len = total + blanks;
+}

@@ -4,11 +4,22 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from offline.bench.abtime import Run, Summary, alternate, endgames_bench, main, playouts_bench, summarize
+from offline.bench.abtime import (
+    Run,
+    Summary,
+    alternate,
+    endgames_bench,
+    main,
+    playouts_bench,
+    selfplay_bench,
+    summarize,
+)
 from tests.offline import fakecheckouts
 
 ENDGAMES_LINE = "# endgames\tsolver=active\tsolved_within_2s=20/20\tnodes_per_cpu_s={figure}\tnodes=3004271\tcpu_s=4.56"
@@ -76,8 +87,9 @@ def test_two_checkouts_timed_in_turn(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main([str(a), str(b), "--rounds", "3", "--nodes", "3000"]) == 0
     runs = log.read_text(encoding="utf-8").splitlines()
     assert [line.split()[0] for line in runs] == ["new", "old", "old", "new", "new", "old"]
-    assert all(f" {tmp_path}/{line.split()[0]} -m offline.bench.endgames --nodes 3000 --clock cpu" in line for line
-    in runs)
+    assert all(
+        f" {tmp_path}/{line.split()[0]} -m offline.bench.endgames --nodes 3000 --clock cpu" in line for line in runs
+    )
     out = capsys.readouterr().out
     assert "round 2\tB\tnodes_per_cpu_s=100,000" in out
     summary = "# A / B\trounds=3\tgeometric_mean=1.200 (1.200 .. 1.200)\tmedian=1.200\tA_faster_in=3/3"
@@ -133,3 +145,12 @@ def test_bad_arguments_are_refused_with_their_names(tmp_path: Path, capsys: pyte
         with pytest.raises(SystemExit):
             main(argv)
         assert message in capsys.readouterr().err
+
+
+def test_the_selfplay_bench_times_the_learners_chunk_in_this_checkout() -> None:
+    """The snippet runs in this checkout and prints the figure its Bench reads."""
+    bench = selfplay_bench(2, "equity")
+    done = subprocess.run([sys.executable, *bench.args], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr[-1000:]
+    figure = bench.figure(done.stdout)
+    assert figure is not None and figure > 0

@@ -147,3 +147,22 @@ def test_held_out_error_judges_the_values_not_the_baseline() -> None:
         assert held_out_error(counts, counts, model, right, EN) == pytest.approx(0.0, abs=1e-6)
     half = replace(right, weights=tuple(w / 2 for w in right.weights))  # S +5: off by 2.5 either way
     assert held_out_error(counts, counts, half, right, EN) == pytest.approx(2.5**2, abs=1e-3)
+
+
+def test_the_c_and_python_loops_write_the_same_sample_files(tmp_path: Path) -> None:
+    settings = Settings(ruleset=5, seed=9, player="equity", explore=0.2, chunk=3)
+    for loop in ("c", "python"):
+        assert play_games(tmp_path / loop, settings, 6, workers=1, loop=loop) == 6
+    for first, last in chunks(6, 3):
+        c_file, python_file = chunk_path(tmp_path / "c", first, last), chunk_path(tmp_path / "python", first, last)
+        assert c_file.read_text(encoding="utf-8") == python_file.read_text(encoding="utf-8")
+        assert c_file.read_text(encoding="utf-8").count("\n") > 20
+
+
+def test_the_c_loop_refuses_a_player_it_cannot_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(LearnError, match=r"the C loop plays equity with a learned .* not 'greedy'"):
+        play_games(tmp_path / "w", SETTINGS, 1, workers=1, loop="c")
+    assert not (tmp_path / "w").exists()
+    argv = ["learn-leaves", "--work", str(tmp_path / "w"), "--games", "1", "--player", "equity-hand", "--loop", "c"]
+    assert main(argv) == 1
+    assert "not 'equity-hand'; use --loop python or --loop auto" in capsys.readouterr().err
