@@ -28,6 +28,9 @@ def _logging_as_it_was() -> Iterator[None]:
         if handler not in handlers:
             root.removeHandler(handler)
             handler.close()
+    for handler in handlers:
+        if handler not in root.handlers:
+            root.addHandler(handler)  # one setup_logging took off (it replaces the bot's own)
     root.setLevel(level)
 
 

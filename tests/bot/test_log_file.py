@@ -10,7 +10,6 @@ import stat
 import subprocess
 import sys
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -119,22 +118,6 @@ def test_bad_rotation_settings_name_the_key(table: str, message: str) -> None:
     assert str(error.value) == f"bot.toml: {message}"
 
 
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    before, level = list(root.handlers), root.level
-    yield
-    for handler in list(root.handlers):
-        if handler not in before:
-            root.removeHandler(handler)
-            handler.close()
-    for handler in before:
-        if handler not in root.handlers:
-            root.addHandler(handler)
-    root.setLevel(level)
-
-
-@pytest.mark.usefixtures("restore_logging")
 def test_the_log_is_rotated_and_bounded(tmp_path: Path) -> None:
     path = tmp_path / "bot.log"
     setup_logging("INFO", LogFile(path, max_bytes=4096, backups=2))
@@ -152,7 +135,6 @@ def test_the_log_is_rotated_and_bounded(tmp_path: Path) -> None:
     assert "line 0 " not in "".join((tmp_path / name).read_text(encoding="utf-8") for name in files)
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_max_bytes_0_never_rotates(tmp_path: Path) -> None:
     path = tmp_path / "bot.log"
     setup_logging("INFO", LogFile(path, max_bytes=0, backups=2))

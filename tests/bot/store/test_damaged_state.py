@@ -74,6 +74,15 @@ def _one_line(err: str, command: str, state: Path) -> None:
     assert f"wordfeud-bot state recover --state {state}" in err and f"sqlite3 {state} .recover" in err
 
 
+def _configured(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The sandbox's configuration file, private, with the bot's login in the environment."""
+    config = sandbox.config_file(tmp_path / "bot.toml")
+    config.chmod(0o600)
+    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
+    monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
+    return config
+
+
 @pytest.mark.parametrize("command", ["once", "run", "learned"])
 def test_a_damaged_state_file_is_one_line_and_exit_2(
     command: str,
@@ -83,10 +92,7 @@ def test_a_damaged_state_file_is_one_line_and_exit_2(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    config = sandbox.config_file(tmp_path / "bot.toml")
-    config.chmod(0o600)
-    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
-    monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
+    config = _configured(sandbox, tmp_path, monkeypatch)
     before = damaged.read_bytes()
     assert main([command, "--config", str(config), "--state", str(damaged)]) == EXIT_CONFIG
     _one_line(capsys.readouterr().err, command, damaged)
@@ -105,10 +111,7 @@ def test_damage_met_by_a_read_after_the_opening_check_is_the_same_line(
     """Pages damaged after the file was opened (the check at opening passed): the read that meets them
     (``Store.learned`` when the turns are wired, a query of the pass) gives the same line, not a traceback."""
     monkeypatch.setattr(StateFile, "_check_pages", lambda self: None, raising=False)
-    config = sandbox.config_file(tmp_path / "bot.toml")
-    config.chmod(0o600)
-    monkeypatch.setenv("WORDFEUD_EMAIL", BOT_EMAIL)
-    monkeypatch.setenv("WORDFEUD_PASSWORD", BOT_PASSWORD)
+    config = _configured(sandbox, tmp_path, monkeypatch)
     assert main([command, "--config", str(config), "--state", str(damaged)]) == EXIT_CONFIG
     _one_line(capsys.readouterr().err, command, damaged)
 
