@@ -4,6 +4,7 @@ record unless it is marked ``logs_errors`` with the reason (as python-chess does
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,16 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     data = tmp_path_factory.mktemp("wordfeud-bot-data")
     monkeypatch.setenv("WORDFEUD_BOT_DATA", str(data))
     return data
+
+
+@pytest.fixture(autouse=True)
+def _no_lexicon_from_an_earlier_test() -> Iterator[None]:
+    """The per-process lexicon cache of the offline workers is emptied after each test: loaded in a test whose
+    private data directory held a lexicon of its own, it would serve that lexicon to every later test."""
+    yield
+    workers = sys.modules.get("offline.runs.workers")
+    if workers is not None:
+        workers.worker_lexicon.cache_clear()
 
 
 @pytest.fixture(autouse=True)
