@@ -13,11 +13,6 @@
 #define MAX_BAG 1024
 
 typedef struct {
-    int counts[MAX_LETTERS];
-    int blanks, size;
-} Tiles;
-
-typedef struct {
     int kind;  /* 0 placement, 1 swap, 2 pass */
     const Candidate *move;
 } Ranked;
@@ -28,7 +23,7 @@ typedef struct {
     RulesObject *rules;
     LeaveTableObject *table;
     int8_t grid[SQUARES];
-    Tiles rack[2];
+    Hand rack[2];
     int32_t bag[MAX_BAG + MAX_RACK];
     int bag_len, current, scoreless;
     PyRandom game, choose;
@@ -53,8 +48,8 @@ static int ranked_order(const Ranked *a, const Ranked *b) {
  * returns how many (a pass always among them when fewer than width), -1 when out of memory. */
 static int rank_moves(SelfPlay *g, Search *s, int width, double *kept_value, Candidate *places, Candidate *swaps,
                       Ranked *out) {
-    const Tiles *rack = &g->rack[g->current];
-    double weight = g->bag_len >= 7 ? 1.0 : g->bag_len / 7.0;
+    const Hand *rack = &g->rack[g->current];
+    double weight = leave_weight(g->bag_len);
     double max_kept[MAX_RACK + 1];
     struct TopK top = {.k = width, .count = 0, .items = places, .weight = weight, .max_kept = max_kept};
     int tiles;
@@ -105,29 +100,14 @@ static int rank_moves(SelfPlay *g, Search *s, int width, double *kept_value, Can
     return n < width ? n : width;
 }
 
-static void take(Tiles *t, int bag_tile) {
-    if (bag_tile < 0) {
-        t->blanks--;
-    } else {
-        t->counts[bag_tile]--;
-    }
-    t->size--;
-}
-
-static void draw(SelfPlay *g, Tiles *t) {
-    while (t->size < g->rules->rack_size && g->bag_len > 0) {
-        int tile = g->bag[--g->bag_len];
-        if (tile < 0) {
-            t->blanks++;
-        } else {
-            t->counts[tile]++;
-        }
-        t->size++;
+static void draw(SelfPlay *g, Hand *h) {
+    while (h->size < g->rules->rack_size && g->bag_len > 0) {
+        hand_add(h, g->bag[--g->bag_len]);
     }
 }
 
 /* The tiles kept as bytes (each letter's count, then the blanks). */
-static PyObject *kept_bytes(const SelfPlay *g, const Tiles *t) {
+static PyObject *kept_bytes(const SelfPlay *g, const Hand *t) {
     char counts[MAX_LETTERS + 1];
     for (int i = 0; i < g->rules->letters; i++) {
         counts[i] = (char)t->counts[i];
@@ -170,14 +150,14 @@ static PyObject *play_game(SelfPlay *g) {
         }
         Ranked choice = ranked[pick];
         int seat = g->current;
-        Tiles *rack = &g->rack[seat];
+        Hand *rack = &g->rack[seat];
         int score = 0, recorded = 0;
         if (choice.kind == 0) {
             const Candidate *c = choice.move;
             for (int i = 0; i < c->n; i++) {
                 int tile = c->tiles[3 * i + 2];
                 g->grid[c->tiles[3 * i] * SIZE + c->tiles[3 * i + 1]] = (int8_t)tile;
-                take(rack, (tile & BLANK_FLAG) ? -1 : (tile & LETTER_MASK));
+                hand_take(rack, tile);
             }
             score = c->score;
             recorded = g->bag_len >= c->n;
@@ -185,7 +165,7 @@ static PyObject *play_game(SelfPlay *g) {
         } else if (choice.kind == 1) {
             const Candidate *c = choice.move;
             for (int i = 0; i < c->n; i++) {
-                take(rack, c->tiles[3 * i]);
+                hand_take(rack, c->tiles[3 * i]);
             }
             recorded = 1;
         } else {
@@ -263,7 +243,7 @@ static int read_state(PyObject *object, const char *what, PyRandom *r) {
 }
 
 /* A rack: each letter's count, then the blanks. */
-static int read_rack(PyObject *object, const RulesObject *rules, const char *what, Tiles *t) {
+static int read_rack(PyObject *object, const RulesObject *rules, const char *what, Hand *t) {
     PyObject *seq = PySequence_Fast(object, "a rack must be a sequence of ints");
     if (seq == NULL) {
         return -1;

@@ -7,7 +7,7 @@
 #ifndef ENGINE_SELFPLAY_H
 #define ENGINE_SELFPLAY_H
 
-#include "../movegen/movegen.h"
+#include "../reply/reply.h"  /* Hand, hand_take, hand_add, leave_weight (and movegen.h) */
 
 /* selfplay.c: the module's selfplay_game (see its docstring in module.c) */
 PyObject *selfplay_game(PyObject *module, PyObject *args, PyObject *kwargs);
